@@ -1,0 +1,237 @@
+/**
+ * Reads the declared fields of a route out of its response schema (or out of a
+ * plain list of dotted paths) into a FieldTree, once, when the route is declared.
+ */
+
+export type JsonSchema = Record<string, any>
+
+/** One declared field. `children` is set when the field holds an object or an array of objects. */
+export interface FieldNode {
+  readonly name: string
+  /** The field's own schema, to emit unchanged when the field is a leaf (refs made absolute). */
+  readonly schema: JsonSchema
+  readonly children: FieldTree | null
+  readonly isArray: boolean
+  readonly nullable: boolean
+  readonly hasDefault: boolean
+  readonly defaultValue: unknown
+}
+
+/** The declared fields of one object level, in declared order. */
+export interface FieldTree {
+  readonly nodes: readonly FieldNode[]
+  readonly byName: ReadonlyMap<string, FieldNode>
+}
+
+/** Where the records sit in a payload: the payload itself, an array, or an envelope's array. */
+export type PayloadShape =
+  | { kind: 'object' }
+  | { kind: 'array' }
+  | { kind: 'envelope', key: string }
+  | { kind: 'auto', key: string }
+
+export interface DeclaredResponse {
+  tree: FieldTree
+  shape: PayloadShape
+  /** The resolved envelope schema, kept to rebuild it around a pruned results array. */
+  envelope: JsonSchema | null
+  /** `definitions`/`$defs` of the route's own schema, which leaf `$ref`s may point into. */
+  localDefinitions: JsonSchema
+}
+
+/** Resolves `$ref` values against the route's schema and the shared schemas of its instance. */
+export interface RefContext {
+  root: JsonSchema
+  shared: Record<string, JsonSchema>
+  /** Called with the `$ref` text when it cannot be resolved; must throw. */
+  unresolved: (ref: string) => never
+}
+
+interface Located { schema: JsonSchema, base: string | null }
+
+const MAX_REF_HOPS = 32
+
+function resolvePointer (document: JsonSchema, pointer: string): JsonSchema | undefined {
+  if (pointer === '' || pointer === '/') return document
+  let current: any = document
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined
+    current = current[key]
+  }
+  return current !== null && typeof current === 'object' ? current : undefined
+}
+
+function resolveRef (ref: string, base: string | null, context: RefContext): Located {
+  const hash = ref.indexOf('#')
+  const id = hash === -1 ? ref : ref.slice(0, hash)
+  const pointer = hash === -1 ? '' : ref.slice(hash + 1)
+  const documentId = id === '' ? base : id
+  const document = documentId === null
+    ? context.root
+    : (Object.hasOwn(context.shared, documentId) ? context.shared[documentId] : undefined)
+  const target = document === undefined ? undefined : resolvePointer(document, pointer)
+  if (target === undefined) return context.unresolved(ref)
+  return { schema: target, base: documentId }
+}
+
+function typeIncludes (schema: JsonSchema, type: string): boolean {
+  return Array.isArray(schema.type) ? schema.type.includes(type) : schema.type === type
+}
+
+function isNullSchema (schema: unknown): boolean {
+  return schema !== null && typeof schema === 'object' && (schema as JsonSchema).type === 'null'
+}
+
+/**
+ * Follows `$ref`s and unwraps `anyOf`/`oneOf` of one schema with `{ type: 'null' }`,
+ * the two ways a nullable object is usually written.
+ */
+function unwrap (located: Located, context: RefContext): Located & { nullable: boolean } {
+  let { schema, base } = located
+  let nullable = false
+  for (let hop = 0; hop < MAX_REF_HOPS; hop++) {
+    if (typeof schema.$ref === 'string') {
+      ({ schema, base } = resolveRef(schema.$ref, base, context))
+      continue
+    }
+    const union = schema.anyOf ?? schema.oneOf
+    if (Array.isArray(union) && union.length === 2 && union.some(isNullSchema)) {
+      nullable = true
+      schema = union.find((member: unknown) => !isNullSchema(member))
+      continue
+    }
+    break
+  }
+  nullable ||= schema.nullable === true || typeIncludes(schema, 'null')
+  return { schema, base, nullable }
+}
+
+function hasProperties (schema: JsonSchema): boolean {
+  return schema.properties !== null && typeof schema.properties === 'object'
+}
+
+function absoluteLeaf (schema: JsonSchema, base: string | null): JsonSchema {
+  // A relative $ref inside a shared schema would otherwise be read against the pruned root.
+  if (base !== null && typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
+    return { ...schema, $ref: base + schema.$ref }
+  }
+  return schema
+}
+
+function makeTree (nodes: FieldNode[]): FieldTree {
+  return { nodes, byName: new Map(nodes.map((node) => [node.name, node])) }
+}
+
+function objectTree (located: Located, context: RefContext, depthLeft: number): FieldTree {
+  const nodes: FieldNode[] = []
+  for (const [name, property] of Object.entries(located.schema.properties as JsonSchema)) {
+    if (property === null || typeof property !== 'object') continue
+    nodes.push(fieldNode(name, { schema: property, base: located.base }, context, depthLeft))
+  }
+  return makeTree(nodes)
+}
+
+function fieldNode (name: string, located: Located, context: RefContext, depthLeft: number): FieldNode {
+  const resolved = unwrap(located, context)
+  const own = located.schema
+  const hasDefault = Object.hasOwn(own, 'default') || Object.hasOwn(resolved.schema, 'default')
+  const defaultValue = Object.hasOwn(own, 'default') ? own.default : resolved.schema.default
+  const leaf = {
+    name,
+    schema: absoluteLeaf(own, located.base),
+    children: null,
+    isArray: false,
+    nullable: resolved.nullable,
+    hasDefault,
+    defaultValue
+  }
+  // Deeper levels stay leaves: a recursive schema would otherwise never end.
+  if (depthLeft <= 1) return leaf
+  if (hasProperties(resolved.schema)) {
+    return { ...leaf, children: objectTree(resolved, context, depthLeft - 1) }
+  }
+  if (typeIncludes(resolved.schema, 'array') && resolved.schema.items !== null &&
+      typeof resolved.schema.items === 'object' && !Array.isArray(resolved.schema.items)) {
+    const items = unwrap({ schema: resolved.schema.items, base: resolved.base }, context)
+    if (hasProperties(items.schema)) {
+      return { ...leaf, isArray: true, children: objectTree(items, context, depthLeft - 1) }
+    }
+  }
+  return leaf
+}
+
+/**
+ * Reads the declared fields of a response schema, and where its records are:
+ * the object itself, the items of an array, or the array under `resultsKey`
+ * of an envelope. Returns null when the schema declares no object fields.
+ */
+export function declaredResponse (
+  schema: JsonSchema, resultsKey: string, maxDepth: number, context: RefContext
+): DeclaredResponse | null {
+  const top = unwrap({ schema, base: null }, context)
+  const localDefinitions: JsonSchema = {}
+  for (const key of ['definitions', '$defs']) {
+    if (schema[key] !== undefined) localDefinitions[key] = schema[key]
+  }
+  if (hasProperties(top.schema)) {
+    const results = top.schema.properties[resultsKey]
+    if (results !== null && typeof results === 'object') {
+      const node = fieldNode(resultsKey, { schema: results, base: top.base }, context, maxDepth + 1)
+      if (node.isArray && node.children !== null) {
+        return { tree: node.children, shape: { kind: 'envelope', key: resultsKey }, envelope: top.schema, localDefinitions }
+      }
+    }
+    return { tree: objectTree(top, context, maxDepth), shape: { kind: 'object' }, envelope: null, localDefinitions }
+  }
+  const node = fieldNode('', top, context, maxDepth + 1)
+  if (node.isArray && node.children !== null) {
+    return { tree: node.children, shape: { kind: 'array' }, envelope: null, localDefinitions }
+  }
+  return null
+}
+
+/**
+ * Builds the declared fields from a list of dotted paths (`['id', 'profile.city']`),
+ * for routes without a response schema. A path names its parents implicitly.
+ */
+export function declaredFromList (paths: readonly string[]): FieldTree {
+  interface Draft { names: string[], children: Map<string, Draft> }
+  const root: Draft = { names: [], children: new Map() }
+  for (const path of paths) {
+    let level = root
+    for (const segment of path.split('.')) {
+      let next = level.children.get(segment)
+      if (next === undefined) {
+        next = { names: [], children: new Map() }
+        level.children.set(segment, next)
+        level.names.push(segment)
+      }
+      level = next
+    }
+  }
+  const build = (draft: Draft): FieldTree => makeTree(draft.names.map((name) => {
+    const child = draft.children.get(name) as Draft
+    return {
+      name,
+      schema: {},
+      children: child.names.length > 0 ? build(child) : null,
+      isArray: false,
+      nullable: true,
+      hasDefault: false,
+      defaultValue: undefined
+    }
+  }))
+  return build(root)
+}
+
+/** Lists the dotted paths of a tree, depth first, in declared order. */
+export function declaredPaths (tree: FieldTree, prefix = ''): string[] {
+  const paths: string[] = []
+  for (const node of tree.nodes) {
+    const path = prefix + node.name
+    paths.push(path)
+    if (node.children !== null) paths.push(...declaredPaths(node.children, path + '.'))
+  }
+  return paths
+}

@@ -1,0 +1,54 @@
+import createError from '@fastify/error'
+
+// Client errors skip stack capture: they are expected, frequent and may be
+// triggered on purpose, so they should cost as little as possible.
+
+/** 400: a requested field is not declared for the route. */
+export const UnknownFieldError = createError<[string]>(
+  'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', '%s', 400, TypeError, false
+)
+
+/** 400: a restriction parameter is neither a string nor a list of strings. */
+export const InvalidParameterError = createError<[string, string]>(
+  'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
+  "Query parameter '%s' must be a field name or a list of field names, got %s",
+  400, TypeError, false
+)
+
+/** 400: more field names than `maxFields` in one request. */
+export const TooManyFieldsError = createError<[string, string, number]>(
+  'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS',
+  "Too many field names in query parameters '%s' and '%s': at most %d are allowed",
+  400, RangeError, false
+)
+
+/** 400: a dotted path longer than `maxDepth` segments. */
+export const PathTooDeepError = createError<[string, string, number]>(
+  'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP',
+  "Field path '%s' in query parameter '%s' is too deep: at most %d levels are allowed",
+  400, RangeError, false
+)
+
+/** Thrown at registration or route declaration: an option has a wrong value. */
+export const InvalidOptionError = createError<[string]>(
+  'FST_RESTRICTED_FIELDS_INVALID_OPTION', '%s', 500, TypeError
+)
+
+/** Thrown at route declaration: the route has no schema and no `fields` list. */
+export const NoDeclaredFieldsError = createError<[string]>(
+  'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS',
+  'Route %s has restrictFields enabled but declares no fields: add a response schema for status 200 (or 2xx), or list the fields with restrictFields: { fields: [...] }',
+  500
+)
+
+/** Thrown at route declaration: the response schema has a `$ref` that cannot be resolved. */
+export const UnresolvedReferenceError = createError<[string, string]>(
+  'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE',
+  "Route %s: cannot resolve $ref '%s' in its response schema; add the referenced schema with fastify.addSchema() before declaring the route",
+  500
+)
+
+/** Shortens client text quoted in an error message, so a huge name cannot bloat the response. */
+export function quote (text: string, max = 64): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}

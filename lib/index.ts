@@ -1,0 +1,129 @@
+import fp from 'fastify-plugin'
+import type {
+  FastifyInstance, FastifyReply, FastifyRequest, RouteOptions,
+  preSerializationHookHandler, preValidationHookHandler
+} from 'fastify'
+import { applySelection, wholeProjection } from './apply.js'
+import { normalizeOptions, resolveRouteOptions } from './options.js'
+import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
+import { pruneSchema } from './prune.js'
+import { buildRouteSpec } from './route.js'
+import type { RouteSpec, Serializer } from './route.js'
+import { parseSelection } from './selection.js'
+import type { Selection } from './selection.js'
+
+declare module 'fastify' {
+  interface RouteShorthandOptions {
+    /** Lets clients restrict this route's response fields with `?only=` and `?defer=`. */
+    restrictFields?: boolean | RestrictFieldsRouteOptions
+  }
+  interface FastifyContextConfig {
+    /** Same as the `restrictFields` route option. */
+    restrictFields?: boolean | RestrictFieldsRouteOptions
+  }
+}
+
+const kSelection = Symbol('fastify-restricted-fields.selection')
+
+type SelectionCarrier = FastifyRequest & { [kSelection]: Selection | null }
+
+function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
+  // A new array: Fastify shares the original one with the automatic HEAD route.
+  if (existing === undefined) return [hook]
+  return Array.isArray(existing) ? [...existing, hook] : [existing, hook]
+}
+
+function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: Record<string, unknown>): Serializer | null {
+  try {
+    return reply.compileSerializationSchema(schema, spec.statusKey ?? undefined) as Serializer
+  } catch (error) {
+    // A custom serializer compiler may refuse a pruned schema; copying still answers correctly.
+    reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
+    return null
+  }
+}
+
+function copySerializer (reply: FastifyReply, spec: RouteSpec, state: { copy: Serializer | null | undefined }): Serializer {
+  // The schema of every declared field without defaults: it serializes any copied selection.
+  state.copy ??= compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
+  return state.copy ?? JSON.stringify
+}
+
+function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHandler, preSerialization: preSerializationHookHandler<unknown> } {
+  const state: { copy: Serializer | null | undefined } = { copy: undefined }
+
+  function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+    // Read before validation: a querystring schema may strip or coerce the parameters.
+    let selection: Selection | null
+    try {
+      selection = parseSelection(request.query as Record<string, unknown>, spec.tree, spec.options)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    (request as SelectionCarrier)[kSelection] = selection
+    done()
+  }
+
+  function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    const selection = (request as SelectionCarrier)[kSelection]
+    // Error bodies, including a custom error handler's, pass through untouched.
+    if (selection === null || !spec.restricts(reply.statusCode)) {
+      done(null, payload)
+      return
+    }
+    if (spec.declared === null) {
+      done(null, applySelection(payload, selection.projection, spec.shape))
+      return
+    }
+    let serializer = spec.cache.get(selection.key)
+    if (serializer === undefined && spec.cache.admit(selection.key)) {
+      const compiled = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
+      if (compiled !== null) {
+        spec.cache.set(selection.key, compiled)
+        serializer = compiled
+      }
+    }
+    if (serializer !== undefined) {
+      reply.serializer(serializer)
+      done(null, payload)
+      return
+    }
+    reply.serializer(copySerializer(reply, spec, state))
+    done(null, applySelection(payload, selection.projection, spec.shape))
+  }
+
+  return {
+    preValidation: restrictFieldsParse as preValidationHookHandler,
+    preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
+  }
+}
+
+async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
+  const globalOptions = normalizeOptions(options)
+  fastify.decorateRequest(kSelection as unknown as string, null)
+
+  fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
+    const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
+    const route = `${String(routeOptions.method)} ${routeOptions.url}`
+    const resolved = resolveRouteOptions(value, globalOptions, route)
+    if (resolved === null) return
+    const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
+    const hooks = restrictedHooks(spec)
+    routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
+    routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
+  })
+}
+
+const plugin = fp(fastifyRestrictedFields, {
+  name: 'fastify-restricted-fields',
+  fastify: '5.x'
+})
+
+export default plugin
+export { plugin as fastifyRestrictedFields }
+export type { RestrictFieldsRouteOptions, RestrictedFieldsOptions }
+export {
+  InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnknownFieldError, UnresolvedReferenceError
+} from './errors.js'

@@ -1,0 +1,134 @@
+/**
+ * Checks and completes the plugin's options once, at registration, and the
+ * per-route value once, when the route is declared; nothing is checked per request.
+ */
+import { InvalidOptionError } from './errors.js'
+
+/** Options of `app.register(fastifyRestrictedFields, options)`; each can be overridden per route. */
+export interface RestrictedFieldsOptions {
+  /** Query parameter that keeps only the named fields. Default `'only'`. */
+  onlyParam?: string
+  /** Query parameter that removes the named fields. Default `'defer'`. */
+  deferParam?: string
+  /** What an undeclared name does: `'reject'` answers 400, `'ignore'` drops the name. Default `'reject'`. */
+  unknownFields?: 'reject' | 'ignore'
+  /** Key of the records array in an envelope payload such as `{ count, results }`. Default `'results'`. */
+  resultsKey?: string
+  /** Compiled serializers kept per route (and field sets remembered once); 0 always copies. Default `100`. */
+  cacheSize?: number
+  /** Most field names one request may send, over both parameters. Default `100`. */
+  maxFields?: number
+  /** Most segments of a dotted path, and how deep the response schema is read. Default `8`. */
+  maxDepth?: number
+}
+
+/** The object form of the `restrictFields` route option. */
+export interface RestrictFieldsRouteOptions extends RestrictedFieldsOptions {
+  /** Declared fields as dotted paths, for a route without a response schema. */
+  fields?: string[]
+}
+
+export type ResolvedOptions = Required<RestrictedFieldsOptions>
+
+export interface ResolvedRouteOptions extends ResolvedOptions {
+  fields: string[] | null
+}
+
+const DEFAULTS: ResolvedOptions = {
+  onlyParam: 'only',
+  deferParam: 'defer',
+  unknownFields: 'reject',
+  resultsKey: 'results',
+  cacheSize: 100,
+  maxFields: 100,
+  maxDepth: 8
+}
+
+const UNKNOWN_FIELDS_CHOICES = ['reject', 'ignore']
+const MAX_DEPTH_LIMIT = 32
+
+function show (value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`
+  if (Array.isArray(value)) return 'an array'
+  return value !== null && typeof value === 'object' ? 'an object' : String(value)
+}
+
+function invalid (where: string, name: string, expected: string, value: unknown): never {
+  throw new InvalidOptionError(`${where}\`${name}\` option should be ${expected}, instead got ${show(value)}`)
+}
+
+function checkName (where: string, name: string, value: unknown): void {
+  if (typeof value !== 'string' || value.trim() === '' || value !== value.trim()) {
+    invalid(where, name, 'a non-empty string without surrounding spaces', value)
+  }
+}
+
+function checkInteger (where: string, name: string, value: unknown, min: number, max: number): void {
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+    invalid(where, name, `an integer from ${min} to ${max}`, value)
+  }
+}
+
+function checkFields (where: string, value: unknown): void {
+  const ok = Array.isArray(value) && value.length > 0 && value.every((path) =>
+    typeof path === 'string' && path.split('.').every((segment) => segment !== '' && segment === segment.trim()))
+  if (!ok) invalid(where, 'fields', 'a non-empty array of field names or dotted paths', value)
+}
+
+function checkOptions (where: string, options: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) {
+      throw new InvalidOptionError(`${where}unknown option '${name}'; known options: ${allowed.join(', ')}`)
+    }
+  }
+  if ('onlyParam' in options) checkName(where, 'onlyParam', options.onlyParam)
+  if ('deferParam' in options) checkName(where, 'deferParam', options.deferParam)
+  if ('resultsKey' in options) checkName(where, 'resultsKey', options.resultsKey)
+  if ('unknownFields' in options && !UNKNOWN_FIELDS_CHOICES.includes(options.unknownFields as string)) {
+    invalid(where, 'unknownFields', `one of ${UNKNOWN_FIELDS_CHOICES.map(show).join(', ')}`, options.unknownFields)
+  }
+  if ('cacheSize' in options) checkInteger(where, 'cacheSize', options.cacheSize, 0, 100_000)
+  if ('maxFields' in options) checkInteger(where, 'maxFields', options.maxFields, 1, 10_000)
+  if ('maxDepth' in options) checkInteger(where, 'maxDepth', options.maxDepth, 1, MAX_DEPTH_LIMIT)
+  if ('fields' in options) checkFields(where, options.fields)
+}
+
+function checkDistinctParams (where: string, options: ResolvedOptions): void {
+  if (options.onlyParam === options.deferParam) {
+    throw new InvalidOptionError(`${where}\`onlyParam\` and \`deferParam\` must differ, both are '${options.onlyParam}'`)
+  }
+}
+
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** Checks the plugin's options and fills in the defaults. Throws FST_RESTRICTED_FIELDS_INVALID_OPTION. */
+export function normalizeOptions (options: unknown): ResolvedOptions {
+  const where = 'fastify-restricted-fields: '
+  if (!isPlainObject(options)) {
+    throw new InvalidOptionError(`${where}options should be an object, instead got ${show(options)}`)
+  }
+  checkOptions(where, options, Object.keys(DEFAULTS))
+  const resolved = { ...DEFAULTS, ...options } as ResolvedOptions
+  checkDistinctParams(where, resolved)
+  return resolved
+}
+
+/**
+ * Resolves a route's `restrictFields` value over the plugin's options: null
+ * when the route is not opted in (`undefined` or `false`). Throws for any
+ * value other than a boolean or an options object.
+ */
+export function resolveRouteOptions (value: unknown, global: ResolvedOptions, route: string): ResolvedRouteOptions | null {
+  const where = `fastify-restricted-fields, route ${route}: `
+  if (value === undefined || value === false) return null
+  if (value === true) return { ...global, fields: null }
+  if (!isPlainObject(value)) {
+    throw new InvalidOptionError(`${where}\`restrictFields\` option should be true, false or an options object, instead got ${show(value)}`)
+  }
+  checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields'])
+  const resolved = { ...global, fields: null, ...value } as ResolvedRouteOptions
+  checkDistinctParams(where, resolved)
+  return resolved
+}

@@ -1,0 +1,94 @@
+/**
+ * Everything a route needs per request, worked out once when it is declared:
+ * its declared fields, where its records sit, which statuses are restricted.
+ */
+import { SecondSightCache } from './cache.js'
+import { declaredFromList, declaredResponse } from './declared.js'
+import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
+import { InvalidOptionError, NoDeclaredFieldsError, UnresolvedReferenceError } from './errors.js'
+import type { ResolvedRouteOptions } from './options.js'
+
+export type Serializer = (payload: unknown) => string
+
+export interface RouteSpec {
+  readonly options: ResolvedRouteOptions
+  readonly tree: FieldTree
+  readonly shape: PayloadShape
+  /** Set when the fields come from a response schema: restricted replies then use compiled serializers. */
+  readonly declared: DeclaredResponse | null
+  /** The response status key the schema was read from, passed on to the serializer compiler. */
+  readonly statusKey: string | null
+  readonly cache: SecondSightCache<Serializer>
+  /** Whether replies with this status code are restricted. */
+  readonly restricts: (statusCode: number) => boolean
+}
+
+/** A successful response's schema: 200 first, then 2xx, then the lowest other 2xx code. */
+function successSchema (response: Record<string, any>): { key: string, schema: JsonSchema } | null {
+  const codes = Object.keys(response).filter((key) => /^2\d\d$/.test(key)).sort()
+  const key = ['200', '2xx', '2XX', ...codes].find((candidate) => Object.hasOwn(response, candidate))
+  if (key === undefined) return null
+  const entry = response[key]
+  // Fastify 5 also accepts { content: { 'application/json': { schema } } } per status.
+  const schema = entry?.content?.['application/json']?.schema ?? entry
+  return schema !== null && typeof schema === 'object' ? { key, schema } : null
+}
+
+function statusRule (key: string | null, response: Record<string, any>): (statusCode: number) => boolean {
+  if (key !== null && /^\d+$/.test(key)) {
+    const code = Number(key)
+    return (statusCode) => statusCode === code
+  }
+  // A 2xx schema covers the successful codes that have no schema of their own.
+  const ownSchemas = new Set(Object.keys(response).filter((code) => /^\d+$/.test(code)).map(Number))
+  return (statusCode) => statusCode >= 200 && statusCode < 300 && !ownSchemas.has(statusCode)
+}
+
+/**
+ * Builds a route's spec from its resolved `restrictFields` options, its
+ * `schema` route option and the shared schemas visible to it.
+ * `route` names the route in error messages ("GET /users").
+ */
+export function buildRouteSpec (
+  options: ResolvedRouteOptions,
+  routeSchema: Record<string, any> | undefined,
+  sharedSchemas: Record<string, JsonSchema>,
+  route: string
+): RouteSpec {
+  const response: Record<string, any> = routeSchema?.response ?? {}
+  const success = successSchema(response)
+  const cache = new SecondSightCache<Serializer>(options.cacheSize)
+
+  if (options.fields !== null) {
+    if (success !== null) {
+      throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
+    }
+    return {
+      options,
+      tree: declaredFromList(options.fields),
+      shape: { kind: 'auto', key: options.resultsKey },
+      declared: null,
+      statusKey: null,
+      cache,
+      restricts: statusRule(null, {})
+    }
+  }
+
+  const declared = success === null
+    ? null
+    : declaredResponse(success.schema, options.resultsKey, options.maxDepth, {
+      root: success.schema,
+      shared: sharedSchemas,
+      unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
+    })
+  if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
+  return {
+    options,
+    tree: declared.tree,
+    shape: declared.shape,
+    declared,
+    statusKey: success.key,
+    cache,
+    restricts: statusRule(success.key, response)
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Turns the `only` and `defer` query parameters into a Projection of the
+ * declared fields. Client text is scanned once, left to right; every path is
+ * checked against the declared tree as it is read, so nothing the client sends
+ * drives recursion deeper than the route's own schema.
+ */
+import type { FieldNode, FieldTree } from './declared.js'
+import {
+  InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, quote
+} from './errors.js'
+
+/** One kept field; `sub` is null when the field is kept whole. */
+export interface ProjectedField {
+  readonly node: FieldNode
+  readonly sub: Projection | null
+}
+
+/** The fields one object level keeps, in declared order. */
+export type Projection = readonly ProjectedField[]
+
+/** The outcome of a request's restriction parameters. */
+export interface Selection {
+  readonly projection: Projection
+  /** Canonical text of the projection: equal selections get equal keys, whatever their spelling. */
+  readonly key: string
+}
+
+export interface SelectionRules {
+  readonly onlyParam: string
+  readonly deferParam: string
+  readonly unknownFields: 'reject' | 'ignore'
+  readonly maxFields: number
+  readonly maxDepth: number
+}
+
+/** A trie of requested paths; `whole` marks a path that was named itself, not only through a child. */
+interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
+
+type Query = Record<string, unknown> | null | undefined
+
+function collectValues (query: Query, param: string, into: string[]): boolean {
+  let present = false
+  // `only[]=a` is how qs and axios spell arrays by default; Fastify's parser keeps the brackets.
+  for (const key of [param, param + '[]']) {
+    const value = query?.[key]
+    if (value === undefined) continue
+    present = true
+    if (typeof value === 'string') {
+      into.push(value)
+    } else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+      into.push(...value)
+    } else {
+      throw new InvalidParameterError(param, Array.isArray(value) ? 'a list with a non-string item' : typeof value)
+    }
+  }
+  return present
+}
+
+function describeLevel (tree: FieldTree, parent: string): string {
+  const names = tree.nodes.map((node) => node.name).join(', ')
+  return parent === '' ? `allowed fields: ${names}` : `allowed fields of '${parent}': ${names}`
+}
+
+class SelectionParser {
+  readonly rules: SelectionRules
+  readonly tree: FieldTree
+  count = 0
+
+  constructor (rules: SelectionRules, tree: FieldTree) {
+    this.rules = rules
+    this.tree = tree
+  }
+
+  /** Splits one raw value on commas and adds each path to the trie. */
+  addValue (raw: string, param: string, trie: PathTrie): void {
+    let start = 0
+    while (start <= raw.length) {
+      let end = raw.indexOf(',', start)
+      if (end === -1) end = raw.length
+      const name = raw.slice(start, end).trim()
+      start = end + 1
+      if (name === '') continue
+      if (++this.count > this.rules.maxFields) {
+        throw new TooManyFieldsError(this.rules.onlyParam, this.rules.deferParam, this.rules.maxFields)
+      }
+      this.addPath(name, param, trie)
+    }
+  }
+
+  addPath (path: string, param: string, trie: PathTrie): void {
+    // split's limit keeps a 10,000-segment path from being split further than needed.
+    const segments = path.split('.', this.rules.maxDepth + 1)
+    if (segments.length > this.rules.maxDepth) {
+      throw new PathTooDeepError(quote(path), param, this.rules.maxDepth)
+    }
+    let level: FieldTree | null = this.tree
+    let node = trie
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i].trim()
+      const field: FieldNode | undefined = level?.byName.get(segment)
+      if (field === undefined) {
+        this.unknown(path, param, segments, i, level)
+        return
+      }
+      let next = node.children.get(segment)
+      if (next === undefined) {
+        next = { whole: false, children: new Map() }
+        node.children.set(segment, next)
+      }
+      if (i === segments.length - 1) next.whole = true
+      node = next
+      level = field.children
+    }
+  }
+
+  unknown (path: string, param: string, segments: string[], at: number, level: FieldTree | null): void {
+    if (this.rules.unknownFields === 'ignore') return
+    const parent = segments.slice(0, at).join('.')
+    const detail = level === null
+      ? `'${quote(parent)}' has no nested fields`
+      : describeLevel(level, parent)
+    throw new UnknownFieldError(`Unknown field '${quote(path)}' in query parameter '${param}'; ${detail}`)
+  }
+}
+
+const KEEP_ALL: PathTrie = { whole: true, children: new Map() }
+
+interface Projected { projection: ProjectedField[], key: string, whole: boolean }
+
+function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined): Projected {
+  const projection: ProjectedField[] = []
+  let key = ''
+  let whole = true
+  for (const node of tree.nodes) {
+    const kept = only.whole ? KEEP_ALL : only.children.get(node.name)
+    const dropped = defer?.children.get(node.name)
+    if (kept === undefined || dropped?.whole === true) {
+      whole = false
+      continue
+    }
+    if (key !== '') key += ','
+    key += node.name
+    if (node.children === null || (kept.whole && dropped === undefined)) {
+      projection.push({ node, sub: null })
+      continue
+    }
+    const inner = project(node.children, kept, dropped)
+    // A level that keeps every field whole is the field kept whole: one spelling, one cache key.
+    if (inner.whole) {
+      projection.push({ node, sub: null })
+    } else {
+      whole = false
+      projection.push({ node, sub: inner.projection })
+      key += `(${inner.key})`
+    }
+  }
+  return { projection, key, whole }
+}
+
+/**
+ * Reads the restriction parameters of a parsed query string. Returns null when
+ * neither parameter is present; throws a coded 400 error for a bad request.
+ */
+export function parseSelection (query: Query, tree: FieldTree, rules: SelectionRules): Selection | null {
+  const onlyValues: string[] = []
+  const deferValues: string[] = []
+  const hasOnly = collectValues(query, rules.onlyParam, onlyValues)
+  const hasDefer = collectValues(query, rules.deferParam, deferValues)
+  if (!hasOnly && !hasDefer) return null
+
+  const parser = new SelectionParser(rules, tree)
+  const only: PathTrie = { whole: !hasOnly, children: new Map() }
+  const defer: PathTrie = { whole: false, children: new Map() }
+  for (const value of onlyValues) parser.addValue(value, rules.onlyParam, only)
+  for (const value of deferValues) parser.addValue(value, rules.deferParam, defer)
+
+  const { projection, key } = project(tree, only, defer)
+  return { projection, key }
+}
