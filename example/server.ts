@@ -1,0 +1,36 @@
+/** Starts the example server from environment variables. */
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app.js'
+import { loadUsers } from './users.js'
+
+export interface ServerEnvironment {
+  HOST?: string
+  PORT?: string
+  PAGE_SIZE?: string
+  USERS_FILE?: string
+}
+
+/** The users file shipped with the example, next to the sources and the build alike. */
+export const defaultUsersFile = fileURLToPath(new URL(
+  import.meta.url.includes('/dist/') ? '../../example/users.json' : './users.json', import.meta.url
+))
+
+function integerSetting (name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got '${raw}'`)
+  }
+  return value
+}
+
+/** Loads the users, builds the app and listens; throws a clear Error for a bad setting. */
+export async function startServer (env: ServerEnvironment, logger: boolean = true): Promise<FastifyInstance> {
+  const pageSize = integerSetting('PAGE_SIZE', env.PAGE_SIZE, 10, 1, 1000)
+  const port = integerSetting('PORT', env.PORT, 3000, 0, 65535)
+  const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
+  const app = await buildApp({ users, pageSize, logger })
+  await app.listen({ host: env.HOST ?? '127.0.0.1', port })
+  return app
+}

@@ -1,0 +1,47 @@
+/** Loads and checks the example's users from a JSON file. */
+import { readFileSync } from 'node:fs'
+
+export interface User {
+  id: number
+  name: string
+  email: string | null
+  is_staff: boolean
+}
+
+function describe (index: number, problem: string): string {
+  return `user at index ${index} ${problem}`
+}
+
+function checkUser (value: unknown, index: number): User {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(describe(index, 'is not an object'))
+  }
+  const user = value as Record<string, unknown>
+  if (!Number.isInteger(user.id)) throw new Error(describe(index, 'has no integer "id"'))
+  if (typeof user.name !== 'string') throw new Error(describe(index, 'has no string "name"'))
+  if (user.email !== null && typeof user.email !== 'string') throw new Error(describe(index, 'has an "email" that is neither a string nor null'))
+  if (typeof user.is_staff !== 'boolean') throw new Error(describe(index, 'has no boolean "is_staff"'))
+  return { id: user.id as number, name: user.name, email: user.email, is_staff: user.is_staff }
+}
+
+/** Reads a JSON array of users; throws an Error that names the file and the problem. */
+export function loadUsers (file: string): User[] {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new Error(`Cannot read users file ${file}: ${(error as Error).message}`)
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new Error(`Users file ${file} is not valid JSON: ${(error as Error).message}`)
+  }
+  if (!Array.isArray(data)) throw new Error(`Users file ${file} must hold a JSON array of users`)
+  try {
+    return data.map(checkUser)
+  } catch (error) {
+    throw new Error(`Users file ${file}: ${(error as Error).message}`)
+  }
+}
