@@ -93,24 +93,27 @@ class SelectionParser {
     if (segments.length > this.rules.maxDepth) {
       throw new PathTooDeepError(quote(path), param, this.rules.maxDepth)
     }
+    // Check the whole path before touching the trie: an ignored path must leave no trace.
     let level: FieldTree | null = this.tree
-    let node = trie
     for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i].trim()
-      const field: FieldNode | undefined = level?.byName.get(segment)
+      segments[i] = segments[i].trim()
+      const field: FieldNode | undefined = level?.byName.get(segments[i])
       if (field === undefined) {
         this.unknown(path, param, segments, i, level)
         return
       }
+      level = field.children
+    }
+    let node = trie
+    for (const segment of segments) {
       let next = node.children.get(segment)
       if (next === undefined) {
         next = { whole: false, children: new Map() }
         node.children.set(segment, next)
       }
-      if (i === segments.length - 1) next.whole = true
       node = next
-      level = field.children
     }
+    node.whole = true
   }
 
   unknown (path: string, param: string, segments: string[], at: number, level: FieldTree | null): void {

@@ -1,0 +1,59 @@
+import { test } from 'tap'
+import { applySelection } from '../lib/apply.js'
+import { declaredFromList } from '../lib/declared.js'
+import type { PayloadShape } from '../lib/declared.js'
+import { parseSelection } from '../lib/selection.js'
+import { records, treeOf, userSchema } from './fixtures.js'
+
+const rules = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject' as const, maxFields: 100, maxDepth: 8 }
+const tree = treeOf(userSchema)
+
+function apply (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {
+  const selection = parseSelection(query, tree, rules)
+  if (selection === null) throw new Error('no selection')
+  return applySelection(payload, selection.projection, shape)
+}
+
+const cases: Array<{ title: string, query: Record<string, unknown>, expected: unknown }> = [
+  { title: 'only keeps the named fields', query: { only: 'name,id' }, expected: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  {
+    title: 'defer keeps every declared field but the named ones; undeclared keys never pass, defaults are filled',
+    query: { defer: 'email' },
+    expected: [
+      { id: 1, name: 'Ada', role: 'member', profile: { city: 'London', phone: '1' }, tags: [{ id: 1, label: 'math' }] },
+      { id: 2, name: 'Alan', role: 'admin', profile: null, tags: [] }
+    ]
+  },
+  { title: 'nested paths, nulls and arrays', query: { only: 'profile.city,tags.label' }, expected: [{ profile: { city: 'London' }, tags: [{ label: 'math' }] }, { profile: null, tags: [] }] },
+  { title: 'only naming nothing gives empty objects', query: { only: '' }, expected: [{}, {}] }
+]
+
+test('applySelection copies the projected fields of every record', async (t) => {
+  for (const { title, query, expected } of cases) {
+    t.same(apply(query, records), expected, title)
+  }
+})
+
+test('applySelection follows the payload shape', async (t) => {
+  t.same(apply({ only: 'id' }, records[0], { kind: 'object' }), { id: 1 }, 'a single record')
+  t.same(apply({ only: 'id' }, { count: 2, results: records }, { kind: 'envelope', key: 'results' }),
+    { count: 2, results: [{ id: 1 }, { id: 2 }] }, 'envelope keys are kept')
+  t.same(apply({ only: 'id' }, { count: 0, results: 'none' }, { kind: 'envelope', key: 'results' }),
+    {}, 'an envelope without a results array is treated as a record')
+  t.same(apply({ only: 'id' }, records, { kind: 'auto', key: 'results' }), [{ id: 1 }, { id: 2 }], 'auto: an array')
+  t.same(apply({ only: 'id' }, { results: records, next: null }, { kind: 'auto', key: 'results' }),
+    { results: [{ id: 1 }, { id: 2 }], next: null }, 'auto: an envelope')
+  t.same(apply({ only: 'id' }, [records[0]], { kind: 'auto', key: 'results' }), [{ id: 1 }], 'auto: an array is not an envelope')
+})
+
+test('applySelection leaves values that are not records as they are', async (t) => {
+  t.equal(apply({ only: 'id' }, null), null)
+  t.equal(apply({ only: 'id' }, 'text', { kind: 'envelope', key: 'results' }), 'text')
+  t.same(apply({ only: 'profile.city' }, [{ profile: 'not an object' }, 7]), [{ profile: 'not an object' }, 7])
+})
+
+test('applySelection on a tree from a list copies nested arrays too', async (t) => {
+  const listed = declaredFromList(['id', 'tags.label'])
+  const selection = parseSelection({ only: 'tags' }, listed, rules)
+  t.same(applySelection({ id: 1, tags: [{ label: 'a', x: 1 }] }, selection!.projection, { kind: 'object' }), { tags: [{ label: 'a' }] })
+})

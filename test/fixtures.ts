@@ -1,0 +1,47 @@
+/** Schemas and records shared by the tests. */
+import type { FieldTree, JsonSchema, RefContext } from '../lib/declared.js'
+import { declaredResponse } from '../lib/declared.js'
+
+export const profileSchema = {
+  type: 'object',
+  nullable: true,
+  properties: { city: { type: 'string' }, phone: { type: 'string' } }
+}
+
+export const tagSchema = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, label: { type: 'string' } }
+}
+
+export const userSchema = {
+  type: 'object',
+  required: ['id', 'name', 'email'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    email: { type: ['string', 'null'] },
+    role: { type: 'string', default: 'member' },
+    profile: profileSchema,
+    tags: { type: 'array', items: tagSchema }
+  }
+}
+
+export const records = [
+  { id: 1, name: 'Ada', email: 'ada@example.com', password: 'hunter2', profile: { city: 'London', phone: '1', secret: 's' }, tags: [{ id: 1, label: 'math', hidden: true }] },
+  { id: 2, name: 'Alan', email: null, role: 'admin', profile: null, tags: [] }
+]
+
+export function context (shared: Record<string, JsonSchema> = {}, root: JsonSchema = {}): RefContext {
+  return {
+    root,
+    shared,
+    unresolved: (ref) => { throw new Error(`unresolved ${ref}`) }
+  }
+}
+
+/** The declared fields of an object schema, with default limits. */
+export function treeOf (schema: JsonSchema, shared: Record<string, JsonSchema> = {}, maxDepth = 8): FieldTree {
+  const declared = declaredResponse(schema, 'results', maxDepth, context(shared, schema))
+  if (declared === null) throw new Error('schema declares no fields')
+  return declared.tree
+}

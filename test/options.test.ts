@@ -1,0 +1,66 @@
+import { test } from 'tap'
+import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
+
+const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, maxFields: 100, maxDepth: 8 }
+const PLUGIN = 'fastify-restricted-fields: '
+
+test('normalizeOptions fills in the defaults', async (t) => {
+  t.same(normalizeOptions({}), defaults)
+  t.same(normalizeOptions({ onlyParam: 'fields', cacheSize: 0 }), { ...defaults, onlyParam: 'fields', cacheSize: 0 })
+})
+
+const invalid: Array<[unknown, string]> = [
+  [null, 'options should be an object, instead got null'],
+  [[], 'options should be an object, instead got an array'],
+  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth"],
+  [{ onlyParam: '' }, "`onlyParam` option should be a non-empty string without surrounding spaces, instead got ''"],
+  [{ deferParam: ' d' }, "`deferParam` option should be a non-empty string without surrounding spaces, instead got ' d'"],
+  [{ resultsKey: 3 }, '`resultsKey` option should be a non-empty string without surrounding spaces, instead got 3'],
+  [{ unknownFields: 'warn' }, "`unknownFields` option should be one of 'reject', 'ignore', instead got 'warn'"],
+  [{ cacheSize: -1 }, '`cacheSize` option should be an integer from 0 to 100000, instead got -1'],
+  [{ maxFields: 1.5 }, '`maxFields` option should be an integer from 1 to 10000, instead got 1.5'],
+  [{ maxDepth: 33 }, '`maxDepth` option should be an integer from 1 to 32, instead got 33'],
+  [{ maxDepth: {} }, '`maxDepth` option should be an integer from 1 to 32, instead got an object'],
+  [{ onlyParam: 'defer' }, "`onlyParam` and `deferParam` must differ, both are 'defer'"]
+]
+
+test('normalizeOptions rejects a wrong option with a message naming it and what is allowed', async (t) => {
+  for (const [options, message] of invalid) {
+    t.throws(() => normalizeOptions(options), { code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION', message: PLUGIN + message }, message)
+  }
+})
+
+test('resolveRouteOptions: undefined and false opt out, true takes the plugin options', async (t) => {
+  const global = normalizeOptions({})
+  t.equal(resolveRouteOptions(undefined, global, 'GET /'), null)
+  t.equal(resolveRouteOptions(false, global, 'GET /'), null)
+  t.same(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null })
+})
+
+test('resolveRouteOptions merges an object over the plugin options', async (t) => {
+  const global = normalizeOptions({ unknownFields: 'ignore' })
+  t.same(resolveRouteOptions({ fields: ['id'], deferParam: 'omit' }, global, 'GET /'),
+    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'] })
+})
+
+const invalidRoute: Array<[unknown, string]> = [
+  ['yes', "`restrictFields` option should be true, false or an options object, instead got 'yes'"],
+  [1, '`restrictFields` option should be true, false or an options object, instead got 1'],
+  [null, '`restrictFields` option should be true, false or an options object, instead got null'],
+  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, fields"],
+  [{ fields: [] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
+  [{ fields: 'id' }, "`fields` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
+  [{ fields: ['a..b'] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
+  [{ fields: [1] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
+  [{ deferParam: 'only' }, "`onlyParam` and `deferParam` must differ, both are 'only'"]
+]
+
+test('resolveRouteOptions rejects any other value, naming the route', async (t) => {
+  const global = normalizeOptions({})
+  for (const [value, message] of invalidRoute) {
+    t.throws(() => resolveRouteOptions(value, global, 'GET /users'), {
+      code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION',
+      message: 'fastify-restricted-fields, route GET /users: ' + message
+    }, message)
+  }
+})

@@ -1,0 +1,50 @@
+import { test } from 'tap'
+import { declaredPaths } from '../lib/declared.js'
+import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
+import { buildRouteSpec } from '../lib/route.js'
+import { tagSchema } from './fixtures.js'
+
+const options = resolveRouteOptions(true, normalizeOptions({}), 'GET /')!
+
+function specFor (response: Record<string, unknown>, shared = {}) {
+  return buildRouteSpec(options, { response }, shared, 'GET /tags')
+}
+
+test('the success schema is read from 200, then 2xx, then the lowest 2xx code', async (t) => {
+  const other = { type: 'object', properties: { other: {} } }
+  t.same(declaredPaths(specFor({ 201: other, 200: tagSchema, '2xx': other }).tree), ['id', 'label'])
+  t.same(declaredPaths(specFor({ 201: other, '2xx': tagSchema }).tree), ['id', 'label'])
+  t.same(declaredPaths(specFor({ 204: {}, 201: tagSchema, 400: other }).tree), ['id', 'label'])
+  t.same(declaredPaths(specFor({ 200: { content: { 'application/json': { schema: tagSchema } } } }).tree), ['id', 'label'])
+})
+
+test('a numbered schema restricts its own status; 2xx the successes without their own schema', async (t) => {
+  const codes = [200, 201, 204, 299, 300, 404, 500]
+  const restricted = (response: Record<string, unknown>): number[] => codes.filter(specFor(response).restricts)
+  t.same(restricted({ 200: tagSchema }), [200])
+  t.same(restricted({ '2xx': tagSchema, 201: { type: 'object' } }), [200, 204, 299])
+  const listed = buildRouteSpec({ ...options, fields: ['id'] }, undefined, {}, 'GET /')
+  t.same(codes.filter(listed.restricts), [200, 201, 204, 299])
+})
+
+test('a route without declared fields fails at declaration, saying how to fix it', async (t) => {
+  const message = 'Route GET /tags has restrictFields enabled but declares no fields: add a response schema for status 200 (or 2xx), or list the fields with restrictFields: { fields: [...] }'
+  for (const response of [{}, { 404: tagSchema }, { 200: { type: 'string' } }, { 200: null }]) {
+    t.throws(() => specFor(response), { code: 'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS', message }, JSON.stringify(response))
+  }
+  t.throws(() => buildRouteSpec(options, undefined, {}, 'GET /tags'), { message })
+})
+
+test('an unresolvable $ref fails at declaration, naming the route and the ref', async (t) => {
+  t.throws(() => specFor({ 200: { $ref: 'missing#' } }), {
+    code: 'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE',
+    message: "Route GET /tags: cannot resolve $ref 'missing#' in its response schema; add the referenced schema with fastify.addSchema() before declaring the route"
+  })
+})
+
+test('fields and a response schema together are refused', async (t) => {
+  t.throws(() => buildRouteSpec({ ...options, fields: ['id'] }, { response: { 200: tagSchema } }, {}, 'GET /tags'), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION',
+    message: "fastify-restricted-fields, route GET /tags: `fields` is for routes without a response schema; this route's fields are read from its schema, remove `fields`"
+  })
+})

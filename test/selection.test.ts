@@ -1,0 +1,136 @@
+import { test } from 'tap'
+import { parseSelection } from '../lib/selection.js'
+import type { SelectionRules } from '../lib/selection.js'
+import { treeOf, userSchema } from './fixtures.js'
+
+const rules: SelectionRules = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8 }
+const tree = treeOf(userSchema)
+const ALL = 'id,name,email,role,profile,tags'
+
+function keyOf (query: Record<string, unknown>, overrides: Partial<SelectionRules> = {}): string | null {
+  return parseSelection(query, tree, { ...rules, ...overrides })?.key ?? null
+}
+
+const cases: Array<{ title: string, query: Record<string, unknown>, key: string | null }> = [
+  { title: 'neither parameter: no selection', query: { page: '2' }, key: null },
+  { title: 'repeated only', query: { only: ['id', 'name'] }, key: 'id,name' },
+  { title: 'comma-separated only', query: { only: 'name,id' }, key: 'id,name' },
+  { title: 'bracket only', query: { 'only[]': ['name', 'id'] }, key: 'id,name' },
+  { title: 'all three forms mixed', query: { only: ['id', 'email,role'], 'only[]': 'name' }, key: 'id,name,email,role' },
+  { title: 'defer removes fields', query: { defer: 'email' }, key: 'id,name,role,profile,tags' },
+  { title: 'bracket defer', query: { 'defer[]': ['email', 'role'] }, key: 'id,name,profile,tags' },
+  { title: 'only first, then defer removes from it', query: { only: 'id,name', defer: 'name' }, key: 'id' },
+  { title: 'whitespace trimmed, empty segments skipped, duplicates harmless', query: { only: [' id , ,name', 'id', ''] }, key: 'id,name' },
+  { title: 'only naming nothing keeps nothing', query: { only: '' }, key: '' },
+  { title: 'defer naming nothing keeps everything', query: { defer: ' , ' }, key: ALL },
+  { title: 'a nested path keeps its parent with that field only', query: { only: 'profile.city' }, key: 'profile(city)' },
+  { title: 'a path into an array of objects', query: { only: 'tags.label' }, key: 'tags(label)' },
+  { title: 'defer of a nested field', query: { defer: 'profile.phone' }, key: 'id,name,email,role,profile(city),tags' },
+  { title: 'levels mixed across only and defer', query: { only: 'id,profile', defer: 'profile.phone' }, key: 'id,profile(city)' },
+  { title: 'a parent and its child: the parent wins', query: { only: 'profile.city,profile' }, key: 'profile' },
+  { title: 'every child named is the parent kept whole', query: { only: 'profile.city,profile.phone' }, key: 'profile' },
+  { title: 'deferring the parent of an only path removes it', query: { only: 'profile.city', defer: 'profile' }, key: '' },
+  { title: 'only and defer of the same nested field leave the parent empty', query: { only: 'profile.city', defer: 'profile.city' }, key: 'profile()' },
+  { title: 'segments are trimmed', query: { only: 'profile . city' }, key: 'profile(city)' },
+  { title: 'other parameter names', query: { fields: 'id', omit: 'id' }, key: '' }
+]
+
+test('parseSelection turns every accepted syntax into a canonical key', async (t) => {
+  for (const { title, query, key } of cases) {
+    const overrides = title === 'other parameter names' ? { onlyParam: 'fields', deferParam: 'omit' } : {}
+    t.equal(keyOf(query, overrides), key, title)
+  }
+})
+
+test('parseSelection accepts a null or missing query', async (t) => {
+  t.equal(parseSelection(null, tree, rules), null)
+  t.equal(parseSelection(undefined, tree, rules), null)
+})
+
+test('parseSelection projects declared fields in declared order', async (t) => {
+  const selection = parseSelection({ only: 'tags.label,id' }, tree, rules)
+  t.same(selection?.projection.map(({ node, sub }) => [node.name, sub?.map((inner) => inner.node.name) ?? null]), [['id', null], ['tags', ['label']]])
+})
+
+const rejections: Array<{ title: string, query: Record<string, unknown>, code: string, message: string, overrides?: Partial<SelectionRules> }> = [
+  {
+    title: 'an undeclared top-level name',
+    query: { only: 'id,password' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, email, role, profile, tags"
+  },
+  {
+    title: 'an undeclared name in defer',
+    query: { 'defer[]': 'Name' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field 'Name' in query parameter 'defer'; allowed fields: id, name, email, role, profile, tags"
+  },
+  {
+    title: 'an undeclared nested name',
+    query: { only: 'profile.zip' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field 'profile.zip' in query parameter 'only'; allowed fields of 'profile': city, phone"
+  },
+  {
+    title: 'a path below a field without nested fields',
+    query: { only: 'name.first' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field 'name.first' in query parameter 'only'; 'name' has no nested fields"
+  },
+  {
+    title: 'an empty segment in a path',
+    query: { only: 'profile..city' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field 'profile..city' in query parameter 'only'; allowed fields of 'profile': city, phone"
+  },
+  {
+    title: 'prototype names are ordinary unknown names',
+    query: { only: '__proto__' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field '__proto__' in query parameter 'only'; allowed fields: id, name, email, role, profile, tags"
+  },
+  {
+    title: 'a very long name is shortened in the message',
+    query: { only: 'x'.repeat(100) },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: `Unknown field '${'x'.repeat(64)}…' in query parameter 'only'; allowed fields: id, name, email, role, profile, tags`
+  },
+  {
+    title: 'an object value, as qs makes of only[a]=b',
+    query: { only: { a: 'b' } },
+    code: 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
+    message: "Query parameter 'only' must be a field name or a list of field names, got object"
+  },
+  {
+    title: 'a list holding a non-string',
+    query: { 'defer[]': ['id', { a: 1 }] },
+    code: 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
+    message: "Query parameter 'defer' must be a field name or a list of field names, got a list with a non-string item"
+  },
+  {
+    title: 'more names than maxFields over both parameters',
+    query: { only: 'id,name', defer: 'email' },
+    overrides: { maxFields: 2 },
+    code: 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS',
+    message: "Too many field names in query parameters 'only' and 'defer': at most 2 are allowed"
+  },
+  {
+    title: 'a path deeper than maxDepth',
+    query: { only: Array.from({ length: 10_000 }, () => 'a').join('.') },
+    code: 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP',
+    message: `Field path '${'a.'.repeat(32)}…' in query parameter 'only' is too deep: at most 8 levels are allowed`
+  }
+]
+
+test('parseSelection rejects bad input with a coded 400 error', async (t) => {
+  for (const { title, query, code, message, overrides } of rejections) {
+    t.throws(() => parseSelection(query, tree, { ...rules, ...overrides }), { code, message, statusCode: 400 }, title)
+  }
+})
+
+test('parseSelection with unknownFields ignore drops unknown names', async (t) => {
+  const ignore = { unknownFields: 'ignore' as const }
+  t.equal(keyOf({ only: 'id,password,profile.zip,name.first' }, ignore), 'id')
+  t.equal(keyOf({ only: 'password' }, ignore), '', 'only with no known name keeps nothing')
+  t.equal(keyOf({ defer: 'password,email' }, ignore), 'id,name,role,profile,tags')
+})
