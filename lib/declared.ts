@@ -10,6 +10,8 @@ export interface FieldNode {
   readonly name: string
   /** The field's own schema, to emit unchanged when the field is a leaf (refs made absolute). */
   readonly schema: JsonSchema
+  /** `schema` without its default, inlined when the default sits behind a `$ref`. */
+  readonly schemaWithoutDefault: JsonSchema
   readonly children: FieldTree | null
   readonly isArray: boolean
   readonly nullable: boolean
@@ -119,6 +121,11 @@ function absoluteLeaf (schema: JsonSchema, base: string | null): JsonSchema {
   return schema
 }
 
+function withoutDefault (schema: JsonSchema): JsonSchema {
+  const { default: _default, ...rest } = schema
+  return rest
+}
+
 function makeTree (nodes: FieldNode[]): FieldTree {
   return { nodes, byName: new Map(nodes.map((node) => [node.name, node])) }
 }
@@ -137,9 +144,14 @@ function fieldNode (name: string, located: Located, context: RefContext, depthLe
   const own = located.schema
   const hasDefault = Object.hasOwn(own, 'default') || Object.hasOwn(resolved.schema, 'default')
   const defaultValue = Object.hasOwn(own, 'default') ? own.default : resolved.schema.default
+  const schema = absoluteLeaf(own, located.base)
+  let schemaWithoutDefault = schema
+  if (Object.hasOwn(own, 'default')) schemaWithoutDefault = withoutDefault(schema)
+  else if (hasDefault) schemaWithoutDefault = withoutDefault(absoluteLeaf(resolved.schema, resolved.base))
   const leaf = {
     name,
-    schema: absoluteLeaf(own, located.base),
+    schema,
+    schemaWithoutDefault,
     children: null,
     isArray: false,
     nullable: resolved.nullable,
@@ -215,6 +227,7 @@ export function declaredFromList (paths: readonly string[]): FieldTree {
     return {
       name,
       schema: {},
+      schemaWithoutDefault: {},
       children: child.names.length > 0 ? build(child) : null,
       isArray: false,
       nullable: true,

@@ -45,7 +45,8 @@ function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: Record<str
 
 function copySerializer (reply: FastifyReply, spec: RouteSpec, state: { copy: Serializer | null | undefined }): Serializer {
   // The schema of every declared field without defaults: it serializes any copied selection.
-  state.copy ??= compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
+  // Compiled once per route; null (a compiler that refused it) is remembered too.
+  if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
   return state.copy ?? JSON.stringify
 }
 

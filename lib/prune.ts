@@ -24,16 +24,8 @@ function objectSchema (projection: Projection, options: PruneOptions): JsonSchem
 }
 
 function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions): JsonSchema {
-  let schema: JsonSchema
-  if (node.children === null) {
-    schema = node.schema
-    if (!options.defaults && Object.hasOwn(schema, 'default')) {
-      const { default: _ignored, ...rest } = schema
-      schema = rest
-    }
-    return schema
-  }
-  schema = objectSchema(sub ?? wholeProjection(node.children), options)
+  if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
+  let schema = objectSchema(sub ?? wholeProjection(node.children), options)
   if (node.isArray) schema = { type: 'array', items: schema }
   if (node.nullable) schema.nullable = true
   if (options.defaults && node.hasDefault) schema.default = node.defaultValue

@@ -1,0 +1,19 @@
+import Fastify from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { Test } from 'tap'
+import fastifyRestrictedFields from '../lib/index.js'
+import type { RestrictedFieldsOptions } from '../lib/index.js'
+
+/** A fresh Fastify instance with the plugin registered (and awaited), closed when the test ends. */
+export async function build (t: Test, options: RestrictedFieldsOptions = {}, server: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify(server)
+  await app.register(fastifyRestrictedFields, options)
+  t.teardown(() => app.close())
+  return app
+}
+
+/** GETs `url` and returns status and parsed body. */
+export async function get (app: FastifyInstance, url: string): Promise<{ status: number, body: unknown }> {
+  const response = await app.inject({ method: 'GET', url })
+  return { status: response.statusCode, body: response.json() }
+}

@@ -1,0 +1,90 @@
+import { test } from 'tap'
+import { build } from '../helpers.js'
+import { records, userSchema } from '../fixtures.js'
+
+async function usersApp (t: Parameters<typeof build>[0], options = {}) {
+  const app = await build(t, options)
+  app.get('/users', { restrictFields: true, schema: { response: { 200: { type: 'array', items: userSchema } } } }, async () => records)
+  return app
+}
+
+const ALLOWED = 'allowed fields: id, name, email, role, profile, tags'
+
+const rows: Array<{ title: string, query: string, status: number, body: unknown }> = [
+  { title: 'repeated only', query: 'only=id&only=name', status: 200, body: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  { title: 'comma only', query: 'only=id,name', status: 200, body: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  { title: 'bracket only', query: 'only[]=id&only[]=name', status: 200, body: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  { title: 'percent-encoded brackets', query: 'only%5B%5D=id&only%5B%5D=name', status: 200, body: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  { title: 'all forms mixed', query: 'only[]=name&only=email,id&only=role', status: 200, body: [{ id: 1, name: 'Ada', email: 'ada@example.com', role: 'member' }, { id: 2, name: 'Alan', email: null, role: 'admin' }] },
+  {
+    title: 'defer, three forms',
+    query: 'defer=email&defer[]=role&defer=profile,tags',
+    status: 200,
+    body: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }]
+  },
+  { title: 'only then defer', query: 'only=id,name&defer=name', status: 200, body: [{ id: 1 }, { id: 2 }] },
+  { title: 'output in declared order', query: 'only=tags.label&only=email&only=id', status: 200, body: [{ id: 1, email: 'ada@example.com', tags: [{ label: 'math' }] }, { id: 2, email: null, tags: [] }] },
+  { title: 'whitespace, empty segments and duplicates', query: 'only=%20id%20,,name&only=id', status: 200, body: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  { title: 'only naming nothing', query: 'only=', status: 200, body: [{}, {}] },
+  { title: 'nested field', query: 'only=profile.city', status: 200, body: [{ profile: { city: 'London' } }, { profile: null }] },
+  { title: 'nested defer', query: 'only=id,profile&defer=profile.phone', status: 200, body: [{ id: 1, profile: { city: 'London' } }, { id: 2, profile: null }] },
+  {
+    title: 'unknown name',
+    query: 'only=id&only=password',
+    status: 400,
+    body: { statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message: `Unknown field 'password' in query parameter 'only'; ${ALLOWED}` }
+  },
+  {
+    title: 'names are case-sensitive',
+    query: 'defer=ID',
+    status: 400,
+    body: { statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message: `Unknown field 'ID' in query parameter 'defer'; ${ALLOWED}` }
+  }
+]
+
+test('the request syntax, row by row', async (t) => {
+  const app = await usersApp(t)
+  for (const { title, query, status, body } of rows) {
+    const response = await app.inject(`/users?${query}`)
+    t.same([response.statusCode, response.json()], [status, body], title)
+  }
+})
+
+test('neither parameter leaves the bytes exactly as a route without the option', async (t) => {
+  const app = await usersApp(t)
+  app.get('/plain', { schema: { response: { 200: { type: 'array', items: userSchema } } } }, async () => records)
+  const restricted = await app.inject('/users?page=1')
+  const plain = await app.inject('/plain?page=1')
+  t.equal(restricted.body, plain.body)
+  t.match(restricted.body, /"role":"member"/, 'defaults are written as usual')
+})
+
+test('an unknown name is rejected before the handler runs', async (t) => {
+  const app = await build(t)
+  let calls = 0
+  app.get('/x', { restrictFields: true, schema: { response: { 200: userSchema } } }, async () => { calls++; return records[0] })
+  t.equal((await app.inject('/x?only=nope')).statusCode, 400)
+  t.equal(calls, 0)
+})
+
+test('unknownFields ignore drops unknown names', async (t) => {
+  const app = await usersApp(t, { unknownFields: 'ignore' })
+  t.same((await app.inject('/users?only=id,password,profile.zip')).json(), [{ id: 1 }, { id: 2 }])
+})
+
+test('parameter names are options', async (t) => {
+  const app = await usersApp(t, { onlyParam: 'fields', deferParam: 'exclude' })
+  t.same((await app.inject('/users?fields=id,name&exclude=name&only=zzz')).json(), [{ id: 1 }, { id: 2 }])
+})
+
+test('a qs-style object parameter is a coded 400', async (t) => {
+  const app = await build(t, {}, { routerOptions: { querystringParser: () => ({ only: { a: 'b' } }) } })
+  app.get('/users', { restrictFields: true, schema: { response: { 200: userSchema } } }, async () => records[0])
+  const response = await app.inject('/users?only[a]=b')
+  t.same([response.statusCode, response.json()], [400, {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
+    error: 'Bad Request',
+    message: "Query parameter 'only' must be a field name or a list of field names, got object"
+  }])
+})
