@@ -11,10 +11,8 @@ export interface ServerEnvironment {
   USERS_FILE?: string
 }
 
-/** The users file shipped with the example, next to the sources and the build alike. */
-export const defaultUsersFile = fileURLToPath(new URL(
-  import.meta.url.includes('/dist/') ? '../../example/users.json' : './users.json', import.meta.url
-))
+/** The users file shipped with the example; the build copies it next to the compiled server. */
+export const defaultUsersFile = fileURLToPath(new URL('./users.json', import.meta.url))
 
 function integerSetting (name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback

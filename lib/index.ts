@@ -35,7 +35,7 @@ function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
 
 function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: Record<string, unknown>): Serializer | null {
   try {
-    return reply.compileSerializationSchema(schema, spec.statusKey ?? undefined) as Serializer
+    return reply.compileSerializationSchema(schema, spec.statusKey) as Serializer
   } catch (error) {
     // A custom serializer compiler may refuse a pruned schema; copying still answers correctly.
     reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')

@@ -17,7 +17,7 @@ export interface RouteSpec {
   /** Set when the fields come from a response schema: restricted replies then use compiled serializers. */
   readonly declared: DeclaredResponse | null
   /** The response status key the schema was read from, passed on to the serializer compiler. */
-  readonly statusKey: string | null
+  readonly statusKey: string | undefined
   readonly cache: SecondSightCache<Serializer>
   /** Whether replies with this status code are restricted. */
   readonly restricts: (statusCode: number) => boolean
@@ -68,7 +68,7 @@ export function buildRouteSpec (
       tree: declaredFromList(options.fields),
       shape: { kind: 'auto', key: options.resultsKey },
       declared: null,
-      statusKey: null,
+      statusKey: undefined,
       cache,
       restricts: statusRule(null, {})
     }

@@ -74,7 +74,7 @@ test('HEAD requests are validated like GET and answer without a body', async (t)
 test('error bodies pass through untouched, including a custom error handler\'s', async (t) => {
   const app = await build(t)
   app.setErrorHandler((error, _request, reply) => {
-    reply.code(418).send({ id: 0, name: 'teapot', detail: error.message })
+    reply.code(418).send({ id: 0, name: 'teapot', detail: (error as Error).message })
   })
   app.get('/boom', { schema, restrictFields: true }, async () => { throw new Error('boom') })
   app.get('/fine', {

@@ -1,0 +1,34 @@
+// Compiled by `npm run test:types`: every line must type-check, and each line
+// marked as an expected error must really be one, or the compilation fails.
+import Fastify from 'fastify'
+import fastifyRestrictedFields, { fastifyRestrictedFields as named } from '../../lib/index.js'
+import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from '../../lib/index.js'
+
+const app = Fastify()
+
+await app.register(fastifyRestrictedFields)
+await app.register(named, { onlyParam: 'fields', unknownFields: 'ignore', cacheSize: 0 })
+// @ts-expect-error unknownFields is 'reject' or 'ignore'
+await app.register(fastifyRestrictedFields, { unknownFields: 'warn' })
+// @ts-expect-error maxDepth is a number
+await app.register(fastifyRestrictedFields, { maxDepth: '3' })
+
+const handler = async (): Promise<object> => ({})
+app.get('/a', { restrictFields: true }, handler)
+app.get('/b', { restrictFields: false }, handler)
+app.get('/c', { restrictFields: { fields: ['id', 'profile.city'], deferParam: 'omit' } }, handler)
+app.get('/d', { config: { restrictFields: true } }, handler)
+app.route({ method: 'GET', url: '/e', restrictFields: true, handler })
+app.post('/f', { restrictFields: { unknownFields: 'ignore' } }, handler)
+// @ts-expect-error restrictFields is a boolean or an options object
+app.get('/g', { restrictFields: 'yes' }, handler)
+// @ts-expect-error fields is a list of strings
+app.get('/h', { restrictFields: { fields: 'id' } }, handler)
+// @ts-expect-error unknown route option key
+app.get('/i', { restrictFields: { field: ['id'] } }, handler)
+
+const seen: Array<boolean | RestrictFieldsRouteOptions | undefined> = []
+app.addHook('onRoute', (route) => { seen.push(route.restrictFields) })
+
+const global: RestrictedFieldsOptions = { resultsKey: 'items', maxFields: 10 }
+export { global, seen }
