@@ -1,0 +1,59 @@
+/** The benchmark's records: 10 fields, one nested object, one array of objects. */
+
+export const recordSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    email: { type: 'string' },
+    age: { type: 'integer' },
+    active: { type: 'boolean' },
+    score: { type: 'number' },
+    created: { type: 'string' },
+    role: { type: 'string' },
+    profile: { type: 'object', properties: { city: { type: 'string' }, phone: { type: 'string' }, zip: { type: 'string' } } },
+    tags: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' } } } }
+  }
+}
+
+export const TOP_LEVEL_FIELDS = Object.keys(recordSchema.properties)
+
+/** The two fields every restricted variant returns. */
+export const SELECTED = ['id', 'name']
+
+export const twoFieldSchema = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, name: { type: 'string' } }
+}
+
+export function makeRecords (count: number): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => ({
+    id: i + 1,
+    name: `User number ${i + 1}`,
+    email: `user${i + 1}@example.com`,
+    age: 20 + (i % 50),
+    active: i % 3 !== 0,
+    score: Math.round(i * 137.5) / 10,
+    created: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+    role: i % 10 === 0 ? 'admin' : 'member',
+    profile: { city: `City ${i % 17}`, phone: `+47 ${10_000_000 + i}`, zip: String(1000 + i) },
+    tags: [{ id: i * 2, label: 'alpha' }, { id: i * 2 + 1, label: 'beta' }]
+  }))
+}
+
+/**
+ * Field sets of two and three top-level fields (165 in all), in a fixed order:
+ * cycled through, each one comes back only after more distinct sets than the
+ * plugin's default cache remembers, so every request is a set "not seen before".
+ */
+export function churnSelections (): string[] {
+  const sets: string[] = []
+  const n = TOP_LEVEL_FIELDS.length
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      sets.push(`${TOP_LEVEL_FIELDS[a]},${TOP_LEVEL_FIELDS[b]}`)
+      for (let c = b + 1; c < n; c++) sets.push(`${TOP_LEVEL_FIELDS[a]},${TOP_LEVEL_FIELDS[b]},${TOP_LEVEL_FIELDS[c]}`)
+    }
+  }
+  return sets
+}

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: measures the plugin against a baseline and against the
+ * alternatives, with autocannon on 127.0.0.1 against a server in its own
+ * process. Rounds alternate between variants and medians are reported, so
+ * the ratios hold on a shared, noisy machine.
+ *
+ * BENCH_DURATION (seconds per measurement, default 3), BENCH_ROUNDS (default 5)
+ * and BENCH_PAGE_SIZES (default "20,100") tune it.
+ */
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import { cpus, platform, release } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { SELECTED, TOP_LEVEL_FIELDS, churnSelections } from './data.js'
+
+interface Variant { id: string, title: string, path: string, churn?: boolean }
+
+const deferOthers = TOP_LEVEL_FIELDS.filter((field) => !SELECTED.includes(field)).map((field) => `defer=${field}`).join('&')
+const only = SELECTED.map((field) => `only=${field}`).join('&')
+
+const variants: Variant[] = [
+  { id: '1', title: 'baseline: plugin not registered, full page', path: '/baseline' },
+  { id: '2', title: 'opted-in route, no parameters', path: '/plugin/restricted' },
+  { id: '3', title: `${only} through the plugin`, path: `/plugin/restricted?${only}` },
+  { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plugin/restricted?${deferOthers}` },
+  { id: '5', title: 'limit: hand-written route, exact two-field schema', path: '/limit' },
+  { id: '6', title: 'json-mask in a preSerialization hook', path: `/json-mask?${only}` },
+  { id: '7', title: 'naive object copy in a preSerialization hook', path: `/naive-copy?${only}` },
+  { id: '8', title: 'churn: a field set not seen before, every request', path: '/plugin/restricted', churn: true },
+  { id: '7c', title: 'naive object copy, the same churned field sets', path: '/naive-copy', churn: true }
+]
+
+const ratios: Array<{ name: string, over: string, under: string, target: number | null, pageSizes?: number[] }> = [
+  { name: '2/1', over: '2', under: '1', target: 0.98 },
+  { name: '3/5', over: '3', under: '5', target: 0.95 },
+  { name: '4/5', over: '4', under: '5', target: 0.95 },
+  { name: '3/6', over: '3', under: '6', target: 1.15, pageSizes: [100] },
+  { name: '8/7c', over: '8', under: '7c', target: 0.95 },
+  { name: '8/7', over: '8', under: '7', target: null }
+]
+
+const duration = Number(process.env.BENCH_DURATION ?? 3)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const pageSizes = (process.env.BENCH_PAGE_SIZES ?? '20,100').split(',').map(Number)
+const churnSets = churnSelections()
+let churnIndex = 0
+
+const nextChurnPath = (base: string): string => `${base}?only=${churnSets[churnIndex++ % churnSets.length]}`
+
+async function startServer (pageSize: number): Promise<{ child: ChildProcess, origin: string }> {
+  const script = fileURLToPath(new URL('./server.js', import.meta.url))
+  const child = spawn(process.execPath, [script, String(pageSize)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const [chunk] = await once(child.stdout!, 'data')
+  const { port } = JSON.parse(String(chunk))
+  return { child, origin: `http://127.0.0.1:${port}` }
+}
+
+async function fetchBody (url: string): Promise<string> {
+  const response = await fetch(url)
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`)
+  return response.text()
+}
+
+/** Every variant must send the bytes it is compared with before it is timed. */
+async function checkBodies (origin: string): Promise<void> {
+  const body = async (id: string): Promise<string> => fetchBody(origin + variants.find((v) => v.id === id)!.path)
+  const full = await body('1')
+  if (await body('2') !== full) throw new Error('variant 2 differs from the baseline')
+  const expected = await body('5')
+  for (const id of ['3', '4', '6', '7']) {
+    if (await body(id) !== expected) throw new Error(`variant ${id} differs from the two-field limit`)
+  }
+  for (const set of churnSets.slice(0, 20)) {
+    const [plugin, naive] = await Promise.all([fetchBody(`${origin}/plugin/restricted?only=${set}`), fetchBody(`${origin}/naive-copy?only=${set}`)])
+    if (plugin !== naive) throw new Error(`churn set ${set} differs between the plugin and the naive copy`)
+  }
+}
+
+async function measure (origin: string, variant: Variant, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: origin + variant.path,
+    connections: 16,
+    duration: seconds,
+    requests: variant.churn === true
+      ? [{ setupRequest: (request) => ({ ...request, path: nextChurnPath(variant.path) }) }]
+      : undefined
+  })
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`variant ${variant.id}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
+  }
+  return result.requests.average
+}
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+async function benchPageSize (pageSize: number) {
+  const { child, origin } = await startServer(pageSize)
+  try {
+    await checkBodies(origin)
+    for (const variant of variants) await measure(origin, variant, 1)
+    const samples: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v.id, []]))
+    for (let round = 0; round < rounds; round++) {
+      // Each round starts at another variant, so no variant always runs first or last.
+      for (let i = 0; i < variants.length; i++) {
+        const variant = variants[(i + round) % variants.length]
+        samples[variant.id].push(await measure(origin, variant, duration))
+      }
+      process.stderr.write(`page ${pageSize}: round ${round + 1}/${rounds} done\n`)
+    }
+    const medians = Object.fromEntries(variants.map((v) => [v.id, median(samples[v.id])]))
+    const computed = Object.fromEntries(ratios.map((r) => [r.name, medians[r.over] / medians[r.under]]))
+    return { medians, samples, ratios: computed }
+  } finally {
+    child.kill()
+  }
+}
+
+const results: Record<number, Awaited<ReturnType<typeof benchPageSize>>> = {}
+for (const pageSize of pageSizes) results[pageSize] = await benchPageSize(pageSize)
+
+const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${platform()} ${release()}` }
+const lines = [
+  `Machine: ${machine.cpus} × ${machine.model}, Node ${machine.node}, ${machine.os}; ${rounds} rounds of ${duration} s per variant, 16 connections, medians.`,
+  '',
+  `| variant | ${pageSizes.map((size) => `req/s, page ${size}`).join(' | ')} |`,
+  `|---|${pageSizes.map(() => '---:').join('|')}|`,
+  ...variants.map((v) => `| ${v.id}. ${v.title} | ${pageSizes.map((size) => Math.round(results[size].medians[v.id])).join(' | ')} |`),
+  '',
+  `| ratio | target | ${pageSizes.map((size) => `page ${size}`).join(' | ')} |`,
+  `|---|---:|${pageSizes.map(() => '---:').join('|')}|`,
+  ...ratios.map((r) => `| ${r.name} | ${r.target === null ? '–' : `≥ ${r.target}`} | ${pageSizes.map((size) => {
+    const value = results[size].ratios[r.name].toFixed(2)
+    const applies = r.target !== null && (r.pageSizes === undefined || r.pageSizes.includes(size))
+    return applies ? `${value} ${results[size].ratios[r.name] >= r.target! ? '✓' : '✗'}` : value
+  }).join(' | ')} |`)
+]
+console.log(lines.join('\n'))
+writeFileSync(fileURLToPath(new URL('../../bench/results.json', import.meta.url)), JSON.stringify({
+  date: new Date().toISOString(), machine, duration, rounds, variants, ratios, results, table: lines.join('\n')
+}, null, 2) + '\n')

@@ -1,0 +1,57 @@
+/**
+ * The benchmark's server, run in its own process: `node server.js PAGE_SIZE`.
+ * Serves every variant on one port and prints `{ "port": N }` when ready.
+ */
+import Fastify from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import mask from 'json-mask'
+import fastifyRestrictedFields from '../lib/index.js'
+import { SELECTED, makeRecords, recordSchema, twoFieldSchema } from './data.js'
+
+const pageSize = Number(process.argv[2] ?? 20)
+const records = makeRecords(pageSize)
+const twoFieldRecords = records.map((record) => Object.fromEntries(SELECTED.map((key) => [key, record[key]])))
+const fullSchema = { response: { 200: { type: 'array', items: recordSchema } } }
+
+function onlyFields (request: FastifyRequest): string[] | null {
+  const only = (request.query as Record<string, string | string[] | undefined>).only
+  if (only === undefined) return null
+  return (Array.isArray(only) ? only : [only]).flatMap((value) => value.split(','))
+}
+
+function naiveCopy (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  const fields = onlyFields(request)
+  if (fields === null) {
+    done(null, payload)
+    return
+  }
+  done(null, (payload as Array<Record<string, unknown>>).map((record) => {
+    const copy: Record<string, unknown> = {}
+    for (const field of fields) copy[field] = record[field]
+    return copy
+  }))
+}
+
+function jsonMask (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  const fields = onlyFields(request)
+  done(null, fields === null ? payload : mask(payload, fields.join(',')))
+}
+
+async function withoutPlugin (app: FastifyInstance): Promise<void> {
+  app.get('/baseline', { schema: fullSchema }, async () => records)
+  app.get('/limit', { schema: { response: { 200: { type: 'array', items: twoFieldSchema } } } }, async () => twoFieldRecords)
+  app.get('/json-mask', { schema: fullSchema, preSerialization: jsonMask }, async () => records)
+  app.get('/naive-copy', { schema: fullSchema, preSerialization: naiveCopy }, async () => records)
+}
+
+async function withPlugin (app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRestrictedFields)
+  app.get('/restricted', { schema: fullSchema, restrictFields: true }, async () => records)
+}
+
+// Two encapsulated contexts, so the baseline routes never see the plugin's hooks.
+const app = Fastify({ logger: false })
+await app.register(withoutPlugin)
+await app.register(withPlugin, { prefix: '/plugin' })
+await app.listen({ host: '127.0.0.1', port: 0 })
+process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n')
