@@ -21,7 +21,7 @@ interface Variant { id: string, title: string, path: string, churn?: boolean }
 const deferOthers = TOP_LEVEL_FIELDS.filter((field) => !SELECTED.includes(field)).map((field) => `defer=${field}`).join('&')
 const only = SELECTED.map((field) => `only=${field}`).join('&')
 
-const variants: Variant[] = [
+const allVariants: Variant[] = [
   { id: '1', title: 'baseline: plugin not registered, full page', path: '/baseline' },
   { id: '2', title: 'opted-in route, no parameters', path: '/plugin/restricted' },
   { id: '3', title: `${only} through the plugin`, path: `/plugin/restricted?${only}` },
@@ -33,7 +33,11 @@ const variants: Variant[] = [
   { id: '7c', title: 'naive object copy, the same churned field sets', path: '/naive-copy', churn: true }
 ]
 
-const ratios: Array<{ name: string, over: string, under: string, target: number | null, pageSizes?: number[] }> = [
+// BENCH_VARIANTS="1,2" times only those variants, to look into one comparison.
+const chosen = process.env.BENCH_VARIANTS?.split(',')
+const variants = chosen === undefined ? allVariants : allVariants.filter((v) => chosen.includes(v.id))
+
+const allRatios: Array<{ name: string, over: string, under: string, target: number | null, pageSizes?: number[] }> = [
   { name: '2/1', over: '2', under: '1', target: 0.98 },
   { name: '3/5', over: '3', under: '5', target: 0.95 },
   { name: '4/5', over: '4', under: '5', target: 0.95 },
@@ -41,6 +45,7 @@ const ratios: Array<{ name: string, over: string, under: string, target: number 
   { name: '8/7c', over: '8', under: '7c', target: 0.95 },
   { name: '8/7', over: '8', under: '7', target: null }
 ]
+const ratios = allRatios.filter((r) => variants.some((v) => v.id === r.over) && variants.some((v) => v.id === r.under))
 
 const duration = Number(process.env.BENCH_DURATION ?? 3)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -66,7 +71,7 @@ async function fetchBody (url: string): Promise<string> {
 
 /** Every variant must send the bytes it is compared with before it is timed. */
 async function checkBodies (origin: string): Promise<void> {
-  const body = async (id: string): Promise<string> => fetchBody(origin + variants.find((v) => v.id === id)!.path)
+  const body = async (id: string): Promise<string> => fetchBody(origin + allVariants.find((v) => v.id === id)!.path)
   const full = await body('1')
   if (await body('2') !== full) throw new Error('variant 2 differs from the baseline')
   const expected = await body('5')

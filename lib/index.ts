@@ -57,7 +57,7 @@ function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHa
     // Read before validation: a querystring schema may strip or coerce the parameters.
     let selection: Selection | null
     try {
-      selection = parseSelection(request.query as Record<string, unknown>, spec.tree, spec.options)
+      selection = parseSelection(request.query as Record<string, unknown>, spec.tree, spec.rules)
     } catch (error) {
       done(error as Error)
       return

@@ -7,11 +7,14 @@ import { declaredFromList, declaredResponse } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnresolvedReferenceError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
+import { selectionRules } from './selection.js'
+import type { SelectionRules } from './selection.js'
 
 export type Serializer = (payload: unknown) => string
 
 export interface RouteSpec {
   readonly options: ResolvedRouteOptions
+  readonly rules: SelectionRules
   readonly tree: FieldTree
   readonly shape: PayloadShape
   /** Set when the fields come from a response schema: restricted replies then use compiled serializers. */
@@ -65,6 +68,7 @@ export function buildRouteSpec (
     }
     return {
       options,
+      rules: selectionRules(options),
       tree: declaredFromList(options.fields),
       shape: { kind: 'auto', key: options.resultsKey },
       declared: null,
@@ -84,6 +88,7 @@ export function buildRouteSpec (
   if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
   return {
     options,
+    rules: selectionRules(options),
     tree: declared.tree,
     shape: declared.shape,
     declared,

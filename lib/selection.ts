@@ -25,9 +25,25 @@ export interface Selection {
   readonly key: string
 }
 
+/** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
+export function selectionRules (options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam'>): SelectionRules {
+  return {
+    onlyParam: options.onlyParam,
+    deferParam: options.deferParam,
+    onlyListParam: options.onlyParam + '[]',
+    deferListParam: options.deferParam + '[]',
+    unknownFields: options.unknownFields,
+    maxFields: options.maxFields,
+    maxDepth: options.maxDepth
+  }
+}
+
 export interface SelectionRules {
   readonly onlyParam: string
   readonly deferParam: string
+  /** `only[]` and `defer[]`: how qs and axios spell arrays by default; Fastify's parser keeps the brackets. */
+  readonly onlyListParam: string
+  readonly deferListParam: string
   readonly unknownFields: 'reject' | 'ignore'
   readonly maxFields: number
   readonly maxDepth: number
@@ -38,22 +54,15 @@ interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
 
 type Query = Record<string, unknown> | null | undefined
 
-function collectValues (query: Query, param: string, into: string[]): boolean {
-  let present = false
-  // `only[]=a` is how qs and axios spell arrays by default; Fastify's parser keeps the brackets.
-  for (const key of [param, param + '[]']) {
-    const value = query?.[key]
-    if (value === undefined) continue
-    present = true
-    if (typeof value === 'string') {
-      into.push(value)
-    } else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
-      into.push(...value)
-    } else {
-      throw new InvalidParameterError(param, Array.isArray(value) ? 'a list with a non-string item' : typeof value)
-    }
+function collectValues (value: unknown, param: string, into: string[]): void {
+  if (value === undefined) return
+  if (typeof value === 'string') {
+    into.push(value)
+  } else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+    into.push(...value)
+  } else {
+    throw new InvalidParameterError(param, Array.isArray(value) ? 'a list with a non-string item' : typeof value)
   }
-  return present
 }
 
 function describeLevel (tree: FieldTree, parent: string): string {
@@ -165,18 +174,28 @@ function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined):
  * neither parameter is present; throws a coded 400 error for a bad request.
  */
 export function parseSelection (query: Query, tree: FieldTree, rules: SelectionRules): Selection | null {
+  if (query === null || query === undefined) return null
+  const only = query[rules.onlyParam]
+  const onlyList = query[rules.onlyListParam]
+  const defer = query[rules.deferParam]
+  const deferList = query[rules.deferListParam]
+  // The common case, no restriction at all, allocates nothing.
+  const hasOnly = only !== undefined || onlyList !== undefined
+  if (!hasOnly && defer === undefined && deferList === undefined) return null
+
   const onlyValues: string[] = []
   const deferValues: string[] = []
-  const hasOnly = collectValues(query, rules.onlyParam, onlyValues)
-  const hasDefer = collectValues(query, rules.deferParam, deferValues)
-  if (!hasOnly && !hasDefer) return null
+  collectValues(only, rules.onlyParam, onlyValues)
+  collectValues(onlyList, rules.onlyParam, onlyValues)
+  collectValues(defer, rules.deferParam, deferValues)
+  collectValues(deferList, rules.deferParam, deferValues)
 
   const parser = new SelectionParser(rules, tree)
-  const only: PathTrie = { whole: !hasOnly, children: new Map() }
-  const defer: PathTrie = { whole: false, children: new Map() }
-  for (const value of onlyValues) parser.addValue(value, rules.onlyParam, only)
-  for (const value of deferValues) parser.addValue(value, rules.deferParam, defer)
+  const onlyTrie: PathTrie = { whole: !hasOnly, children: new Map() }
+  const deferTrie: PathTrie = { whole: false, children: new Map() }
+  for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie)
+  for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie)
 
-  const { projection, key } = project(tree, only, defer)
+  const { projection, key } = project(tree, onlyTrie, deferTrie)
   return { projection, key }
 }

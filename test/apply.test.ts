@@ -3,9 +3,9 @@ import { applySelection } from '../lib/apply.js'
 import { declaredFromList } from '../lib/declared.js'
 import type { PayloadShape } from '../lib/declared.js'
 import { parseSelection } from '../lib/selection.js'
-import { records, treeOf, userSchema } from './fixtures.js'
+import { records, rulesWith, treeOf, userSchema } from './fixtures.js'
 
-const rules = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject' as const, maxFields: 100, maxDepth: 8 }
+const rules = rulesWith()
 const tree = treeOf(userSchema)
 
 function apply (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {

@@ -1,6 +1,8 @@
 /** Schemas and records shared by the tests. */
 import type { FieldTree, JsonSchema, RefContext } from '../lib/declared.js'
 import { declaredResponse } from '../lib/declared.js'
+import { selectionRules } from '../lib/selection.js'
+import type { SelectionRules } from '../lib/selection.js'
 
 export const profileSchema = {
   type: 'object',
@@ -44,4 +46,9 @@ export function treeOf (schema: JsonSchema, shared: Record<string, JsonSchema> =
   const declared = declaredResponse(schema, 'results', maxDepth, context(shared, schema))
   if (declared === null) throw new Error('schema declares no fields')
   return declared.tree
+}
+
+/** Parsing rules with the plugin's defaults, and any overrides. */
+export function rulesWith (overrides: Partial<SelectionRules> = {}): SelectionRules {
+  return selectionRules({ onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8, ...overrides })
 }

@@ -3,9 +3,9 @@ import { declaredResponse } from '../lib/declared.js'
 import type { JsonSchema } from '../lib/declared.js'
 import { pruneSchema } from '../lib/prune.js'
 import { parseSelection } from '../lib/selection.js'
-import { context, userSchema } from './fixtures.js'
+import { context, rulesWith, userSchema } from './fixtures.js'
 
-const rules = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject' as const, maxFields: 100, maxDepth: 8 }
+const rules = rulesWith()
 
 function prune (schema: JsonSchema, query: Record<string, unknown>, defaults = true, shared: Record<string, JsonSchema> = {}): JsonSchema {
   const declared = declaredResponse(schema, 'results', 8, context(shared, schema))!

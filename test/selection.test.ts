@@ -1,14 +1,14 @@
 import { test } from 'tap'
 import { parseSelection } from '../lib/selection.js'
 import type { SelectionRules } from '../lib/selection.js'
-import { treeOf, userSchema } from './fixtures.js'
+import { rulesWith, treeOf, userSchema } from './fixtures.js'
 
-const rules: SelectionRules = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8 }
+const rules = rulesWith()
 const tree = treeOf(userSchema)
 const ALL = 'id,name,email,role,profile,tags'
 
 function keyOf (query: Record<string, unknown>, overrides: Partial<SelectionRules> = {}): string | null {
-  return parseSelection(query, tree, { ...rules, ...overrides })?.key ?? null
+  return parseSelection(query, tree, rulesWith(overrides))?.key ?? null
 }
 
 const cases: Array<{ title: string, query: Record<string, unknown>, key: string | null }> = [
@@ -124,7 +124,7 @@ const rejections: Array<{ title: string, query: Record<string, unknown>, code: s
 
 test('parseSelection rejects bad input with a coded 400 error', async (t) => {
   for (const { title, query, code, message, overrides } of rejections) {
-    t.throws(() => parseSelection(query, tree, { ...rules, ...overrides }), { code, message, statusCode: 400 }, title)
+    t.throws(() => parseSelection(query, tree, rulesWith(overrides)), { code, message, statusCode: 400 }, title)
   }
 })
 
