@@ -22,15 +22,15 @@ const deferOthers = TOP_LEVEL_FIELDS.filter((field) => !SELECTED.includes(field)
 const only = SELECTED.map((field) => `only=${field}`).join('&')
 
 const allVariants: Variant[] = [
-  { id: '1', title: 'baseline: plugin not registered, full page', path: '/baseline' },
-  { id: '2', title: 'opted-in route, no parameters', path: '/plugin/restricted' },
-  { id: '3', title: `${only} through the plugin`, path: `/plugin/restricted?${only}` },
-  { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plugin/restricted?${deferOthers}` },
-  { id: '5', title: 'limit: hand-written route, exact two-field schema', path: '/limit' },
-  { id: '6', title: 'json-mask in a preSerialization hook', path: `/json-mask?${only}` },
-  { id: '7', title: 'naive object copy in a preSerialization hook', path: `/naive-copy?${only}` },
-  { id: '8', title: 'churn: a field set not seen before, every request', path: '/plugin/restricted', churn: true },
-  { id: '7c', title: 'naive object copy, the same churned field sets', path: '/naive-copy', churn: true }
+  { id: '1', title: 'baseline: plugin not registered, full page', path: '/base/records' },
+  { id: '2', title: 'opted-in route, no parameters', path: '/plug/records' },
+  { id: '3', title: `${only} through the plugin`, path: `/plug/records?${only}` },
+  { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plug/records?${deferOthers}` },
+  { id: '5', title: 'limit: hand-written route, exact two-field schema', path: '/hand/records' },
+  { id: '6', title: 'json-mask in a preSerialization hook', path: `/mask/records?${only}` },
+  { id: '7', title: 'naive object copy in a preSerialization hook', path: `/copy/records?${only}` },
+  { id: '8', title: 'churn: a field set not seen before, every request', path: '/plug/records', churn: true },
+  { id: '7c', title: 'naive object copy, the same churned field sets', path: '/copy/records', churn: true }
 ]
 
 // BENCH_VARIANTS="1,2" times only those variants, to look into one comparison.
@@ -79,7 +79,7 @@ async function checkBodies (origin: string): Promise<void> {
     if (await body(id) !== expected) throw new Error(`variant ${id} differs from the two-field limit`)
   }
   for (const set of churnSets.slice(0, 20)) {
-    const [plugin, naive] = await Promise.all([fetchBody(`${origin}/plugin/restricted?only=${set}`), fetchBody(`${origin}/naive-copy?only=${set}`)])
+    const [plugin, naive] = await Promise.all([fetchBody(`${origin}/plug/records?only=${set}`), fetchBody(`${origin}/copy/records?only=${set}`)])
     if (plugin !== naive) throw new Error(`churn set ${set} differs between the plugin and the naive copy`)
   }
 }
