@@ -1,16 +1,94 @@
 /**
- * A bounded cache of compiled serializers that admits a key only on its
- * second sighting. A client sending a new field set on every request then
- * costs one short string in a bounded list, never a compilation.
+ * A bounded cache of compiled serializers with frequency-based admission.
+ *
+ * Compiling costs far more than serializing by copying, so a key earns a
+ * compilation only when it has been seen at least twice and, once the cache
+ * is full, clearly more often than the entry it would evict (the TinyLFU
+ * rule, with a margin of one sighting: in a cycle of keys the newcomer has
+ * always just been counted and its victim not yet). A client cycling through
+ * more field sets than the cache holds then gets copies, not a compilation
+ * storm, while a selection that becomes popular still displaces a stale one.
+ * Whatever the pattern, compilations are also rationed: a budget of
+ * `capacity` that refills by one every 64 lookups.
  */
-export class SecondSightCache<V> {
-  readonly #entries = new Map<string, V>()
-  readonly #seenOnce = new Map<string, true>()
-  readonly #capacity: number
 
-  /** `capacity` bounds both the stored values and the keys seen once; 0 stores nothing. */
+const ROWS = 4
+const LOOKUPS_PER_COMPILATION = 64
+
+/** FNV-1a, 32 bits. */
+function hash (text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+/**
+ * Approximate counts of how often keys were seen, in fixed memory (a
+ * count-min sketch of 8-bit counters). All counts are halved every
+ * `10 × capacity` increments, so old popularity fades.
+ */
+export class FrequencySketch {
+  readonly #counters: Uint8Array
+  readonly #mask: number
+  readonly #resetAfter: number
+  #increments = 0
+
+  constructor (capacity: number) {
+    let width = 16
+    while (width < capacity * 4) width *= 2
+    this.#counters = new Uint8Array(width * ROWS)
+    this.#mask = width - 1
+    this.#resetAfter = Math.max(capacity, 1) * 10
+  }
+
+  #slot (h1: number, h2: number, row: number): number {
+    // Double hashing: one string hash, four positions.
+    return row * (this.#mask + 1) + ((h1 + row * h2) & this.#mask)
+  }
+
+  /** Counts one sighting of `key` and returns its estimated count. */
+  increment (key: string): number {
+    const h1 = hash(key)
+    const h2 = (Math.imul(h1, 0x5bd1e995) >>> 15) | 1
+    let estimate = 255
+    for (let row = 0; row < ROWS; row++) {
+      const slot = this.#slot(h1, h2, row)
+      if (this.#counters[slot] < 255) this.#counters[slot]++
+      estimate = Math.min(estimate, this.#counters[slot])
+    }
+    if (++this.#increments >= this.#resetAfter) this.#age()
+    return estimate
+  }
+
+  /** Estimated count of `key`, without counting it. */
+  estimate (key: string): number {
+    const h1 = hash(key)
+    const h2 = (Math.imul(h1, 0x5bd1e995) >>> 15) | 1
+    let estimate = 255
+    for (let row = 0; row < ROWS; row++) estimate = Math.min(estimate, this.#counters[this.#slot(h1, h2, row)])
+    return estimate
+  }
+
+  #age (): void {
+    for (let i = 0; i < this.#counters.length; i++) this.#counters[i] >>= 1
+    this.#increments = 0
+  }
+}
+
+export class AdmissionCache<V> {
+  readonly #entries = new Map<string, V>()
+  readonly #sketch: FrequencySketch
+  readonly #capacity: number
+  #budget: number
+
+  /** `capacity` bounds the stored values; 0 stores nothing. */
   constructor (capacity: number) {
     this.#capacity = capacity
+    this.#budget = capacity
+    this.#sketch = new FrequencySketch(capacity)
   }
 
   /** Number of stored values. */
@@ -18,33 +96,39 @@ export class SecondSightCache<V> {
     return this.#entries.size
   }
 
-  /** Returns the stored value for `key`, marking it most recently used. */
+  /** Returns the stored value for `key` (undefined when none), counting the sighting and marking it most recently used. */
   get (key: string): V | undefined {
+    if (this.#capacity === 0) return undefined
+    this.#sketch.increment(key)
+    this.#budget = Math.min(this.#capacity, this.#budget + 1 / LOOKUPS_PER_COMPILATION)
     const value = this.#entries.get(key)
-    if (value !== undefined) {
+    if (value !== undefined || this.#entries.has(key)) {
       // Re-inserting keeps the Map's order least recently used first.
       this.#entries.delete(key)
-      this.#entries.set(key, value)
+      this.#entries.set(key, value as V)
     }
     return value
   }
 
-  /** True when `key` was seen before and has earned a value; otherwise remembers it. */
+  /**
+   * After a missed `get`: whether `key` has earned a value. True uses up one
+   * unit of the compilation budget; the caller is expected to `set` it.
+   */
   admit (key: string): boolean {
-    if (this.#capacity === 0) return false
-    if (this.#seenOnce.delete(key)) return true
-    evictOldest(this.#seenOnce, this.#capacity)
-    this.#seenOnce.set(key, true)
-    return false
+    if (this.#capacity === 0 || this.#budget < 1) return false
+    const seen = this.#sketch.estimate(key)
+    if (seen < 2) return false
+    if (this.#entries.size >= this.#capacity) {
+      const victim = this.#entries.keys().next().value as string
+      if (seen <= this.#sketch.estimate(victim) + 1) return false
+    }
+    this.#budget--
+    return true
   }
 
   /** Stores a value, evicting the least recently used one when full. */
   set (key: string, value: V): void {
-    evictOldest(this.#entries, this.#capacity)
+    if (this.#entries.size >= this.#capacity) this.#entries.delete(this.#entries.keys().next().value as string)
     this.#entries.set(key, value)
   }
-}
-
-function evictOldest (map: Map<string, unknown>, capacity: number): void {
-  if (map.size >= capacity) map.delete(map.keys().next().value as string)
 }

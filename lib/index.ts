@@ -79,13 +79,11 @@ function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHa
     }
     let serializer = spec.cache.get(selection.key)
     if (serializer === undefined && spec.cache.admit(selection.key)) {
-      const compiled = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
-      if (compiled !== null) {
-        spec.cache.set(selection.key, compiled)
-        serializer = compiled
-      }
+      // A refusal is cached too (as null), so it is not tried again.
+      serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
+      spec.cache.set(selection.key, serializer)
     }
-    if (serializer !== undefined) {
+    if (serializer !== undefined && serializer !== null) {
       reply.serializer(serializer)
       done(null, payload)
       return

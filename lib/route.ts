@@ -2,7 +2,7 @@
  * Everything a route needs per request, worked out once when it is declared:
  * its declared fields, where its records sit, which statuses are restricted.
  */
-import { SecondSightCache } from './cache.js'
+import { AdmissionCache } from './cache.js'
 import { declaredFromList, declaredResponse } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnresolvedReferenceError } from './errors.js'
@@ -21,7 +21,8 @@ export interface RouteSpec {
   readonly declared: DeclaredResponse | null
   /** The response status key the schema was read from, passed on to the serializer compiler. */
   readonly statusKey: string | undefined
-  readonly cache: SecondSightCache<Serializer>
+  /** Compiled serializers by selection key; null records a selection the compiler refused. */
+  readonly cache: AdmissionCache<Serializer | null>
   /** Whether replies with this status code are restricted. */
   readonly restricts: (statusCode: number) => boolean
 }
@@ -60,7 +61,7 @@ export function buildRouteSpec (
 ): RouteSpec {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const success = successSchema(response)
-  const cache = new SecondSightCache<Serializer>(options.cacheSize)
+  const cache = new AdmissionCache<Serializer | null>(options.cacheSize)
 
   if (options.fields !== null) {
     if (success !== null) {

@@ -1,16 +1,32 @@
 import { test } from 'tap'
-import { SecondSightCache } from '../lib/cache.js'
+import { AdmissionCache, FrequencySketch } from '../lib/cache.js'
 
-test('a key is admitted on its second sighting only', async (t) => {
-  const cache = new SecondSightCache<string>(2)
+/** Replays keys the way the plugin does: get, and on a miss, admit then set. Returns the number of values set. */
+function replay (cache: AdmissionCache<number>, keys: string[]): number {
+  let admitted = 0
+  for (const key of keys) {
+    if (cache.get(key) === undefined && cache.admit(key)) {
+      cache.set(key, 1)
+      admitted++
+    }
+  }
+  return admitted
+}
+
+const cycle = (length: number, distinct: number): string[] => Array.from({ length }, (_, i) => `k${i % distinct}`)
+
+test('a key is admitted on its second sighting while the cache has room', async (t) => {
+  const cache = new AdmissionCache<string>(2)
   t.equal(cache.get('a'), undefined)
   t.equal(cache.admit('a'), false, 'first sighting')
+  t.equal(cache.get('a'), undefined)
   t.equal(cache.admit('a'), true, 'second sighting')
-  t.equal(cache.admit('a'), false, 'admission is used up')
+  cache.set('a', 'A')
+  t.equal(cache.get('a'), 'A')
 })
 
 test('stored values are evicted least recently used first', async (t) => {
-  const cache = new SecondSightCache<string>(2)
+  const cache = new AdmissionCache<string>(2)
   cache.set('a', 'A')
   cache.set('b', 'B')
   t.equal(cache.get('a'), 'A', 'reading a makes b the oldest')
@@ -18,17 +34,53 @@ test('stored values are evicted least recently used first', async (t) => {
   t.same([cache.get('a'), cache.get('b'), cache.get('c'), cache.size], ['A', undefined, 'C', 2])
 })
 
-test('keys seen once are bounded: the oldest is forgotten', async (t) => {
-  const cache = new SecondSightCache<string>(2)
-  cache.admit('a')
-  cache.admit('b')
-  cache.admit('c')
-  t.equal(cache.admit('a'), false, 'a was forgotten')
-  t.equal(cache.admit('c'), true, 'c was remembered')
+test('cycling through more keys than the cache holds compiles little more than the fill', async (t) => {
+  for (const distinct of [101, 150, 199, 250, 1000]) {
+    const admitted = replay(new AdmissionCache(100), cycle(100_000, distinct))
+    t.ok(admitted >= 100 && admitted <= 105, `a cycle of ${distinct} keys: ${admitted} admissions over 100,000 lookups`)
+  }
+})
+
+test('random keys are rationed to one admission per 64 lookups once the budget is spent', async (t) => {
+  let seed = 1
+  const random = (): number => { seed = (seed * 48271) % 2147483647; return seed / 2147483647 }
+  const keys = Array.from({ length: 64_000 }, () => `k${Math.floor(random() * 1000)}`)
+  const admitted = replay(new AdmissionCache(100), keys)
+  t.ok(admitted <= 100 + 64_000 / 64, `${admitted} admissions`)
+})
+
+test('a newly popular key displaces the least recently used entry', async (t) => {
+  const cache = new AdmissionCache<number>(10)
+  replay(cache, cycle(1000, 10))
+  let after = -1
+  for (let i = 0; i < 100 && after === -1; i++) {
+    if (replay(cache, ['hot']) === 1) after = i
+    replay(cache, [`k${i % 10}`])
+  }
+  t.ok(after > 0 && after < 20, `admitted after ${after} sightings`)
+  t.equal(cache.get('hot'), 1)
+})
+
+test('a stored null is a value like any other', async (t) => {
+  const cache = new AdmissionCache<string | null>(2)
+  cache.set('refused', null)
+  cache.set('a', 'A')
+  t.equal(cache.get('refused'), null, 'found, and now the most recently used')
+  cache.set('b', 'B')
+  t.same([cache.get('a'), cache.get('refused')], [undefined, null])
 })
 
 test('a capacity of 0 admits nothing', async (t) => {
-  const cache = new SecondSightCache<string>(0)
-  t.equal(cache.admit('a'), false)
-  t.equal(cache.admit('a'), false)
+  const cache = new AdmissionCache<string>(0)
+  t.same([cache.get('a'), cache.admit('a'), cache.get('a'), cache.admit('a')], [undefined, false, undefined, false])
+})
+
+test('the frequency sketch counts, saturates at 255 and halves its counts as they age', async (t) => {
+  const sketch = new FrequencySketch(1)
+  t.same([sketch.increment('a'), sketch.increment('a'), sketch.estimate('a'), sketch.estimate('b')], [1, 2, 2, 0])
+  for (let i = 0; i < 8; i++) sketch.increment('a')
+  t.equal(sketch.estimate('a'), 5, 'the tenth increment halved 10 to 5')
+  const saturated = new FrequencySketch(100)
+  for (let i = 0; i < 400; i++) saturated.increment('x')
+  t.equal(saturated.estimate('x'), 255)
 })

@@ -51,9 +51,29 @@ test('a serializer compiler that refuses a pruned schema still gets a correct an
       return (data) => JSON.stringify(data)
     }
   }, async (request) => { request.log.error = ((value: { err: Error }) => { logs.push(value.err.message) }) as never; return records })
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     const response = await app.inject('/users?only=id')
     t.same([response.statusCode, response.body], [200, '[{"id":1},{"id":2}]'])
   }
-  t.same(logs, ['refused', 'refused'], 'logged once for the copy schema and once for the selection')
+  t.same(logs, ['refused', 'refused'], 'logged once for the copy schema and once for the selection, never retried')
+})
+
+test('cycling through more field sets than the cache holds does not compile on every pass', async (t) => {
+  const app = await build(t)
+  let compiled = 0
+  app.get('/users', {
+    restrictFields: { cacheSize: 10 },
+    schema,
+    serializerCompiler: () => { compiled++; return (data) => JSON.stringify(data) }
+  }, async () => records)
+  await app.ready()
+  const before = compiled
+  const fields = ['id', 'name', 'email', 'role', 'profile', 'tags']
+  const pairs = fields.flatMap((a, i) => fields.slice(i + 1).map((b) => `${a},${b}`))
+  t.equal(pairs.length, 15)
+  for (let i = 0; i < 20 * pairs.length; i++) {
+    const response = await app.inject(`/users?only=${pairs[i % pairs.length]}`)
+    t.equal(response.statusCode, 200)
+  }
+  t.equal(compiled - before, 11, 'the copy schema, then 10 selections while the cache fills; none after')
 })
