@@ -8,9 +8,8 @@ import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { pruneSchema } from './prune.js'
 import { buildRouteSpec } from './route.js'
-import type { RouteSpec, Serializer } from './route.js'
-import { parseSelection } from './selection.js'
-import type { Selection } from './selection.js'
+import type { RouteSpec } from './route.js'
+import type { Selection, Serializer } from './selection.js'
 
 declare module 'fastify' {
   interface RouteShorthandOptions {
@@ -57,7 +56,9 @@ function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHa
     // Read before validation: a querystring schema may strip or coerce the parameters.
     let selection: Selection | null
     try {
-      selection = parseSelection(request.query as Record<string, unknown>, spec.tree, spec.rules)
+      const url = request.url
+      const queryStart = url.indexOf('?')
+      selection = spec.readSelection(request.query as Record<string, unknown>, queryStart === -1 ? '' : url.slice(queryStart + 1))
     } catch (error) {
       done(error as Error)
       return
@@ -77,12 +78,13 @@ function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHa
       done(null, applySelection(payload, selection.projection, spec.shape))
       return
     }
-    let serializer = spec.cache.get(selection.key)
+    let serializer = selection.serializer ?? spec.cache.get(selection.key)
     if (serializer === undefined && spec.cache.admit(selection.key)) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
       spec.cache.set(selection.key, serializer)
     }
+    if (serializer !== undefined) selection.serializer = serializer
     if (serializer !== undefined && serializer !== null) {
       reply.serializer(serializer)
       done(null, payload)

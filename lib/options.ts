@@ -14,7 +14,7 @@ export interface RestrictedFieldsOptions {
   unknownFields?: 'reject' | 'ignore'
   /** Key of the records array in an envelope payload such as `{ count, results }`. Default `'results'`. */
   resultsKey?: string
-  /** Compiled serializers kept per route (and field sets remembered once); 0 always copies. Default `100`. */
+  /** Compiled serializers, and parsed query spellings, kept per route; 0 keeps none and always copies. Default `100`. */
   cacheSize?: number
   /** Most field names one request may send, over both parameters. Default `100`. */
   maxFields?: number

@@ -7,14 +7,13 @@ import { declaredFromList, declaredResponse } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnresolvedReferenceError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
-import { selectionRules } from './selection.js'
-import type { SelectionRules } from './selection.js'
-
-export type Serializer = (payload: unknown) => string
+import { selectionReader, selectionRules } from './selection.js'
+import type { Selection, Serializer } from './selection.js'
 
 export interface RouteSpec {
   readonly options: ResolvedRouteOptions
-  readonly rules: SelectionRules
+  /** Reads a request's parsed and raw query into a selection; throws a coded 400 error for a bad one. */
+  readonly readSelection: (query: Record<string, unknown> | null | undefined, rawQuery: string) => Selection | null
   readonly tree: FieldTree
   readonly shape: PayloadShape
   /** Set when the fields come from a response schema: restricted replies then use compiled serializers. */
@@ -67,10 +66,11 @@ export function buildRouteSpec (
     if (success !== null) {
       throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
     }
+    const tree = declaredFromList(options.fields)
     return {
       options,
-      rules: selectionRules(options),
-      tree: declaredFromList(options.fields),
+      readSelection: selectionReader(tree, selectionRules(options), options.cacheSize),
+      tree,
       shape: { kind: 'auto', key: options.resultsKey },
       declared: null,
       statusKey: undefined,
@@ -89,7 +89,7 @@ export function buildRouteSpec (
   if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
   return {
     options,
-    rules: selectionRules(options),
+    readSelection: selectionReader(declared.tree, selectionRules(options), options.cacheSize),
     tree: declared.tree,
     shape: declared.shape,
     declared,

@@ -18,11 +18,19 @@ export interface ProjectedField {
 /** The fields one object level keeps, in declared order. */
 export type Projection = readonly ProjectedField[]
 
+/** Serializes a response payload to JSON text. */
+export type Serializer = (payload: unknown) => string
+
 /** The outcome of a request's restriction parameters. */
 export interface Selection {
   readonly projection: Projection
   /** Canonical text of the projection: equal selections get equal keys, whatever their spelling. */
   readonly key: string
+  /**
+   * The compiled serializer of this selection, once the caller knows it (null:
+   * the compiler refused it); a remembered selection then needs no other lookup.
+   */
+  serializer?: Serializer | null
 }
 
 /** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
@@ -167,6 +175,37 @@ function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined):
     }
   }
   return { projection, key, whole }
+}
+
+/** Longest raw query string whose parse is remembered; longer queries are parsed every time. */
+const MEMO_KEY_LIMIT = 512
+
+/**
+ * Returns a function that reads the selection of a request like
+ * `parseSelection`, remembering the selections of the last `memoSize`
+ * distinct raw query strings (FIFO) so that a repeated query is not parsed
+ * again. The raw query string determines the parsed query, so it is a
+ * complete key. Errors are never remembered.
+ */
+export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): (query: Query, rawQuery: string) => Selection | null {
+  const memo = new Map<string, Selection>()
+  return function readSelection (query, rawQuery) {
+    if (query === null || query === undefined) return null
+    // The common case, no restriction at all, allocates nothing.
+    if (query[rules.onlyParam] === undefined && query[rules.onlyListParam] === undefined &&
+        query[rules.deferParam] === undefined && query[rules.deferListParam] === undefined) return null
+    const remember = memoSize > 0 && rawQuery.length <= MEMO_KEY_LIMIT
+    if (remember) {
+      const known = memo.get(rawQuery)
+      if (known !== undefined) return known
+    }
+    const selection = parseSelection(query, tree, rules) as Selection
+    if (remember) {
+      if (memo.size >= memoSize) memo.delete(memo.keys().next().value as string)
+      memo.set(rawQuery, selection)
+    }
+    return selection
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { parseSelection } from '../lib/selection.js'
+import { parseSelection, selectionReader } from '../lib/selection.js'
 import type { SelectionRules } from '../lib/selection.js'
 import { rulesWith, treeOf, userSchema } from './fixtures.js'
 
@@ -133,4 +133,25 @@ test('parseSelection with unknownFields ignore drops unknown names', async (t) =
   t.equal(keyOf({ only: 'id,password,profile.zip,name.first' }, ignore), 'id')
   t.equal(keyOf({ only: 'password' }, ignore), '', 'only with no known name keeps nothing')
   t.equal(keyOf({ defer: 'password,email' }, ignore), 'id,name,role,profile,tags')
+})
+
+test('selectionReader remembers the selection of a raw query string, first in first out', async (t) => {
+  const read = selectionReader(tree, rules, 2)
+  const first = read({ only: 'id' }, 'only=id')
+  t.equal(read({ only: 'id' }, 'only=id'), first, 'the same query string is not parsed again')
+  t.not(read({ only: 'id' }, 'only=id&page=2'), first, 'another query string is parsed')
+  read({ only: 'name' }, 'only=name')
+  t.not(read({ only: 'id' }, 'only=id'), first, 'the oldest entry was forgotten')
+  t.equal(read({ page: '1' }, 'page=1'), null, 'no restriction parameter: no selection')
+  t.equal(read(null, ''), null)
+})
+
+test('selectionReader does not remember long query strings, errors, or anything with a size of 0', async (t) => {
+  const long = `only=id&x=${'y'.repeat(600)}`
+  const read = selectionReader(tree, rules, 10)
+  t.not(read({ only: 'id' }, long), read({ only: 'id' }, long))
+  t.throws(() => read({ only: 'nope' }, 'only=nope'), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' })
+  t.throws(() => read({ only: 'nope' }, 'only=nope'), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' }, 'still an error')
+  const never = selectionReader(tree, rules, 0)
+  t.not(never({ only: 'id' }, 'only=id'), never({ only: 'id' }, 'only=id'))
 })
