@@ -12,7 +12,7 @@
  * BENCH_DURATION (seconds per measurement, default 3), BENCH_ROUNDS (default 5)
  * and BENCH_PAGE_SIZES (default "20,100") tune it.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, writeFileSync } from 'node:fs'
@@ -29,6 +29,7 @@ const only = SELECTED.map((field) => `only=${field}`).join('&')
 const allVariants: Variant[] = [
   { id: '1', title: 'baseline: plugin not registered, full page', path: '/base/records' },
   { id: '2', title: 'opted-in route, no parameters', path: '/plug/records' },
+  { id: '1h', title: 'baseline with two no-op route hooks, as an opted-in route has', path: '/noop/records' },
   { id: '3', title: `${only} through the plugin`, path: `/plug/records?${only}` },
   { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plug/records?${deferOthers}` },
   { id: '5', title: 'limit: hand-written route, exact two-field schema', path: '/hand/records' },
@@ -46,6 +47,7 @@ const variants = chosen === undefined ? allVariants : allVariants.filter((v) => 
 
 const allRatios: Array<{ name: string, over: string, under: string, target: number | null, pageSizes?: number[] }> = [
   { name: '2/1', over: '2', under: '1', target: 0.98 },
+  { name: '2/1h', over: '2', under: '1h', target: null },
   { name: '3/5', over: '3', under: '5', target: 0.95 },
   { name: '4/5', over: '4', under: '5', target: 0.95 },
   { name: '3/5q', over: '3', under: '5q', target: null },
@@ -55,6 +57,10 @@ const allRatios: Array<{ name: string, over: string, under: string, target: numb
   { name: '8/7', over: '8', under: '7', target: null }
 ]
 const ratios = allRatios.filter((r) => variants.some((v) => v.id === r.over) && variants.some((v) => v.id === r.under))
+
+// The load generator on core 0, the server on core 1 (where taskset exists): neither takes the other's core.
+const pinned = existsSync('/usr/bin/taskset')
+if (pinned) spawnSync('/usr/bin/taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' })
 
 const duration = Number(process.env.BENCH_DURATION ?? 3)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -66,8 +72,7 @@ const nextChurnPath = (base: string): string => `${base}?only=${churnSets[churnI
 
 async function startServer (pageSize: number): Promise<{ child: ChildProcess, origin: string }> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url))
-  // Pinned to one core where taskset exists, so that it does not share a core with the load generator.
-  const command = existsSync('/usr/bin/taskset') ? ['/usr/bin/taskset', '-c', '1', process.execPath] : [process.execPath]
+  const command = pinned ? ['/usr/bin/taskset', '-c', '1', process.execPath] : [process.execPath]
   const child = spawn(command[0], [...command.slice(1), script, String(pageSize)], { stdio: ['ignore', 'pipe', 'inherit'] })
   const [chunk] = await once(child.stdout!, 'data')
   const { port } = JSON.parse(String(chunk))
@@ -160,7 +165,7 @@ function verdict (ratio: typeof ratios[number], size: number, value: number): st
 }
 
 const lines = [
-  `Machine: ${machine.cpus} × ${machine.model}, Node ${machine.node}, ${machine.os}; ${rounds} rounds of ${duration} s per variant, 16 connections, medians.`,
+  `Machine: ${machine.cpus} × ${machine.model}, Node ${machine.node}, ${machine.os}; ${rounds} rounds of ${duration} s per variant, 16 connections, medians${pinned ? '; load generator and server pinned to one core each' : ''}.`,
   'req/s: measured throughput. per core: 1 / (server CPU time per request), what one core would give.',
   '',
   `| variant | ${pageSizes.map((size) => `page ${size}: req/s | per core`).join(' | ')} |`,

@@ -42,6 +42,11 @@ async function withoutPlugin (app: FastifyInstance): Promise<void> {
   app.get('/hand/records', { schema: { response: { 200: { type: 'array', items: twoFieldSchema } } } }, async () => twoFieldRecords)
   app.get('/mask/records', { schema: fullSchema, preSerialization: jsonMask }, async () => records)
   app.get('/copy/records', { schema: fullSchema, preSerialization: naiveCopy }, async () => records)
+  app.get('/noop/records', {
+    schema: fullSchema,
+    preValidation: function noop (_request, _reply, done) { done() },
+    preSerialization: function noop (_request, _reply, payload, done) { done(null, payload) }
+  }, async () => records)
 }
 
 async function withPlugin (app: FastifyInstance): Promise<void> {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { startServer } from '../../example/server.js'
 
 test('the example server answers over real HTTP', async (t) => {
-  const app = await startServer({ PORT: '0', PAGE_SIZE: '5' }, false)
+  const app = await startServer({ PORT: '0', PAGE_SIZE: '5', LOG_LEVEL: 'silent' })
   t.teardown(() => app.close())
   const { port } = app.server.address() as { port: number }
   const response = await fetch(`http://127.0.0.1:${port}/api/users/?only=id,name&page=2`)
@@ -27,6 +27,7 @@ test('the example server answers over real HTTP', async (t) => {
 test('bad settings stop the server with a clear message', async (t) => {
   await t.rejects(startServer({ PAGE_SIZE: '0' }, false), { message: "PAGE_SIZE must be an integer from 1 to 1000, got '0'" })
   await t.rejects(startServer({ PORT: 'http' }, false), { message: "PORT must be an integer from 0 to 65535, got 'http'" })
+  await t.rejects(startServer({ LOG_LEVEL: 'loud' }, false), { message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'" })
   await t.rejects(startServer({ PORT: '0', USERS_FILE: '/nonexistent/users.json' }, false), { message: /^Cannot read users file \/nonexistent\/users\.json/ })
 })
 

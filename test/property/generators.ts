@@ -1,0 +1,182 @@
+/**
+ * fast-check generators for the property tests: response schemas (nested,
+ * with required, default, nullable and additionalProperties), records that fit
+ * them, and selections of their declared paths.
+ */
+import fc from 'fast-check'
+
+export type Schema = Record<string, any>
+
+const NAMES = ['a', 'b', 'c', 'd', 'e', 'f']
+
+const leafSchema: fc.Arbitrary<Schema> = fc.oneof(
+  fc.constant({ type: 'integer' }),
+  fc.constant({ type: 'string' }),
+  fc.constant({ type: 'boolean' }),
+  fc.constant({ type: ['string', 'null'] }),
+  fc.constant({ type: 'string', default: 'dflt' }),
+  fc.constant({ type: 'integer', default: 7 })
+)
+
+function objectSchema (depth: number): fc.Arbitrary<Schema> {
+  const property: fc.Arbitrary<Schema> = depth === 0
+    ? leafSchema
+    : fc.oneof(
+      { weight: 3, arbitrary: leafSchema },
+      { weight: 1, arbitrary: objectSchema(depth - 1) },
+      { weight: 1, arbitrary: objectSchema(depth - 1).map((schema) => ({ ...schema, nullable: true })) },
+      { weight: 1, arbitrary: objectSchema(depth - 1).map((schema) => ({ anyOf: [{ type: 'null' }, schema] })) },
+      { weight: 1, arbitrary: objectSchema(depth - 1).map((items) => ({ type: 'array', items })) }
+    )
+  return fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 4 }).chain((names) => fc.record({
+    properties: fc.tuple(...names.map(() => property)).map((schemas) => Object.fromEntries(names.map((name, i) => [name, schemas[i]]))),
+    required: fc.subarray(names),
+    additionalProperties: fc.constantFrom(undefined, false, true)
+  })).map(({ properties, required, additionalProperties }) => {
+    const schema: Schema = { type: 'object', properties, required }
+    if (additionalProperties !== undefined) schema.additionalProperties = additionalProperties
+    return schema
+  })
+}
+
+/** A record schema up to three levels deep. */
+export const recordSchema = objectSchema(2)
+
+function unwrap (schema: Schema): Schema {
+  return schema.anyOf !== undefined ? schema.anyOf[1] : schema
+}
+
+/** Values that fit a schema; records may carry an undeclared `secret` key that must never be sent. */
+export function valueOf (schema: Schema): fc.Arbitrary<unknown> {
+  if (schema.anyOf !== undefined) return fc.oneof(fc.constant(null), valueOf(schema.anyOf[1]))
+  if (schema.nullable === true) return fc.oneof(fc.constant(null), valueOf({ ...schema, nullable: false }))
+  if (schema.type === 'array') return fc.array(valueOf(schema.items), { maxLength: 3 })
+  if (schema.type === 'object') {
+    const entries = Object.entries(schema.properties as Record<string, Schema>).map(([name, property]) => {
+      const value = valueOf(property)
+      // A field may be missing unless required; a missing field with a default gets it.
+      return schema.required.includes(name) ? value.map((v) => [name, v]) : fc.option(value.map((v) => [name, v]), { nil: undefined })
+    })
+    return fc.tuple(fc.tuple(...entries), fc.boolean()).map(([pairs, secret]) => {
+      const record = Object.fromEntries(pairs.filter((pair): pair is [string, unknown] => pair !== undefined))
+      if (secret) record.secret = 'leak'
+      return record
+    })
+  }
+  if (schema.type === 'integer') return fc.integer({ min: -1000, max: 1000 })
+  if (schema.type === 'boolean') return fc.boolean()
+  if (Array.isArray(schema.type)) return fc.oneof(fc.constant(null), fc.string({ maxLength: 5 }))
+  return fc.string({ maxLength: 5 })
+}
+
+/** Every declared dotted path of a record schema, parents before children. */
+export function pathsOf (schema: Schema, prefix = ''): string[] {
+  const paths: string[] = []
+  for (const [name, raw] of Object.entries(schema.properties as Record<string, Schema>)) {
+    const property = unwrap(raw)
+    paths.push(prefix + name)
+    const inner = property.type === 'array' ? property.items : property
+    if (inner.type === 'object') paths.push(...pathsOf(inner, `${prefix}${name}.`))
+  }
+  return paths
+}
+
+export interface Case {
+  schema: Schema
+  records: unknown[]
+  only: string[] | null
+  defer: string[] | null
+}
+
+/** A schema, a page of records that fit it, and a selection of its declared paths (either parameter may be absent). */
+export const restrictionCase: fc.Arbitrary<Case> = recordSchema.chain((schema) => {
+  const paths = pathsOf(schema)
+  return fc.record({
+    schema: fc.constant(schema),
+    records: fc.array(valueOf(schema), { minLength: 1, maxLength: 3 }),
+    only: fc.option(fc.subarray(paths), { nil: null }),
+    defer: fc.option(fc.subarray(paths), { nil: null })
+  })
+}).filter((c) => c.only !== null || c.defer !== null)
+
+/** The four spellings of the same selection: repeated, comma, bracket, and a mix. */
+export function spellings (only: string[] | null, defer: string[] | null): string[] {
+  const forms = (param: string, names: string[] | null): string[] => {
+    if (names === null) return ['', '', '', '']
+    if (names.length === 0) return [`${param}=`, `${param}=`, `${param}[]=`, `${param}=`]
+    const half = Math.ceil(names.length / 2)
+    return [
+      names.map((name) => `${param}=${name}`).join('&'),
+      `${param}=${names.join(',')}`,
+      names.map((name) => `${param}[]=${name}`).join('&'),
+      [`${param}[]=${names.slice(0, half).join(',')}`, ...names.slice(half).map((name) => `${param}=${name}`)].join('&')
+    ]
+  }
+  const onlyForms = forms('only', only)
+  const deferForms = forms('defer', defer)
+  return onlyForms.map((form, i) => [form, deferForms[i]].filter((part) => part !== '').join('&'))
+}
+
+interface Trie { whole: boolean, children: Map<string, Trie> }
+
+function trieOf (paths: string[]): Trie {
+  const root: Trie = { whole: false, children: new Map() }
+  for (const path of paths) {
+    let node = root
+    for (const segment of path.split('.')) {
+      let next = node.children.get(segment)
+      if (next === undefined) {
+        next = { whole: false, children: new Map() }
+        node.children.set(segment, next)
+      }
+      node = next
+    }
+    node.whole = true
+  }
+  return root
+}
+
+const ALL: Trie = { whole: true, children: new Map() }
+const NONE: Trie = { whole: false, children: new Map() }
+
+/** Keeps only declared keys, at every depth: what a restricted response may hold of a field kept whole. */
+function declaredOnly (value: unknown, schema: Schema): unknown {
+  return filterValue(value, schema, ALL, NONE)
+}
+
+function filterValue (value: unknown, raw: Schema, only: Trie, defer: Trie): unknown {
+  const schema = unwrap(raw)
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((item) => filterValue(item, schema.items, only, defer))
+  const record = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {
+    if (!(name in record)) continue
+    const kept = only.whole ? ALL : only.children.get(name)
+    const dropped = defer.children.get(name)
+    if (kept === undefined || dropped?.whole === true) continue
+    out[name] = kept.whole && dropped === undefined
+      ? declaredOnly(record[name], property)
+      : filterValue(record[name], property, kept, dropped ?? NONE)
+  }
+  return out
+}
+
+/**
+ * The reference semantics, written apart from the plugin: the unrestricted
+ * body with only the selected paths kept and the deferred paths removed.
+ */
+export function expectedBody (unrestricted: unknown[], schema: Schema, only: string[] | null, defer: string[] | null): unknown[] {
+  const onlyTrie = only === null ? ALL : trieOf(only)
+  const deferTrie = defer === null ? NONE : trieOf(defer)
+  return unrestricted.map((record) => filterValue(record, schema, onlyTrie, deferTrie))
+}
+
+/** Whether every key of a body, at every depth, is declared by the schema. */
+export function onlyDeclaredKeys (value: unknown, raw: Schema): boolean {
+  const schema = unwrap(raw)
+  if (value === null || typeof value !== 'object') return true
+  if (Array.isArray(value)) return value.every((item) => onlyDeclaredKeys(item, schema.type === 'array' ? schema.items : schema))
+  return Object.entries(value).every(([key, inner]) =>
+    Object.hasOwn(schema.properties, key) && onlyDeclaredKeys(inner, schema.properties[key]))
+}
