@@ -27,13 +27,13 @@ function integerSetting (name: string, raw: string | undefined, fallback: number
 }
 
 /** Loads the users, builds the app and listens; throws a clear Error for a bad setting. */
-export async function startServer (env: ServerEnvironment, logger: boolean = true): Promise<FastifyInstance> {
+export async function startServer (env: ServerEnvironment): Promise<FastifyInstance> {
   const level = env.LOG_LEVEL ?? 'info'
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`)
   const pageSize = integerSetting('PAGE_SIZE', env.PAGE_SIZE, 10, 1, 1000)
   const port = integerSetting('PORT', env.PORT, 3000, 0, 65535)
   const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
-  const app = await buildApp({ users, pageSize, logger: logger ? { level } : false })
+  const app = await buildApp({ users, pageSize, logger: { level } })
   await app.listen({ host: env.HOST ?? '127.0.0.1', port })
   return app
 }

@@ -25,10 +25,10 @@ test('the example server answers over real HTTP', async (t) => {
 })
 
 test('bad settings stop the server with a clear message', async (t) => {
-  await t.rejects(startServer({ PAGE_SIZE: '0' }, false), { message: "PAGE_SIZE must be an integer from 1 to 1000, got '0'" })
-  await t.rejects(startServer({ PORT: 'http' }, false), { message: "PORT must be an integer from 0 to 65535, got 'http'" })
-  await t.rejects(startServer({ LOG_LEVEL: 'loud' }, false), { message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'" })
-  await t.rejects(startServer({ PORT: '0', USERS_FILE: '/nonexistent/users.json' }, false), { message: /^Cannot read users file \/nonexistent\/users\.json/ })
+  await t.rejects(startServer({ PAGE_SIZE: '0' }), { message: "PAGE_SIZE must be an integer from 1 to 1000, got '0'" })
+  await t.rejects(startServer({ PORT: 'http' }), { message: "PORT must be an integer from 0 to 65535, got 'http'" })
+  await t.rejects(startServer({ LOG_LEVEL: 'loud' }), { message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'" })
+  await t.rejects(startServer({ PORT: '0', USERS_FILE: '/nonexistent/users.json' }), { message: /^Cannot read users file \/nonexistent\/users\.json/ })
 })
 
 test('npm start runs the built entry point, which reports a bad setting and exits 1', async (t) => {

@@ -46,7 +46,10 @@ function unwrap (schema: Schema): Schema {
   return schema.anyOf !== undefined ? schema.anyOf[1] : schema
 }
 
-/** Values that fit a schema; records may carry an undeclared `secret` key that must never be sent. */
+/**
+ * Values that fit a schema. Records whose schema does not forbid extra keys
+ * may carry an undeclared `secret` key, which a restricted response must never send.
+ */
 export function valueOf (schema: Schema): fc.Arbitrary<unknown> {
   if (schema.anyOf !== undefined) return fc.oneof(fc.constant(null), valueOf(schema.anyOf[1]))
   if (schema.nullable === true) return fc.oneof(fc.constant(null), valueOf({ ...schema, nullable: false }))
@@ -59,7 +62,7 @@ export function valueOf (schema: Schema): fc.Arbitrary<unknown> {
     })
     return fc.tuple(fc.tuple(...entries), fc.boolean()).map(([pairs, secret]) => {
       const record = Object.fromEntries(pairs.filter((pair): pair is [string, unknown] => pair !== undefined))
-      if (secret) record.secret = 'leak'
+      if (secret && schema.additionalProperties !== false) record.secret = 'leak'
       return record
     })
   }
