@@ -7,11 +7,23 @@ import { applySelection, wholeProjection } from './apply.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { pruneSchema } from './prune.js'
+import { withRestrictionParameters } from './querystring.js'
 import { buildRouteSpec } from './route.js'
 import type { RouteSpec } from './route.js'
 import type { Selection, Serializer } from './selection.js'
+import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
+import type { FieldSelection } from './view.js'
+import { declaredPaths } from './declared.js'
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The fields this request's response will contain, from the first hook
+     * after validation on. On routes without `restrictFields` nothing is
+     * restricted and no field is declared.
+     */
+    restrictedFields: FieldSelection
+  }
   interface RouteShorthandOptions {
     /** Lets clients restrict this route's response fields with `?only=` and `?defer=`. */
     restrictFields?: boolean | RestrictFieldsRouteOptions
@@ -23,8 +35,23 @@ declare module 'fastify' {
 }
 
 const kSelection = Symbol('fastify-restricted-fields.selection')
+const kView = Symbol('fastify-restricted-fields.view')
 
-type SelectionCarrier = FastifyRequest & { [kSelection]: Selection | null }
+type SelectionCarrier = FastifyRequest & { [kSelection]: Selection | null, [kView]: FieldSelection | null }
+type Query = Record<string, unknown>
+
+/**
+ * Rewrites the restriction parameters as arrays of declared names under their
+ * plain names, so that the querystring schema (which lists the declared names)
+ * accepts the comma and bracket forms, and ignored unknown names, alike.
+ */
+function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): void {
+  const { onlyParam, deferParam } = spec.options
+  delete query[`${onlyParam}[]`]
+  delete query[`${deferParam}[]`]
+  if (selection.only !== null) query[onlyParam] = selection.only.slice()
+  if (selection.defer !== null) query[deferParam] = selection.defer.slice()
+}
 
 function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
   // A new array: Fastify shares the original one with the automatic HEAD route.
@@ -51,19 +78,28 @@ function copySerializer (reply: FastifyReply, spec: RouteSpec, state: { copy: Se
 
 function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHandler, preSerialization: preSerializationHookHandler<unknown> } {
   const state: { copy: Serializer | null | undefined } = { copy: undefined }
+  const unrestricted = unrestrictedView(spec.tree)
 
   function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     // Read before validation: a querystring schema may strip or coerce the parameters.
     let selection: Selection | null
+    const query = request.query as Query
     try {
       const url = request.url
       const queryStart = url.indexOf('?')
-      selection = spec.readSelection(request.query as Record<string, unknown>, queryStart === -1 ? '' : url.slice(queryStart + 1))
+      selection = spec.readSelection(query, queryStart === -1 ? '' : url.slice(queryStart + 1))
     } catch (error) {
       done(error as Error)
       return
     }
-    (request as SelectionCarrier)[kSelection] = selection
+    const carrier = request as SelectionCarrier
+    carrier[kSelection] = selection
+    if (selection === null) {
+      carrier[kView] = unrestricted
+    } else {
+      carrier[kView] = selection.view ??= selectionView(selection.projection)
+      normalizeQuery(query, selection, spec)
+    }
     done()
   }
 
@@ -103,6 +139,12 @@ function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHa
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, null)
+  fastify.decorateRequest(kView as unknown as string, null)
+  fastify.decorateRequest('restrictedFields', {
+    getter (this: FastifyRequest): FieldSelection {
+      return (this as SelectionCarrier)[kView] ?? NOT_RESTRICTED
+    }
+  })
 
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
@@ -111,6 +153,11 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     if (resolved === null) return
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
     const hooks = restrictedHooks(spec)
+    const schema = routeOptions.schema as Record<string, any> | undefined
+    routeOptions.schema = {
+      ...schema,
+      querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, declaredPaths(spec.tree))
+    }
     routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
   })
@@ -123,7 +170,7 @@ const plugin = fp(fastifyRestrictedFields, {
 
 export default plugin
 export { plugin as fastifyRestrictedFields }
-export type { RestrictFieldsRouteOptions, RestrictedFieldsOptions }
+export type { FieldSelection, RestrictFieldsRouteOptions, RestrictedFieldsOptions }
 export {
   InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnknownFieldError, UnresolvedReferenceError

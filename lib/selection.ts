@@ -5,6 +5,7 @@
  * drives recursion deeper than the route's own schema.
  */
 import type { FieldNode, FieldTree } from './declared.js'
+import type { FieldSelection } from './view.js'
 import {
   InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, quote
 } from './errors.js'
@@ -26,11 +27,16 @@ export interface Selection {
   readonly projection: Projection
   /** Canonical text of the projection: equal selections get equal keys, whatever their spelling. */
   readonly key: string
+  /** The declared names each parameter named (trimmed; unknown names left out), or null when absent. */
+  readonly only: readonly string[] | null
+  readonly defer: readonly string[] | null
   /**
    * The compiled serializer of this selection, once the caller knows it (null:
    * the compiler refused it); a remembered selection then needs no other lookup.
    */
   serializer?: Serializer | null
+  /** The handlers' view of this selection, once the caller has built it. */
+  view?: FieldSelection
 }
 
 /** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
@@ -88,8 +94,8 @@ class SelectionParser {
     this.tree = tree
   }
 
-  /** Splits one raw value on commas and adds each path to the trie. */
-  addValue (raw: string, param: string, trie: PathTrie): void {
+  /** Splits one raw value on commas and adds each path to the trie, and each declared one to `accepted`. */
+  addValue (raw: string, param: string, trie: PathTrie, accepted: string[]): void {
     let start = 0
     while (start <= raw.length) {
       let end = raw.indexOf(',', start)
@@ -100,11 +106,13 @@ class SelectionParser {
       if (++this.count > this.rules.maxFields) {
         throw new TooManyFieldsError(this.rules.onlyParam, this.rules.deferParam, this.rules.maxFields)
       }
-      this.addPath(name, param, trie)
+      const path = this.addPath(name, param, trie)
+      if (path !== null) accepted.push(path)
     }
   }
 
-  addPath (path: string, param: string, trie: PathTrie): void {
+  /** Adds a declared path to the trie and returns it trimmed; returns null for an ignored unknown path. */
+  addPath (path: string, param: string, trie: PathTrie): string | null {
     // split's limit keeps a 10,000-segment path from being split further than needed.
     const segments = path.split('.', this.rules.maxDepth + 1)
     if (segments.length > this.rules.maxDepth) {
@@ -117,7 +125,7 @@ class SelectionParser {
       const field: FieldNode | undefined = level?.byName.get(segments[i])
       if (field === undefined) {
         this.unknown(path, param, segments, i, level)
-        return
+        return null
       }
       level = field.children
     }
@@ -131,6 +139,7 @@ class SelectionParser {
       node = next
     }
     node.whole = true
+    return segments.join('.')
   }
 
   unknown (path: string, param: string, segments: string[], at: number, level: FieldTree | null): void {
@@ -232,9 +241,12 @@ export function parseSelection (query: Query, tree: FieldTree, rules: SelectionR
   const parser = new SelectionParser(rules, tree)
   const onlyTrie: PathTrie = { whole: !hasOnly, children: new Map() }
   const deferTrie: PathTrie = { whole: false, children: new Map() }
-  for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie)
-  for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie)
+  const onlyNames: string[] = []
+  const deferNames: string[] = []
+  for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie, onlyNames)
+  for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie, deferNames)
 
   const { projection, key } = project(tree, onlyTrie, deferTrie)
-  return { projection, key }
+  const hasDefer = defer !== undefined || deferList !== undefined
+  return { projection, key, only: hasOnly ? onlyNames : null, defer: hasDefer ? deferNames : null }
 }

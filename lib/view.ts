@@ -1,0 +1,59 @@
+/**
+ * What a handler sees of a request's selection (`request.restrictedFields`):
+ * which declared fields the response will contain, so that it can fetch only
+ * those. It names declared fields only, never client text.
+ */
+import { declaredPaths } from './declared.js'
+import type { FieldTree } from './declared.js'
+import type { Projection } from './selection.js'
+
+/** The fields a restricted response will contain. */
+export interface FieldSelection {
+  /** True when `only` or `defer` restrict the response. */
+  readonly restricted: boolean
+  /** Top-level fields the response will contain, in declared order. */
+  readonly fields: readonly string[]
+  /** Every dotted path the response will contain, parents before children, in declared order. */
+  readonly paths: readonly string[]
+  /** Whether the response will contain `path` (a field name or a dotted path). */
+  has: (path: string) => boolean
+}
+
+function projectedPaths (projection: Projection, prefix: string, into: string[]): void {
+  for (const { node, sub } of projection) {
+    const path = prefix + node.name
+    into.push(path)
+    if (sub !== null) projectedPaths(sub, `${path}.`, into)
+    else if (node.children !== null) into.push(...declaredPaths(node.children, `${path}.`))
+  }
+}
+
+function makeView (restricted: boolean, fields: string[], paths: string[]): FieldSelection {
+  const known = new Set(paths)
+  return Object.freeze({
+    restricted,
+    fields: Object.freeze(fields),
+    paths: Object.freeze(paths),
+    has: (path: string) => known.has(path)
+  })
+}
+
+/** The view of a selection; computed once per distinct selection, which is remembered. */
+export function selectionView (projection: Projection): FieldSelection {
+  const paths: string[] = []
+  projectedPaths(projection, '', paths)
+  return makeView(true, projection.map(({ node }) => node.name), paths)
+}
+
+/** The view of a request without restriction parameters: every declared field. */
+export function unrestrictedView (tree: FieldTree): FieldSelection {
+  return makeView(false, tree.nodes.map((node) => node.name), declaredPaths(tree))
+}
+
+/** The view on routes that are not opted in: nothing is restricted, no field is declared. */
+export const NOT_RESTRICTED: FieldSelection = Object.freeze({
+  restricted: false,
+  fields: Object.freeze([]),
+  paths: Object.freeze([]),
+  has: () => true
+})
