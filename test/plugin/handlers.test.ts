@@ -1,0 +1,76 @@
+import { test } from 'tap'
+import Fastify from 'fastify'
+import swagger from '@fastify/swagger'
+import SwaggerParser from '@apidevtools/swagger-parser'
+import fastifyRestrictedFields from '../../lib/index.js'
+import type { FieldSelection } from '../../lib/index.js'
+import { build } from '../helpers.js'
+import { records, userSchema } from '../fixtures.js'
+
+const schema = { response: { 200: { type: 'array', items: userSchema } } }
+
+test('handlers and preHandler hooks see the selection as request.restrictedFields', async (t) => {
+  const app = await build(t)
+  const seen: Array<[string, boolean, readonly string[]]> = []
+  const record = (where: string, selection: FieldSelection): void => { seen.push([where, selection.restricted, selection.fields]) }
+  app.addHook('preHandler', async (request) => { record('preHandler', request.restrictedFields) })
+  app.get('/users', { restrictFields: true, schema }, async (request) => {
+    record('handler', request.restrictedFields)
+    return records
+  })
+  app.get('/plain', async (request) => ({ restricted: request.restrictedFields.restricted, has: request.restrictedFields.has('x'), fields: request.restrictedFields.fields }))
+  await app.inject('/users?only=name,profile.city')
+  await app.inject('/users')
+  t.same(seen, [
+    ['preHandler', true, ['name', 'profile']],
+    ['handler', true, ['name', 'profile']],
+    ['preHandler', false, ['id', 'name', 'email', 'role', 'profile', 'tags']],
+    ['handler', false, ['id', 'name', 'email', 'role', 'profile', 'tags']]
+  ])
+  t.same((await app.inject('/plain?only=x')).json(), { restricted: false, has: true, fields: [] }, 'a route without the option restricts nothing')
+})
+
+test('the parameters reach the handler as arrays of declared names', async (t) => {
+  const app = await build(t, { unknownFields: 'ignore' })
+  app.get('/users', { restrictFields: true, schema }, async (request) => {
+    t.same(request.query, { only: ['profile.city', 'id'], defer: ['name'], page: '2' }, 'plain form first, then bracket form; unknown names dropped')
+    return records
+  })
+  await app.inject('/users?only[]=id,zzz&only=%20profile.city&defer=name&page=2')
+})
+
+test('a strict querystring schema accepts every form, and keeps validating the route\'s own parameters', async (t) => {
+  const app = await build(t, {}, { ajv: { customOptions: { removeAdditional: false } } })
+  app.get('/users', {
+    restrictFields: true,
+    schema: {
+      ...schema,
+      querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1 } }, additionalProperties: false }
+    }
+  }, async () => records)
+  for (const query of ['only=id&only=name', 'only=id,name', 'only[]=id&only[]=name', 'only[]=id&only=name&page=2', 'defer=email&only=id,name,email']) {
+    t.same([(await app.inject(`/users?${query}`)).body], ['[{"id":1,"name":"Ada"},{"id":2,"name":"Alan"}]'], query)
+  }
+  t.same((await app.inject('/users?only=id&page=0')).json().code, 'FST_ERR_VALIDATION', 'the route\'s own parameter is still validated')
+  t.same((await app.inject('/users?only=id&other=1')).json().code, 'FST_ERR_VALIDATION', 'and its additionalProperties: false still holds')
+})
+
+test('@fastify/swagger documents only and defer with the allowed names, in a valid OpenAPI document', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { info: { title: 'test', version: '1.0.0' } } })
+  await app.register(fastifyRestrictedFields)
+  app.get('/users', { restrictFields: true, schema: { ...schema, querystring: { type: 'object', properties: { page: { type: 'integer' } } } } }, async () => records)
+  app.get('/plain', { schema }, async () => records)
+  await app.ready()
+  const document = app.swagger() as any
+  await SwaggerParser.validate(structuredClone(document))
+  const parameters = document.paths['/users'].get.parameters
+  t.same(parameters.map((p: any) => [p.name, p.in]), [['only', 'query'], ['defer', 'query'], ['page', 'query']])
+  t.same(parameters[0].schema, {
+    type: 'array',
+    items: { type: 'string', enum: ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label'] }
+  })
+  t.match(parameters[1].description, /^Remove these fields from every returned object/)
+  t.equal(document.paths['/plain'].get.parameters, undefined, 'other routes are not touched')
+})
