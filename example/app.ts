@@ -2,12 +2,14 @@
 import Fastify from 'fastify'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import sensible from '@fastify/sensible'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../lib/index.js'
 import { pageCount, pageLink, parsePage } from './pagination.js'
-import type { User } from './users.js'
+import type { UserStore } from './store.js'
 
 export interface ExampleOptions {
-  users: User[]
+  store: UserStore
   pageSize: number
   logger?: FastifyServerOptions['logger']
 }
@@ -40,17 +42,21 @@ const pageSchema = {
 export async function buildApp (options: ExampleOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false })
   await app.register(sensible)
+  await app.register(swagger, {
+    openapi: { info: { title: 'fastify-restricted-fields example', version: '1.0.0' } }
+  })
+  await app.register(swaggerUi, { routePrefix: '/documentation' })
   await app.register(fastifyRestrictedFields)
   app.addSchema(userSchema)
 
-  const users = options.users
-  const byId = new Map(users.map((user) => [user.id, user]))
+  const store = options.store
 
   app.get('/api/users/', {
     restrictFields: true,
     schema: { response: { 200: pageSchema } }
   }, async function listUsers (request, reply) {
-    const pages = pageCount(users.length, options.pageSize)
+    const count = await store.count()
+    const pages = pageCount(count, options.pageSize)
     const requested = parsePage((request.query as Record<string, unknown>).page, pages)
     if (!requested.ok) return reply.badRequest(requested.message)
     const page = requested.page
@@ -60,12 +66,12 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
     const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart)
     const rawQuery = queryStart === -1 ? '' : request.url.slice(queryStart + 1)
     const base = `${request.protocol}://${request.host}${path}`
-    const start = (page - 1) * options.pageSize
     return {
-      count: users.length,
+      count,
       next: page < pages ? pageLink(base, rawQuery, page + 1) : null,
       previous: page > 1 ? pageLink(base, rawQuery, page - 1) : null,
-      results: users.slice(start, start + options.pageSize)
+      // Only the fields the response will contain: a database store selects just those columns.
+      results: await store.page((page - 1) * options.pageSize, options.pageSize, request.restrictedFields.fields)
     }
   })
 
@@ -77,7 +83,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
     }
   }, async function getUser (request, reply) {
     const { id } = request.params as { id: number }
-    const user = byId.get(id)
+    const user = await store.byId(id, request.restrictedFields.fields)
     if (user === undefined) return reply.notFound(`User ${id} not found`)
     return user
   })

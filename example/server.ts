@@ -2,6 +2,8 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
+import { databaseStore, seededDatabase } from './database.js'
+import { memoryStore } from './store.js'
 import { loadUsers } from './users.js'
 
 export interface ServerEnvironment {
@@ -26,14 +28,18 @@ function integerSetting (name: string, raw: string | undefined, fallback: number
   return value
 }
 
-/** Loads the users, builds the app and listens; throws a clear Error for a bad setting. */
-export async function startServer (env: ServerEnvironment): Promise<FastifyInstance> {
+/**
+ * Loads the users, builds the app over memory or a seeded embedded database,
+ * and listens; throws a clear Error for a bad setting.
+ */
+export async function startServer (env: ServerEnvironment, storage: 'memory' | 'database' = 'memory'): Promise<FastifyInstance> {
   const level = env.LOG_LEVEL ?? 'info'
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`)
   const pageSize = integerSetting('PAGE_SIZE', env.PAGE_SIZE, 10, 1, 1000)
   const port = integerSetting('PORT', env.PORT, 3000, 0, 65535)
   const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
-  const app = await buildApp({ users, pageSize, logger: { level } })
+  const store = storage === 'memory' ? memoryStore(users) : databaseStore(await seededDatabase(users))
+  const app = await buildApp({ store, pageSize, logger: { level } })
   await app.listen({ host: env.HOST ?? '127.0.0.1', port })
   return app
 }

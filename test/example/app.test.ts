@@ -1,18 +1,39 @@
 import { test } from 'tap'
 import type { Test } from 'tap'
+import type { PGlite } from '@electric-sql/pglite'
 import { buildApp } from '../../example/app.js'
+import { databaseStore, seededDatabase } from '../../example/database.js'
 import { generateUsers } from '../../example/generate-users.js'
+import { memoryStore } from '../../example/store.js'
 
-async function example (t: Test, count = 25, pageSize = 10) {
-  const app = await buildApp({ users: generateUsers(count), pageSize })
-  t.teardown(() => app.close())
-  return app
+type Storage = 'memory' | 'database'
+type Build = (count?: number, pageSize?: number) => ReturnType<typeof buildApp>
+
+const databases = new Map<number, Promise<PGlite>>()
+
+/** Declares a test that runs once over each store: the example answers the same from memory and from the database. */
+function exampleTest (title: string, body: (t: Test, example: Build) => Promise<void>): void {
+  for (const storage of ['memory', 'database'] as Storage[]) {
+    test(`${storage}: ${title}`, async (t) => {
+      await body(t, async (count = 25, pageSize = 10) => {
+        const users = generateUsers(count)
+        let store = memoryStore(users)
+        if (storage === 'database') {
+          if (!databases.has(count)) databases.set(count, seededDatabase(users))
+          store = databaseStore(await databases.get(count)!)
+        }
+        const app = await buildApp({ store, pageSize })
+        t.teardown(() => app.close())
+        return app
+      })
+    })
+  }
 }
 
 const ids = (body: { results: Array<{ id: number }> }): number[] => body.results.map((user) => user.id)
 
-test('GET /api/users/ returns the first page in an envelope with absolute links', async (t) => {
-  const app = await example(t)
+exampleTest('GET /api/users/ returns the first page in an envelope with absolute links', async (t, example) => {
+  const app = await example()
   const response = await app.inject({ url: '/api/users/?only=id&only=name', headers: { host: 'api.test:8080' } })
   const body = response.json()
   t.same([response.statusCode, body.count, body.next, body.previous, body.results[0]], [
@@ -21,8 +42,13 @@ test('GET /api/users/ returns the first page in an envelope with absolute links'
   t.equal(body.results.length, 10)
 })
 
-test('links keep the restriction parameters in their form and drop page for page 1', async (t) => {
-  const app = await example(t)
+exampleTest('without a restriction every field is sent', async (t, example) => {
+  const app = await example()
+  t.same((await app.inject('/api/users/?page=3')).json().results[4], { id: 25, name: 'Donald Backus', email: 'donald.backus.25@example.com', is_staff: false })
+})
+
+exampleTest('links keep the restriction parameters in their form and drop page for page 1', async (t, example) => {
+  const app = await example()
   const body = (await app.inject('/api/users/?defer=email,is_staff&page=2')).json()
   t.same([body.next, body.previous, body.results[0]], [
     'http://localhost:80/api/users/?defer=email,is_staff&page=3',
@@ -31,36 +57,37 @@ test('links keep the restriction parameters in their form and drop page for page
   ])
 })
 
-test('page=last is the last page, which has no next link', async (t) => {
-  const app = await example(t)
+exampleTest('page=last is the last page, which has no next link', async (t, example) => {
+  const app = await example()
   const body = (await app.inject('/api/users/?page=last&only[]=id')).json()
   t.same([ids(body), body.next, body.previous], [[21, 22, 23, 24, 25], null, 'http://localhost:80/api/users/?page=2&only[]=id'])
 })
 
-test('a malformed page is a 400 and a page past the end a 404, with clear messages', async (t) => {
-  const app = await example(t)
+exampleTest('a malformed page is a 400 and a page past the end a 404, with clear messages', async (t, example) => {
+  const app = await example()
   const bad = await app.inject('/api/users/?page=two')
   t.same([bad.statusCode, bad.json()], [400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be a positive integer or 'last'" }])
   const past = await app.inject('/api/users/?page=4')
   t.same([past.statusCode, past.json()], [404, { statusCode: 404, error: 'Not Found', message: 'Page 4 does not exist: there are 3 pages' }])
 })
 
-test('an empty list has page 1 with count 0, and no page 2', async (t) => {
-  const app = await example(t, 0)
+exampleTest('an empty list has page 1 with count 0, and no page 2', async (t, example) => {
+  const app = await example(0)
   t.same((await app.inject('/api/users/')).json(), { count: 0, next: null, previous: null, results: [] })
   t.same((await app.inject('/api/users/?page=2')).json().message, 'Page 2 does not exist: there is 1 page')
 })
 
-test('GET /api/users/:id returns one user, restricted, or a 404', async (t) => {
-  const app = await example(t)
+exampleTest('GET /api/users/:id returns one user, restricted, or a 404', async (t, example) => {
+  const app = await example()
   t.same((await app.inject('/api/users/3?defer=email')).json(), { id: 3, name: 'Barbara Wirth', is_staff: false })
+  t.same((await app.inject('/api/users/3?only=name')).json(), { name: 'Barbara Wirth' })
   const missing = await app.inject('/api/users/999')
   t.same([missing.statusCode, missing.json().message], [404, 'User 999 not found'])
   t.equal((await app.inject('/api/users/0')).statusCode, 400)
 })
 
-test('an unknown field on the example is a coded 400 listing the allowed names', async (t) => {
-  const app = await example(t)
+exampleTest('an unknown field is a coded 400 listing the allowed names', async (t, example) => {
+  const app = await example()
   const response = await app.inject('/api/users/?only=password')
   t.same([response.statusCode, response.json()], [400, {
     statusCode: 400,
@@ -68,4 +95,14 @@ test('an unknown field on the example is a coded 400 listing the allowed names',
     error: 'Bad Request',
     message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, email, is_staff"
   }])
+})
+
+exampleTest('the OpenAPI document lists only and defer with the user fields, and Swagger UI is served', async (t, example) => {
+  const app = await example()
+  const document = (await app.inject('/documentation/json')).json()
+  const parameters = document.paths['/api/users/'].get.parameters
+  t.same(parameters.map((p: { name: string }) => p.name), ['only', 'defer'])
+  t.same(parameters[0].schema.items.enum, ['id', 'name', 'email', 'is_staff'])
+  const ui = await app.inject('/documentation/')
+  t.same([ui.statusCode, ui.headers['content-type']], [200, 'text/html; charset=utf-8'])
 })

@@ -52,3 +52,20 @@ test('the built entry point serves with the logger on', async (t) => {
   const url = line.msg.replace('Server listening at ', '')
   t.same(await (await fetch(`${url}/api/users/1?only=name`)).json(), { name: 'Ada Lovelace' })
 })
+
+test('the database example serves the same API from an embedded database', async (t) => {
+  const app = await startServer({ PORT: '0', LOG_LEVEL: 'silent' }, 'database')
+  t.teardown(() => app.close())
+  const { port } = app.server.address() as { port: number }
+  t.same(await (await fetch(`http://127.0.0.1:${port}/api/users/200?defer=email`)).json(), { id: 200, name: 'Yukihiro Liskov', is_staff: false })
+})
+
+test('npm run example:db runs its built entry point, which reports a bad setting and exits 1', async (t) => {
+  const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
+  const child = spawn(process.execPath, [main, 'database'], { env: { ...process.env, PAGE_SIZE: 'ten' } })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => { stderr += chunk })
+  const [code] = await once(child, 'exit')
+  t.equal(code, 1)
+  t.equal(stderr, "Cannot start the example server: PAGE_SIZE must be an integer from 1 to 1000, got 'ten'\n")
+})

@@ -3,12 +3,13 @@ import type { Test } from 'tap'
 import fc from 'fast-check'
 import { buildApp } from '../../example/app.js'
 import { generateUsers } from '../../example/generate-users.js'
+import { memoryStore } from '../../example/store.js'
 
 const DECLARED = new Set(['id', 'name', 'email', 'is_staff'])
 const numRuns = Number(process.env.FUZZ_RUNS ?? 3000)
 
 async function example (t: Test) {
-  const app = await buildApp({ users: generateUsers(30), pageSize: 10 })
+  const app = await buildApp({ store: memoryStore(generateUsers(30)), pageSize: 10 })
   t.teardown(() => app.close())
   return app
 }

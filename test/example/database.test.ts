@@ -1,0 +1,59 @@
+import { test } from 'tap'
+import type { Test } from 'tap'
+import { buildApp } from '../../example/app.js'
+import { columnList, databaseStore, seededDatabase } from '../../example/database.js'
+import { generateUsers } from '../../example/generate-users.js'
+
+const database = seededDatabase(generateUsers(30))
+
+async function logged (t: Test) {
+  const log: string[] = []
+  const app = await buildApp({ store: databaseStore(await database, log), pageSize: 10 })
+  t.teardown(() => app.close())
+  return { app, log }
+}
+
+const COUNT = 'SELECT count(*)::integer AS n FROM users'
+const page = (columns: string): string => `SELECT ${columns} FROM users ORDER BY id LIMIT $1 OFFSET $2`
+
+const rows: Array<[string, string[]]> = [
+  ['/api/users/?only=id,name', [COUNT, page('"id", "name"')]],
+  ['/api/users/?only=name', [COUNT, page('"id", "name"')]],
+  ['/api/users/?defer=email', [COUNT, page('"id", "name", "is_staff"')]],
+  ['/api/users/?only=id,email&defer=id', [COUNT, page('"id", "email"')]],
+  ['/api/users/?only=', [COUNT, page('"id"')]],
+  ['/api/users/?page=2', [COUNT, page('"id", "name", "email", "is_staff"')]],
+  ['/api/users/7?only[]=is_staff', ['SELECT "id", "is_staff" FROM users WHERE id = $1']]
+]
+
+test('the handler selects only the columns the response will contain', async (t) => {
+  const { app, log } = await logged(t)
+  for (const [url, sql] of rows) {
+    log.length = 0
+    t.equal((await app.inject(url)).statusCode, 200, url)
+    t.same(log, sql, url)
+  }
+})
+
+test('the restricted answers from the database', async (t) => {
+  const { app } = await logged(t)
+  t.same((await app.inject('/api/users/?only=name&page=3')).json().results.slice(0, 2), [{ name: 'Ada Turing' }, { name: 'Alan Lamarr' }])
+  t.same((await app.inject('/api/users/9?defer=is_staff')).json(), { id: 9, name: 'Hedy Goldwasser', email: null })
+})
+
+const hostile = ['only=id;drop table users', "only=id'--", 'only="id"', 'only=__proto__', 'defer=constructor', 'only=id%00', 'only=users.id', 'defer=id,*']
+
+test('hostile names are 400s and never reach SQL', async (t) => {
+  const { app, log } = await logged(t)
+  for (const query of hostile) {
+    log.length = 0
+    const response = await app.inject(`/api/users/?${query}`)
+    t.same([response.statusCode, response.json().code, log], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', []], query)
+  }
+  t.same((await (await database).query('SELECT count(*)::integer AS n FROM users')).rows, [{ n: 30 }], 'the table is intact')
+})
+
+test('columnList names only table columns, the primary key first', async (t) => {
+  t.equal(columnList([]), '"id"')
+  t.equal(columnList(['is_staff', 'name', 'password', 'id;drop']), '"id", "name", "is_staff"')
+})
