@@ -1,19 +1,12 @@
 import fp from 'fastify-plugin'
-import type {
-  FastifyInstance, FastifyReply, FastifyRequest, RouteOptions,
-  preSerializationHookHandler, preValidationHookHandler
-} from 'fastify'
-import { applySelection, wholeProjection } from './apply.js'
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import { declaredPaths } from './declared.js'
+import { kSelection, kView, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
-import { pruneSchema } from './prune.js'
 import { withRestrictionParameters } from './querystring.js'
 import { buildRouteSpec } from './route.js'
-import type { RouteSpec } from './route.js'
-import type { Selection, Serializer } from './selection.js'
-import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
-import { declaredPaths } from './declared.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,117 +27,17 @@ declare module 'fastify' {
   }
 }
 
-const kSelection = Symbol('fastify-restricted-fields.selection')
-const kView = Symbol('fastify-restricted-fields.view')
-
-type SelectionCarrier = FastifyRequest & { [kSelection]: Selection | null, [kView]: FieldSelection | null }
-type Query = Record<string, unknown>
-
-/**
- * Rewrites the restriction parameters as arrays of declared names under their
- * plain names, so that the querystring schema (which lists the declared names)
- * accepts the comma and bracket forms, and ignored unknown names, alike.
- */
-function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): void {
-  const { onlyParam, deferParam } = spec.options
-  delete query[`${onlyParam}[]`]
-  delete query[`${deferParam}[]`]
-  if (selection.only !== null) query[onlyParam] = selection.only.slice()
-  if (selection.defer !== null) query[deferParam] = selection.defer.slice()
-}
-
 function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
   // A new array: Fastify shares the original one with the automatic HEAD route.
   if (existing === undefined) return [hook]
   return Array.isArray(existing) ? [...existing, hook] : [existing, hook]
 }
 
-function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: Record<string, unknown>): Serializer | null {
-  try {
-    return reply.compileSerializationSchema(schema, spec.statusKey) as Serializer
-  } catch (error) {
-    // A custom serializer compiler may refuse a pruned schema; copying still answers correctly.
-    reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
-    return null
-  }
-}
-
-function copySerializer (reply: FastifyReply, spec: RouteSpec, state: { copy: Serializer | null | undefined }): Serializer {
-  // The schema of every declared field without defaults: it serializes any copied selection.
-  // Compiled once per route; null (a compiler that refused it) is remembered too.
-  if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
-  return state.copy ?? JSON.stringify
-}
-
-function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHandler, preSerialization: preSerializationHookHandler<unknown> } {
-  const state: { copy: Serializer | null | undefined } = { copy: undefined }
-  const unrestricted = unrestrictedView(spec.tree)
-
-  function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-    // Read before validation: a querystring schema may strip or coerce the parameters.
-    let selection: Selection | null
-    const query = request.query as Query
-    try {
-      const url = request.url
-      const queryStart = url.indexOf('?')
-      selection = spec.readSelection(query, queryStart === -1 ? '' : url.slice(queryStart + 1))
-    } catch (error) {
-      done(error as Error)
-      return
-    }
-    const carrier = request as SelectionCarrier
-    carrier[kSelection] = selection
-    if (selection === null) {
-      carrier[kView] = unrestricted
-    } else {
-      carrier[kView] = selection.view ??= selectionView(selection.projection)
-      normalizeQuery(query, selection, spec)
-    }
-    done()
-  }
-
-  function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
-    const selection = (request as SelectionCarrier)[kSelection]
-    // Error bodies, including a custom error handler's, pass through untouched.
-    if (selection === null || !spec.restricts(reply.statusCode)) {
-      done(null, payload)
-      return
-    }
-    if (spec.declared === null) {
-      done(null, applySelection(payload, selection.projection, spec.shape))
-      return
-    }
-    let serializer = selection.serializer ?? spec.cache.get(selection.key)
-    if (serializer === undefined && spec.cache.admit(selection.key)) {
-      // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
-      spec.cache.set(selection.key, serializer)
-    }
-    if (serializer !== undefined) selection.serializer = serializer
-    if (serializer !== undefined && serializer !== null) {
-      reply.serializer(serializer)
-      done(null, payload)
-      return
-    }
-    reply.serializer(copySerializer(reply, spec, state))
-    done(null, applySelection(payload, selection.projection, spec.shape))
-  }
-
-  return {
-    preValidation: restrictFieldsParse as preValidationHookHandler,
-    preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
-  }
-}
-
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, null)
   fastify.decorateRequest(kView as unknown as string, null)
-  fastify.decorateRequest('restrictedFields', {
-    getter (this: FastifyRequest): FieldSelection {
-      return (this as SelectionCarrier)[kView] ?? NOT_RESTRICTED
-    }
-  })
+  fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
 
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields

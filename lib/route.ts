@@ -8,10 +8,11 @@ import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './de
 import { InvalidOptionError, NoDeclaredFieldsError, UnresolvedReferenceError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { selectionReader, selectionRules } from './selection.js'
-import type { Selection, Serializer } from './selection.js'
+import type { Selection, SelectionRules, Serializer } from './selection.js'
 
 export interface RouteSpec {
   readonly options: ResolvedRouteOptions
+  readonly rules: SelectionRules
   /** Reads a request's parsed and raw query into a selection; throws a coded 400 error for a bad one. */
   readonly readSelection: (query: Record<string, unknown> | null | undefined, rawQuery: string) => Selection | null
   readonly tree: FieldTree
@@ -67,9 +68,11 @@ export function buildRouteSpec (
       throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
     }
     const tree = declaredFromList(options.fields)
+    const rules = selectionRules(options)
     return {
       options,
-      readSelection: selectionReader(tree, selectionRules(options), options.cacheSize),
+      rules,
+      readSelection: selectionReader(tree, rules, options.cacheSize),
       tree,
       shape: { kind: 'auto', key: options.resultsKey },
       declared: null,
@@ -87,9 +90,11 @@ export function buildRouteSpec (
       unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
     })
   if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
+  const rules = selectionRules(options)
   return {
     options,
-    readSelection: selectionReader(declared.tree, selectionRules(options), options.cacheSize),
+    rules,
+    readSelection: selectionReader(declared.tree, rules, options.cacheSize),
     tree: declared.tree,
     shape: declared.shape,
     declared,
