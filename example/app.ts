@@ -45,7 +45,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   await app.register(swagger, {
     openapi: { info: { title: 'fastify-restricted-fields example', version: '1.0.0' } }
   })
-  await app.register(swaggerUi, { routePrefix: '/documentation' })
+  await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { deepLinking: true } })
   await app.register(fastifyRestrictedFields)
   app.addSchema(userSchema)
 
@@ -53,7 +53,11 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
 
   app.get('/api/users/', {
     restrictFields: true,
-    schema: { response: { 200: pageSchema } }
+    schema: {
+      // A string here, so that the handler's own message explains a malformed page.
+      querystring: { type: 'object', properties: { page: { type: 'string', description: "A page number from 1, or 'last'; absent means 1" } } },
+      response: { 200: pageSchema }
+    }
   }, async function listUsers (request, reply) {
     const count = await store.count()
     const pages = pageCount(count, options.pageSize)

@@ -101,7 +101,7 @@ exampleTest('the OpenAPI document lists only and defer with the user fields, and
   const app = await example()
   const document = (await app.inject('/documentation/json')).json()
   const parameters = document.paths['/api/users/'].get.parameters
-  t.same(parameters.map((p: { name: string }) => p.name), ['only', 'defer'])
+  t.same(parameters.map((p: { name: string }) => p.name), ['only', 'defer', 'page'])
   t.same(parameters[0].schema.items.enum, ['id', 'name', 'email', 'is_staff'])
   const ui = await app.inject('/documentation/')
   t.same([ui.statusCode, ui.headers['content-type']], [200, 'text/html; charset=utf-8'])
