@@ -68,12 +68,9 @@ export function restrictedHooks (spec: RouteSpec): { preValidation: preValidatio
     }
     const carrier = request as SelectionCarrier
     carrier[kSelection] = selection
-    if (selection === null) {
-      carrier[kView] = unrestricted
-    } else {
-      carrier[kView] = selection.view ??= selectionView(selection.projection)
-      normalizeQuery(query, selection, spec)
-    }
+    // A restricted request's view is built on first read (see restrictedFieldsGetter): most handlers never ask.
+    carrier[kView] = selection === null ? unrestricted : null
+    if (selection !== null) normalizeQuery(query, selection, spec)
     done()
   }
 
@@ -110,7 +107,17 @@ export function restrictedHooks (spec: RouteSpec): { preValidation: preValidatio
   }
 }
 
-/** The `restrictedFields` getter: the view the preValidation hook stored, or NOT_RESTRICTED. */
+/**
+ * The `restrictedFields` getter: the view of the request's selection, built
+ * on first read and kept with the (remembered) selection; the route's
+ * unrestricted view without one; NOT_RESTRICTED on routes not opted in.
+ */
 export function restrictedFieldsGetter (this: FastifyRequest): FieldSelection {
-  return (this as SelectionCarrier)[kView] ?? NOT_RESTRICTED
+  const carrier = this as SelectionCarrier
+  const view = carrier[kView]
+  if (view !== null) return view
+  const selection = carrier[kSelection]
+  if (selection === null) return NOT_RESTRICTED
+  carrier[kView] = selection.view ??= selectionView(selection.projection)
+  return carrier[kView]
 }

@@ -21,12 +21,15 @@ test('handlers and preHandler hooks see the selection as request.restrictedField
   app.get('/plain', async (request) => ({ restricted: request.restrictedFields.restricted, has: request.restrictedFields.has('x'), fields: request.restrictedFields.fields }))
   await app.inject('/users?only=name,profile.city')
   await app.inject('/users')
+  await app.inject('/users?only=name,profile.city')
   t.same(seen, [
     ['preHandler', true, ['name', 'profile']],
     ['handler', true, ['name', 'profile']],
     ['preHandler', false, ['id', 'name', 'email', 'role', 'profile', 'tags']],
-    ['handler', false, ['id', 'name', 'email', 'role', 'profile', 'tags']]
-  ])
+    ['handler', false, ['id', 'name', 'email', 'role', 'profile', 'tags']],
+    ['preHandler', true, ['name', 'profile']],
+    ['handler', true, ['name', 'profile']]
+  ], 'the view is built once per request and kept with a remembered selection')
   t.same((await app.inject('/plain?only=x')).json(), { restricted: false, has: true, fields: [] }, 'a route without the option restricts nothing')
 })
 
