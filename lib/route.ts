@@ -61,45 +61,32 @@ export function buildRouteSpec (
 ): RouteSpec {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const success = successSchema(response)
-  const cache = new AdmissionCache<Serializer | null>(options.cacheSize)
+  let found: Pick<RouteSpec, 'tree' | 'shape' | 'declared' | 'statusKey' | 'restricts'>
 
   if (options.fields !== null) {
     if (success !== null) {
       throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
     }
     const tree = declaredFromList(options.fields)
-    const rules = selectionRules(options)
-    return {
-      options,
-      rules,
-      readSelection: selectionReader(tree, rules, options.cacheSize),
-      tree,
-      shape: { kind: 'auto', key: options.resultsKey },
-      declared: null,
-      statusKey: undefined,
-      cache,
-      restricts: statusRule(null, {})
-    }
+    found = { tree, shape: { kind: 'auto', key: options.resultsKey }, declared: null, statusKey: undefined, restricts: statusRule(null, {}) }
+  } else {
+    const declared = success === null
+      ? null
+      : declaredResponse(success.schema, options.resultsKey, options.maxDepth, {
+        root: success.schema,
+        shared: sharedSchemas,
+        unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
+      })
+    if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
+    found = { tree: declared.tree, shape: declared.shape, declared, statusKey: success.key, restricts: statusRule(success.key, response) }
   }
 
-  const declared = success === null
-    ? null
-    : declaredResponse(success.schema, options.resultsKey, options.maxDepth, {
-      root: success.schema,
-      shared: sharedSchemas,
-      unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
-    })
-  if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
   const rules = selectionRules(options)
   return {
+    ...found,
     options,
     rules,
-    readSelection: selectionReader(declared.tree, rules, options.cacheSize),
-    tree: declared.tree,
-    shape: declared.shape,
-    declared,
-    statusKey: success.key,
-    cache,
-    restricts: statusRule(success.key, response)
+    readSelection: selectionReader(found.tree, rules, options.cacheSize),
+    cache: new AdmissionCache<Serializer | null>(options.cacheSize)
   }
 }

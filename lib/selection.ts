@@ -68,6 +68,12 @@ interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
 
 type Query = Record<string, unknown> | null | undefined
 
+/** Whether a query carries any restriction parameter; the common answer, no, allocates nothing. */
+function hasRestriction (query: Record<string, unknown>, rules: SelectionRules): boolean {
+  return query[rules.onlyParam] !== undefined || query[rules.onlyListParam] !== undefined ||
+    query[rules.deferParam] !== undefined || query[rules.deferListParam] !== undefined
+}
+
 function collectValues (value: unknown, param: string, into: string[]): void {
   if (value === undefined) return
   if (typeof value === 'string') {
@@ -199,10 +205,7 @@ const MEMO_KEY_LIMIT = 512
 export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): (query: Query, rawQuery: string) => Selection | null {
   const memo = new Map<string, Selection>()
   return function readSelection (query, rawQuery) {
-    if (query === null || query === undefined) return null
-    // The common case, no restriction at all, allocates nothing.
-    if (query[rules.onlyParam] === undefined && query[rules.onlyListParam] === undefined &&
-        query[rules.deferParam] === undefined && query[rules.deferListParam] === undefined) return null
+    if (query === null || query === undefined || !hasRestriction(query, rules)) return null
     const remember = memoSize > 0 && rawQuery.length <= MEMO_KEY_LIMIT
     if (remember) {
       const known = memo.get(rawQuery)
@@ -222,14 +225,12 @@ export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSiz
  * neither parameter is present; throws a coded 400 error for a bad request.
  */
 export function parseSelection (query: Query, tree: FieldTree, rules: SelectionRules): Selection | null {
-  if (query === null || query === undefined) return null
+  if (query === null || query === undefined || !hasRestriction(query, rules)) return null
   const only = query[rules.onlyParam]
   const onlyList = query[rules.onlyListParam]
   const defer = query[rules.deferParam]
   const deferList = query[rules.deferListParam]
-  // The common case, no restriction at all, allocates nothing.
   const hasOnly = only !== undefined || onlyList !== undefined
-  if (!hasOnly && defer === undefined && deferList === undefined) return null
 
   const onlyValues: string[] = []
   const deferValues: string[] = []
