@@ -1,50 +1,73 @@
 import createError from '@fastify/error'
+import type { FastifyErrorConstructor } from '@fastify/error'
 
 // Client errors skip stack capture: they are expected, frequent and may be
 // triggered on purpose, so they should cost as little as possible.
 
+// Each constructor spells out its type: the code and status are then part of
+// it, so `instanceof` narrows to them, and the emitted declarations name
+// `FastifyErrorConstructor` itself (the inferred form,
+// `createError.FastifyErrorConstructor`, does not resolve under the `bundler`
+// and `node10` module resolutions).
+type CodedErrorConstructor<Code extends string, StatusCode extends number, Args extends unknown[]> =
+  FastifyErrorConstructor<{ code: Code, statusCode: StatusCode }, Args>
+
 /** 400: a requested field is not declared for the route. */
-export const UnknownFieldError = createError<[string]>(
+export const UnknownFieldError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 400, [string]> = createError(
   'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', '%s', 400, TypeError, false
 )
 
 /** 400: a restriction parameter is neither a string nor a list of strings. */
-export const InvalidParameterError = createError<[string, string]>(
+export const InvalidParameterError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 400, [string, string]> = createError(
   'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
   "Query parameter '%s' must be a field name or a list of field names, got %s",
   400, TypeError, false
 )
 
 /** 400: more field names than `maxFields` in one request. */
-export const TooManyFieldsError = createError<[string, string, number]>(
+export const TooManyFieldsError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 400, [string, string, number]> = createError(
   'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS',
   "Too many field names in query parameters '%s' and '%s': at most %d are allowed",
   400, RangeError, false
 )
 
 /** 400: a dotted path longer than `maxDepth` segments. */
-export const PathTooDeepError = createError<[string, string, number]>(
+export const PathTooDeepError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP', 400, [string, string, number]> = createError(
   'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP',
   "Field path '%s' in query parameter '%s' is too deep: at most %d levels are allowed",
   400, RangeError, false
 )
 
 /** Thrown at registration or route declaration: an option has a wrong value. */
-export const InvalidOptionError = createError<[string]>(
+export const InvalidOptionError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_OPTION', 500, [string]> = createError(
   'FST_RESTRICTED_FIELDS_INVALID_OPTION', '%s', 500, TypeError
 )
 
 /** Thrown at route declaration: the route has no schema and no `fields` list. */
-export const NoDeclaredFieldsError = createError<[string]>(
+export const NoDeclaredFieldsError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS', 500, [string]> = createError(
   'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS',
   'Route %s has restrictFields enabled but declares no fields: add a response schema for status 200 (or 2xx), or list the fields with restrictFields: { fields: [...] }',
   500
 )
 
 /** Thrown at route declaration: the response schema has a `$ref` that cannot be resolved. */
-export const UnresolvedReferenceError = createError<[string, string]>(
+export const UnresolvedReferenceError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE', 500, [string, string]> = createError(
   'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE',
   "Route %s: cannot resolve $ref '%s' in its response schema; add the referenced schema with fastify.addSchema() before declaring the route",
+  500
+)
+
+/** Thrown at route declaration: the response schema is neither JSON Schema nor a Standard JSON Schema. */
+export const UnreadableSchemaError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNREADABLE_SCHEMA', 500, [string, string, string]> = createError(
+  'FST_RESTRICTED_FIELDS_UNREADABLE_SCHEMA',
+  'Route %s: cannot read the fields of its response schema for status %s, which is %s; the plugin reads JSON Schema objects (plain or TypeBox) and schemas that implement Standard JSON Schema (~standard.jsonSchema, as Zod 4 does)',
+  500
+)
+
+/** 500: a `hiddenFields` rule returned something other than declared field names. */
+export const InvalidHiddenFieldsError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500, [string, string]> = createError(
+  'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS',
+  'Route %s: the hiddenFields rule %s',
   500
 )
 

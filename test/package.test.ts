@@ -1,0 +1,191 @@
+import t from 'tap'
+import { execFile } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+// The package as users get it: packed by `npm pack`, whose prepack script
+// builds lib/ alone into dist/package (so the tests reading dist/lib meanwhile
+// are not disturbed), then installed from the tarball into a project of its
+// own, next to the oldest Fastify we support.
+
+/** The oldest Fastify the package works with; the README's Compatibility table names it. */
+const oldestFastify = '5.0.0'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const work = mkdtempSync(join(tmpdir(), 'fastify-restricted-fields-package-'))
+const consumer = join(work, 'consumer')
+t.teardown(() => rm(work, { recursive: true, force: true }))
+
+let packedFiles: string[] = []
+
+/** Runs a command to its end, without tap's NODE_OPTIONS: coverage of npm, tsc and the consumer would only slow them down. */
+async function run (command: string, args: string[], cwd: string): Promise<{ code: number | string | null, stdout: string, stderr: string }> {
+  const { NODE_OPTIONS, ...env } = process.env
+  return await new Promise((resolve) => {
+    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      // An exit status, or a system error code such as ENOENT when the command is missing.
+      resolve({ code: error === null ? 0 : error.code ?? null, stdout, stderr })
+    })
+  })
+}
+
+/** Runs a command that must succeed and returns its standard output. */
+async function succeed (command: string, args: string[], cwd: string): Promise<string> {
+  const { code, stdout, stderr } = await run(command, args, cwd)
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code} in ${cwd}:\n${stdout}${stderr}`)
+  return stdout
+}
+
+const schema = "{ response: { 200: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } } } }"
+
+/** The consumer project's sources. */
+const sources: Record<string, string> = {
+  'esm.mjs': `
+    import Fastify from 'fastify'
+    import plugin, { fastifyRestrictedFields, UnknownFieldError } from 'fastify-restricted-fields'
+
+    const app = Fastify()
+    await app.register(plugin)
+    app.get('/', { restrictFields: true, schema: ${schema} }, async () => ({ a: 1, b: 2 }))
+    const restricted = await app.inject('/?only=b')
+    const unknown = await app.inject('/?only=c')
+    console.log(JSON.stringify([
+      app.version, plugin === fastifyRestrictedFields, new UnknownFieldError('x').code,
+      restricted.statusCode, restricted.body, unknown.statusCode, unknown.json()
+    ]))
+  `,
+  'require.cjs': `
+    const plugin = require('fastify-restricted-fields')
+    const app = require('fastify')()
+
+    app.register(plugin).after(() => {
+      app.get('/', { restrictFields: true, schema: ${schema} }, async () => ({ a: 1, b: 2 }))
+    })
+    Promise.all([import('fastify-restricted-fields'), app.inject('/?defer=a')]).then(([namespace, response]) => {
+      const names = Object.keys(namespace).filter((name) => name !== 'module.exports')
+      const missing = names.filter((name) => plugin[name] !== namespace[name])
+      console.log(JSON.stringify([typeof plugin, plugin.default === plugin, plugin.fastifyRestrictedFields === plugin, missing, names, response.body]))
+    })
+  `,
+  // Type-checked under every setup.
+  'app.ts': `
+    import Fastify from 'fastify'
+    import plugin, { fastifyRestrictedFields, UnknownFieldError } from 'fastify-restricted-fields'
+    import type { RestrictedFieldsOptions } from 'fastify-restricted-fields'
+
+    const app = Fastify()
+    const options: RestrictedFieldsOptions = { maxFields: 10, unknownFields: 'ignore' }
+    app.register(plugin, options)
+    app.register(fastifyRestrictedFields)
+    app.get('/', { restrictFields: { fields: ['id'] } }, async (request) => request.restrictedFields.fields)
+    // @ts-expect-error restrictFields is a boolean or an options object
+    app.get('/wrong', { restrictFields: 'yes' }, async () => ({}))
+
+    export function report (error: unknown): void {
+      if (error instanceof UnknownFieldError) {
+        const code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' = error.code
+        const statusCode: 400 = error.statusCode
+        // @ts-expect-error the code has its literal type, not any
+        const notANumber: number = error.code
+        console.log(code, statusCode, notANumber)
+      }
+    }
+  `,
+  // Type-checked under nodenext, where a .cts file is CommonJS and require()s the package.
+  'require.cts': `
+    import Fastify = require('fastify')
+    import restrictedFields = require('fastify-restricted-fields')
+
+    const app = Fastify()
+    app.register(restrictedFields.default, { maxDepth: 4 })
+    app.register(restrictedFields.fastifyRestrictedFields)
+
+    export function code (error: unknown): 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' | undefined {
+      return error instanceof restrictedFields.UnknownFieldError ? error.code : undefined
+    }
+  `
+}
+
+const setups = [
+  { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['app.ts', 'require.cts'] },
+  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['app.ts'] },
+  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', files: ['app.ts'] }
+]
+
+t.before(async () => {
+  const [packed] = JSON.parse(await succeed('npm', ['pack', '--json', '--pack-destination', work], root))
+  packedFiles = packed.files.map((file: { path: string }) => file.path).sort()
+  await mkdir(consumer)
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({
+    name: 'consumer',
+    private: true,
+    type: 'module',
+    dependencies: {
+      'fastify-restricted-fields': `file:${join(work, packed.filename)}`,
+      fastify: oldestFastify,
+      typescript: '5.9',
+      '@types/node': '20'
+    }
+  }))
+  for (const [name, text] of Object.entries(sources)) await writeFile(join(consumer, name), text)
+  for (const setup of setups) {
+    await writeFile(join(consumer, `tsconfig.${setup.name}.json`), JSON.stringify({
+      compilerOptions: {
+        module: setup.module,
+        moduleResolution: setup.moduleResolution,
+        target: 'es2022',
+        lib: ['es2022'],
+        types: ['node'],
+        strict: true,
+        esModuleInterop: true,
+        skipLibCheck: false,
+        noEmit: true
+      },
+      files: setup.files
+    }))
+  }
+  await succeed('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], consumer)
+})
+
+t.test('the tarball holds the compiled library, its declarations, the README and the LICENSE, and nothing else', async (t) => {
+  const modules = (await readdir(join(root, 'lib'))).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -'.ts'.length))
+  t.same(packedFiles, [
+    'LICENSE', 'README.md', 'package.json',
+    ...modules.flatMap((name) => [`dist/package/${name}.d.ts`, `dist/package/${name}.js`])
+  ].sort())
+})
+
+t.test('an ES module import registers the plugin on the oldest supported Fastify and restricts a response', async (t) => {
+  t.equal(await succeed(process.execPath, ['esm.mjs'], consumer), JSON.stringify([
+    oldestFastify, true, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 200, '{"b":2}', 400,
+    { statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message: "Unknown field 'c' in query parameter 'only'; allowed fields: a, b" }
+  ]) + '\n')
+})
+
+t.test('require() returns the plugin itself, with default, fastifyRestrictedFields and the error constructors on it', async (t) => {
+  t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
+    'function', true, true, [],
+    [
+      'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
+      'TooManyFieldsError', 'UnknownFieldError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'default', 'fastifyRestrictedFields'
+    ],
+    '{"b":2}'
+  ]) + '\n')
+})
+
+t.test('the consumer has one fastify, its own: the package brings no copy', async (t) => {
+  const copies = JSON.parse(await succeed('npm', ['query', '#fastify'], consumer))
+  t.same(copies.map((copy: { location: string, version: string }) => [copy.location, copy.version]), [['node_modules/fastify', oldestFastify]])
+})
+
+t.test('the consumer type-checks with skipLibCheck: false under nodenext, bundler and node10 resolution', async (t) => {
+  const tsc = join(consumer, 'node_modules/typescript/bin/tsc')
+  const outcomes = await Promise.all(setups.map(async (setup) => {
+    const { code, stdout, stderr } = await run(process.execPath, [tsc, '-p', `tsconfig.${setup.name}.json`], consumer)
+    return { setup: setup.name, code, output: stdout + stderr }
+  }))
+  t.same(outcomes, setups.map((setup) => ({ setup: setup.name, code: 0, output: '' })))
+})
