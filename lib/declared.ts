@@ -8,6 +8,14 @@ export type JsonSchema = Record<string, any>
 /** One declared field. `children` is set when the field holds an object or an array of objects. */
 export interface FieldNode {
   readonly name: string
+  /** The name as a JSON object key, with its colon: `"name":`. */
+  readonly jsonKey: string
+  /**
+   * The field kept whole in a projection's canonical key: its name, or, when
+   * some of its nested fields are hidden from a request, the name and the
+   * fields it still has, so that the key always says what is sent.
+   */
+  readonly wholeKey: string
   /** The field's own schema, to emit unchanged when the field is a leaf (refs made absolute). */
   readonly schema: JsonSchema
   /** `schema` without its default, inlined when the default sits behind a `$ref`. */
@@ -17,7 +25,15 @@ export interface FieldNode {
   readonly nullable: boolean
   readonly hasDefault: boolean
   readonly defaultValue: unknown
+  /**
+   * Set on a leaf whose own schema is one plain JSON type (nullable or not)
+   * that fast-json-stringify writes as JSON.stringify does for values of that
+   * type, so a writer may skip the compiled serializer for such values.
+   */
+  readonly simpleType: SimpleType | null
 }
+
+export type SimpleType = 'string' | 'integer' | 'number' | 'boolean'
 
 /** The declared fields of one object level, in declared order. */
 export interface FieldTree {
@@ -121,12 +137,23 @@ function absoluteLeaf (schema: JsonSchema, base: string | null): JsonSchema {
   return schema
 }
 
+// Keywords that change how fast-json-stringify writes a value, or that point elsewhere.
+const NOT_SIMPLE = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'const', 'properties', 'items', 'prefixItems', 'additionalProperties', 'patternProperties']
+const SIMPLE_TYPES: readonly string[] = ['string', 'integer', 'number', 'boolean']
+
+function simpleTypeOf (schema: JsonSchema): SimpleType | null {
+  if (NOT_SIMPLE.some((keyword) => Object.hasOwn(schema, keyword)) || schema.format === 'unsafe') return null
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type.filter((type: unknown) => type !== 'null') : [schema.type]
+  return types.length === 1 && SIMPLE_TYPES.includes(types[0] as string) ? types[0] as SimpleType : null
+}
+
 function withoutDefault (schema: JsonSchema): JsonSchema {
   const { default: _default, ...rest } = schema
   return rest
 }
 
-function makeTree (nodes: FieldNode[]): FieldTree {
+/** A tree of the given nodes, in the given order. */
+export function makeTree (nodes: FieldNode[]): FieldTree {
   return { nodes, byName: new Map(nodes.map((node) => [node.name, node])) }
 }
 
@@ -150,13 +177,16 @@ function fieldNode (name: string, located: Located, context: RefContext, depthLe
   else if (hasDefault) schemaWithoutDefault = withoutDefault(absoluteLeaf(resolved.schema, resolved.base))
   const leaf = {
     name,
+    jsonKey: JSON.stringify(name) + ':',
+    wholeKey: name,
     schema,
     schemaWithoutDefault,
     children: null,
     isArray: false,
     nullable: resolved.nullable,
     hasDefault,
-    defaultValue
+    defaultValue,
+    simpleType: simpleTypeOf(own)
   }
   // Deeper levels stay leaves: a recursive schema would otherwise never end.
   if (depthLeft <= 1) return leaf
@@ -226,13 +256,16 @@ export function declaredFromList (paths: readonly string[]): FieldTree {
     const child = draft.children.get(name) as Draft
     return {
       name,
+      jsonKey: JSON.stringify(name) + ':',
+      wholeKey: name,
       schema: {},
       schemaWithoutDefault: {},
       children: child.names.length > 0 ? build(child) : null,
       isArray: false,
       nullable: true,
       hasDefault: false,
-      defaultValue: undefined
+      defaultValue: undefined,
+      simpleType: null
     }
   }))
   return build(root)

@@ -3,21 +3,41 @@
  * the selection) and its preSerialization hook (restricting the payload).
  */
 import type {
-  FastifyReply, FastifyRequest, preSerializationHookHandler, preValidationHookHandler
+  FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
-import { applySelection, wholeProjection } from './apply.js'
-import { pruneSchema } from './prune.js'
+import fastJsonStringify from 'fast-json-stringify'
+import type { JsonSchema } from './declared.js'
+import { projectWhole, wholeProjection } from './projection.js'
+import type { Projection } from './projection.js'
 import type { RouteSpec } from './route.js'
-import type { Selection, Serializer } from './selection.js'
+import type { Selection } from './selection.js'
+import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRoute } from './serializer.js'
+import type { Serializer } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
+import { selectionReader } from './selection.js'
+import { VisibilityCache } from './visibility.js'
+import type { Visibility } from './visibility.js'
 
 /** Where a request keeps its selection and its handlers' view; decorated with null. */
 export const kSelection = Symbol('fastify-restricted-fields.selection')
 export const kView = Symbol('fastify-restricted-fields.view')
+/** On routes with a visibility rule: the restriction parameters, set aside until the rule has run. */
+export const kPending = Symbol('fastify-restricted-fields.pending')
 
-type SelectionCarrier = FastifyRequest & { [kSelection]: Selection | null, [kView]: FieldSelection | null }
+interface PendingParameters { query: Query, rawQuery: string }
+type SelectionCarrier = FastifyRequest & {
+  [kSelection]: Selection | null
+  [kView]: FieldSelection | null
+  [kPending]: PendingParameters | null
+}
 type Query = Record<string, unknown>
+
+function rawQueryOf (request: FastifyRequest): string {
+  const url = request.url
+  const queryStart = url.indexOf('?')
+  return queryStart === -1 ? '' : url.slice(queryStart + 1)
+}
 
 /**
  * Rewrites the restriction parameters as arrays of declared names under their
@@ -32,26 +52,72 @@ function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): v
   if (selection.defer !== null) query[deferParam] = selection.defer.slice()
 }
 
-function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: Record<string, unknown>): Serializer | null {
+function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: JsonSchema): Serializer | null {
   try {
-    return reply.compileSerializationSchema(schema, spec.statusKey) as Serializer
+    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
+    return spec.standard === null
+      ? reply.compileSerializationSchema(schema, spec.statusKey) as Serializer
+      : fastJsonStringify(schema)
   } catch (error) {
-    // A custom serializer compiler may refuse a pruned schema; copying still answers correctly.
+    // A custom serializer compiler may refuse a pruned schema; the plugin then writes or copies instead.
     reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
     return null
   }
 }
 
-function copySerializer (reply: FastifyReply, spec: RouteSpec, state: { copy: Serializer | null | undefined }): Serializer {
-  // The schema of every declared field without defaults: it serializes any copied selection.
-  // Compiled once per route; null (a compiler that refused it) is remembered too.
-  if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
-  return state.copy ?? JSON.stringify
+/** Per-route state of the serializers that are not compiled per selection. */
+interface RouteSerializers { copy: Serializer | null | undefined }
+
+/** The restricted serializer of a reply whose selection has no compiled serializer: write, or copy where the writer gives up. */
+function writingSerializer (reply: FastifyReply, spec: RouteSpec, state: RouteSerializers, projection: Projection): Serializer {
+  return function writeRestricted (payload) {
+    const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, spec, schema)
+    try {
+      return new ProjectionWriter(spec.writer, compile).write(payload, projection)
+    } catch (error) {
+      if (error !== WRITER_GAVE_UP) throw error
+    }
+    // The schema of every declared field without defaults: it serializes any copied selection.
+    // Compiled once per route; null (a compiler that refused it) is remembered too.
+    if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
+    return (state.copy ?? JSON.stringify)(copyProjection(payload, projection, spec.shape))
+  }
 }
 
-/** The two hooks of an opted-in route, closed over its spec. */
-export function restrictedHooks (spec: RouteSpec): { preValidation: preValidationHookHandler, preSerialization: preSerializationHookHandler<unknown> } {
-  const state: { copy: Serializer | null | undefined } = { copy: undefined }
+/**
+ * Wraps a restricted serializer of a Standard Schema route: the payload goes
+ * through the schema's own validation first, and what it outputs is
+ * restricted. A payload it rejects goes to the route's own serializer, which
+ * rejects it as it would without restriction.
+ */
+function validatingSerializer (reply: FastifyReply, spec: RouteSpec, restricted: Serializer, projection: Projection): Serializer {
+  const standard = spec.standard!
+  return function validateThenRestrict (payload) {
+    const result = standard['~standard'].validate(payload)
+    if (!(result instanceof Promise) && result.issues === undefined) return restricted(result.value)
+    if (result instanceof Promise) result.catch(() => {})
+    const own = reply.compileSerializationSchema(standard as unknown as Record<string, unknown>, spec.statusKey) as Serializer
+    // Reached only when the route's serializer accepts what validation did not (a codec, say):
+    // its JSON is restricted as it stands, with nothing converted again.
+    const encoded = writerRoute(spec.shape, null)
+    return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
+  }
+}
+
+/** The hooks of an opted-in route, closed over its spec. */
+export interface RestrictedHooks {
+  preValidation: preValidationHookHandler
+  /** Set on routes with a visibility rule, which is applied, with the selection, after the route's own hooks. */
+  preHandler: preHandlerHookHandler | null
+  preSerialization: preSerializationHookHandler<unknown>
+}
+
+/**
+ * The hooks of an opted-in route. `declaredElsewhere` tells whether a path
+ * that a visibility rule hides is declared by another opted-in route.
+ */
+export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: string) => boolean): RestrictedHooks {
+  const state: RouteSerializers = { copy: undefined }
   const unrestricted = unrestrictedView(spec.tree)
 
   function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
@@ -59,9 +125,7 @@ export function restrictedHooks (spec: RouteSpec): { preValidation: preValidatio
     let selection: Selection | null
     const query = request.query as Query
     try {
-      const url = request.url
-      const queryStart = url.indexOf('?')
-      selection = spec.readSelection(query, queryStart === -1 ? '' : url.slice(queryStart + 1))
+      selection = spec.readSelection(query, rawQueryOf(request))
     } catch (error) {
       done(error as Error)
       return
@@ -74,35 +138,105 @@ export function restrictedHooks (spec: RouteSpec): { preValidation: preValidatio
     done()
   }
 
-  function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
-    const selection = (request as SelectionCarrier)[kSelection]
-    // Error bodies, including a custom error handler's, pass through untouched.
-    if (selection === null || !spec.restricts(reply.statusCode)) {
-      done(null, payload)
-      return
-    }
-    if (spec.declared === null) {
-      done(null, applySelection(payload, selection.projection, spec.shape))
-      return
-    }
+  /** The compiled serializer of a selection, compiling it when the cache admits it; null or undefined when there is none. */
+  function compiledSerializer (reply: FastifyReply, selection: Selection): Serializer | null | undefined {
     let serializer = selection.serializer ?? spec.cache.get(selection.key)
-    if (serializer === undefined && spec.cache.admit(selection.key)) {
+    if (serializer === undefined && spec.declared !== null && spec.cache.admit(selection.key)) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
       spec.cache.set(selection.key, serializer)
     }
     if (serializer !== undefined) selection.serializer = serializer
-    if (serializer !== undefined && serializer !== null) {
-      reply.serializer(serializer)
-      done(null, payload)
+    return serializer
+  }
+
+  function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    const selection = (request as SelectionCarrier)[kSelection]
+    // Error bodies, including a custom error handler's, pass through untouched.
+    if (selection !== null && spec.restricts(reply.statusCode)) {
+      // Restriction chooses how the payload is serialized; the payload itself, which later hooks see, is never changed.
+      const restricted = compiledSerializer(reply, selection) ?? writingSerializer(reply, spec, state, selection.projection)
+      reply.serializer(spec.standard === null ? restricted : validatingSerializer(reply, spec, restricted, selection.projection))
+    }
+    done(null, payload)
+  }
+
+  const rule = spec.options.hiddenFields
+  if (rule === null) {
+    return {
+      preValidation: restrictFieldsParse as preValidationHookHandler,
+      preHandler: null,
+      preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
+    }
+  }
+
+  const { onlyParam, onlyListParam, deferParam, deferListParam } = spec.rules
+  const visibilities = new VisibilityCache<Selection>(
+    spec.tree,
+    { tree: spec.tree, readSelection: spec.readSelection, whole: null },
+    (tree): Visibility<Selection> => ({
+      tree,
+      readSelection: selectionReader(tree, spec.rules, spec.options.cacheSize),
+      whole: { ...projectWhole(tree), only: null, defer: null }
+    }),
+    declaredElsewhere,
+    spec.route
+  )
+
+  function restrictFieldsSetAside (request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+    // The names can only be checked once the rule has said what this request may see, after the route's
+    // own hooks; until then they are kept out of the query, so that validation cannot name them either.
+    const query = request.query as Query | null | undefined
+    let pending: PendingParameters | null = null
+    if (query !== null && query !== undefined) {
+      for (const name of [onlyParam, onlyListParam, deferParam, deferListParam]) {
+        if (query[name] === undefined) continue
+        pending ??= { query: {}, rawQuery: rawQueryOf(request) }
+        pending.query[name] = query[name]
+        delete query[name]
+      }
+    }
+    (request as SelectionCarrier)[kPending] = pending
+    done()
+  }
+
+  function select (request: FastifyRequest, hidden: unknown): void {
+    const visibility = visibilities.of(hidden)
+    const carrier = request as SelectionCarrier
+    const pending = carrier[kPending]
+    const selection = (pending === null ? null : visibility.readSelection(pending.query, pending.rawQuery)) ?? visibility.whole
+    carrier[kSelection] = selection
+    carrier[kView] = selection === null ? unrestricted : null
+    if (pending !== null && selection !== null) normalizeQuery(request.query as Query, selection, spec)
+  }
+
+  function restrictFieldsVisibility (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+    let hidden: unknown
+    try {
+      hidden = (rule as (request: FastifyRequest) => unknown)(request)
+      if (!(hidden instanceof Promise)) select(request, hidden)
+    } catch (error) {
+      done(error as Error)
       return
     }
-    reply.serializer(copySerializer(reply, spec, state))
-    done(null, applySelection(payload, selection.projection, spec.shape))
+    if (!(hidden instanceof Promise)) {
+      done()
+      return
+    }
+    hidden.then((answer) => {
+      let failure: Error | undefined
+      try {
+        select(request, answer)
+      } catch (error) {
+        failure = error as Error
+      }
+      done(failure)
+    }, done)
   }
 
   return {
-    preValidation: restrictFieldsParse as preValidationHookHandler,
+    preValidation: restrictFieldsSetAside as preValidationHookHandler,
+    preHandler: restrictFieldsVisibility as preHandlerHookHandler,
     preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
   }
 }

@@ -1,11 +1,22 @@
 /**
- * The object-copy path: builds new records that hold only the projected
- * fields, in declared order. Used for routes without a response schema, and
- * for selections whose serializer is not compiled (yet).
+ * A projection is what a selection keeps of the declared fields: per object
+ * level, the kept fields in declared order, each kept whole or narrowed by a
+ * projection of its own. It is built from the tries of requested paths that
+ * lib/selection.ts reads out of the query, and read by the serializers.
  */
-import type { FieldTree } from './declared.js'
-import type { Projection, ProjectedField } from './selection.js'
-import type { PayloadShape } from './declared.js'
+import type { FieldNode, FieldTree } from './declared.js'
+
+/** One kept field; `sub` is null when the field is kept whole. */
+export interface ProjectedField {
+  readonly node: FieldNode
+  readonly sub: Projection | null
+}
+
+/** The fields one object level keeps, in declared order. */
+export type Projection = readonly ProjectedField[]
+
+/** A trie of requested paths; `whole` marks a path that was named itself, not only through a child. */
+export interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
 
 const wholeProjections = new WeakMap<FieldTree, Projection>()
 
@@ -19,41 +30,57 @@ export function wholeProjection (tree: FieldTree): Projection {
   return projection
 }
 
-function copyValue (value: unknown, projection: Projection): unknown {
-  if (value === null || typeof value !== 'object') return value
-  if (Array.isArray(value)) return value.map((item) => copyValue(item, projection))
-  return copyRecord(value as Record<string, unknown>, projection)
+const KEEP_ALL: PathTrie = { whole: true, children: new Map() }
+
+/** A projection and its canonical key: equal projections get equal keys, whatever their spelling. */
+export interface KeyedProjection {
+  readonly projection: Projection
+  readonly key: string
 }
 
-function copyRecord (record: Record<string, unknown>, projection: Projection): Record<string, unknown> {
-  const copy: Record<string, unknown> = {}
-  for (const { node, sub } of projection) {
-    const value = record[node.name]
-    if (value === undefined) {
-      // The compiled serializer writes a declared default for a missing field; so must the copy.
-      if (node.hasDefault) copy[node.name] = node.defaultValue
+interface Projected { projection: ProjectedField[], key: string, whole: boolean }
+
+function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined): Projected {
+  const projection: ProjectedField[] = []
+  let key = ''
+  let whole = true
+  for (const node of tree.nodes) {
+    const kept = only.whole ? KEEP_ALL : only.children.get(node.name)
+    const dropped = defer?.children.get(node.name)
+    if (kept === undefined || dropped?.whole === true) {
+      whole = false
       continue
     }
-    // Fields kept whole are still copied level by level, so undeclared keys never pass.
-    copy[node.name] = node.children === null
-      ? value
-      : copyValue(value, sub ?? wholeProjection(node.children))
+    if (key !== '') key += ','
+    if (node.children === null || (kept.whole && dropped === undefined)) {
+      projection.push({ node, sub: null })
+      key += node.wholeKey
+      continue
+    }
+    const inner = project(node.children, kept, dropped)
+    // A level that keeps every field whole is the field kept whole: one spelling, one cache key.
+    if (inner.whole) {
+      projection.push({ node, sub: null })
+      key += node.wholeKey
+    } else {
+      whole = false
+      projection.push({ node, sub: inner.projection })
+      key += `${node.name}(${inner.key})`
+    }
   }
-  return copy
+  return { projection, key, whole }
+}
+
+/** The projection and key of every field of a tree, for a request that names none. */
+export function projectWhole (tree: FieldTree): KeyedProjection {
+  return projectTree(tree, KEEP_ALL, { whole: false, children: new Map() })
 }
 
 /**
- * Applies a projection to a payload of the given shape and returns the new
- * payload. Values that are not records (null, strings) are returned as they are.
+ * Projects a tree through the paths `only` keeps (every field when its root is
+ * `whole`) minus the paths `defer` drops. Depth is bounded by the tree.
  */
-export function applySelection (payload: unknown, projection: Projection, shape: PayloadShape): unknown {
-  if (shape.kind === 'envelope' || shape.kind === 'auto') {
-    if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
-      const results = (payload as Record<string, unknown>)[shape.key]
-      if (Array.isArray(results)) {
-        return { ...payload, [shape.key]: copyValue(results, projection) }
-      }
-    }
-  }
-  return copyValue(payload, projection)
+export function projectTree (tree: FieldTree, only: PathTrie, defer: PathTrie): KeyedProjection {
+  const { projection, key } = project(tree, only, defer)
+  return { projection, key }
 }

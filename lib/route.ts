@@ -5,12 +5,18 @@
 import { AdmissionCache } from './cache.js'
 import { declaredFromList, declaredResponse } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
-import { InvalidOptionError, NoDeclaredFieldsError, UnresolvedReferenceError } from './errors.js'
+import { InvalidOptionError, NoDeclaredFieldsError, UnreadableSchemaError, UnresolvedReferenceError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { selectionReader, selectionRules } from './selection.js'
-import type { Selection, SelectionRules, Serializer } from './selection.js'
+import type { Selection, SelectionRules } from './selection.js'
+import { writerRoute } from './serializer.js'
+import type { Serializer, WriterRoute } from './serializer.js'
+import { foreignSchema, isStandardSchema, standardOutputSchema } from './standard-schema.js'
+import type { StandardSchema } from './standard-schema.js'
 
 export interface RouteSpec {
+  /** The route in messages: "GET /users". */
+  readonly route: string
   readonly options: ResolvedRouteOptions
   readonly rules: SelectionRules
   /** Reads a request's parsed and raw query into a selection; throws a coded 400 error for a bad one. */
@@ -25,10 +31,18 @@ export interface RouteSpec {
   readonly cache: AdmissionCache<Serializer | null>
   /** Whether replies with this status code are restricted. */
   readonly restricts: (statusCode: number) => boolean
+  /**
+   * The response schema when it is a Standard Schema (Zod): the route's
+   * serializer compiler takes no JSON Schema, so pruned schemas are compiled
+   * apart from it, and payloads are validated through it first.
+   */
+  readonly standard: StandardSchema | null
+  /** What the route's projection writers share. */
+  readonly writer: WriterRoute
 }
 
 /** A successful response's schema: 200 first, then 2xx, then the lowest other 2xx code. */
-function successSchema (response: Record<string, any>): { key: string, schema: JsonSchema } | null {
+function successSchema (response: Record<string, any>): { key: string, schema: JsonSchema | StandardSchema } | null {
   const codes = Object.keys(response).filter((key) => /^2\d\d$/.test(key)).sort()
   const key = ['200', '2xx', '2XX', ...codes].find((candidate) => Object.hasOwn(response, candidate))
   if (key === undefined) return null
@@ -61,32 +75,47 @@ export function buildRouteSpec (
 ): RouteSpec {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const success = successSchema(response)
-  let found: Pick<RouteSpec, 'tree' | 'shape' | 'declared' | 'statusKey' | 'restricts'>
+  let found: Pick<RouteSpec, 'tree' | 'shape' | 'declared' | 'statusKey' | 'restricts' | 'standard'>
 
   if (options.fields !== null) {
     if (success !== null) {
       throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
     }
     const tree = declaredFromList(options.fields)
-    found = { tree, shape: { kind: 'auto', key: options.resultsKey }, declared: null, statusKey: undefined, restricts: statusRule(null, {}) }
+    found = { tree, shape: { kind: 'auto', key: options.resultsKey }, declared: null, statusKey: undefined, restricts: statusRule(null, {}), standard: null }
   } else {
-    const declared = success === null
-      ? null
-      : declaredResponse(success.schema, options.resultsKey, options.maxDepth, {
-        root: success.schema,
-        shared: sharedSchemas,
-        unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
-      })
-    if (success === null || declared === null) throw new NoDeclaredFieldsError(route)
-    found = { tree: declared.tree, shape: declared.shape, declared, statusKey: success.key, restricts: statusRule(success.key, response) }
+    if (success === null) throw new NoDeclaredFieldsError(route)
+    const standard = isStandardSchema(success.schema) ? success.schema : null
+    const schema = readableSchema(success.schema, route, success.key)
+    const declared = declaredResponse(schema, options.resultsKey, options.maxDepth, {
+      root: schema,
+      shared: sharedSchemas,
+      unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
+    })
+    if (declared === null) throw new NoDeclaredFieldsError(route)
+    found = { tree: declared.tree, shape: declared.shape, declared, statusKey: success.key, restricts: statusRule(success.key, response), standard }
   }
 
   const rules = selectionRules(options)
   return {
     ...found,
+    route,
     options,
     rules,
     readSelection: selectionReader(found.tree, rules, options.cacheSize),
-    cache: new AdmissionCache<Serializer | null>(options.cacheSize)
+    cache: new AdmissionCache<Serializer | null>(options.cacheSize),
+    writer: writerRoute(found.shape, found.declared)
   }
+}
+
+/** The JSON Schema of a response schema: itself, or what a Standard Schema outputs; throws for anything else. */
+function readableSchema (schema: JsonSchema | StandardSchema, route: string, status: string): JsonSchema {
+  if (isStandardSchema(schema)) {
+    const json = standardOutputSchema(schema)
+    if (typeof json === 'string') throw new UnreadableSchemaError(route, status, json)
+    return json
+  }
+  const foreign = foreignSchema(schema)
+  if (foreign !== null) throw new UnreadableSchemaError(route, status, foreign)
+  return schema
 }

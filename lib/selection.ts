@@ -1,26 +1,18 @@
 /**
- * Turns the `only` and `defer` query parameters into a Projection of the
- * declared fields. Client text is scanned once, left to right; every path is
- * checked against the declared tree as it is read, so nothing the client sends
- * drives recursion deeper than the route's own schema.
+ * Reads the `only` and `defer` query parameters into a selection: the
+ * requested paths, checked against the declared fields, and the projection
+ * they make. Client text is scanned once, left to right; every path is checked
+ * against the declared tree as it is read, so nothing the client sends drives
+ * recursion deeper than the route's own schema.
  */
 import type { FieldNode, FieldTree } from './declared.js'
+import { projectTree } from './projection.js'
+import type { PathTrie, Projection } from './projection.js'
+import type { Serializer } from './serializer.js'
 import type { FieldSelection } from './view.js'
 import {
   InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, quote
 } from './errors.js'
-
-/** One kept field; `sub` is null when the field is kept whole. */
-export interface ProjectedField {
-  readonly node: FieldNode
-  readonly sub: Projection | null
-}
-
-/** The fields one object level keeps, in declared order. */
-export type Projection = readonly ProjectedField[]
-
-/** Serializes a response payload to JSON text. */
-export type Serializer = (payload: unknown) => string
 
 /** The outcome of a request's restriction parameters. */
 export interface Selection {
@@ -63,9 +55,6 @@ export interface SelectionRules {
   readonly maxDepth: number
 }
 
-/** A trie of requested paths; `whole` marks a path that was named itself, not only through a child. */
-interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
-
 type Query = Record<string, unknown> | null | undefined
 
 /** Whether a query carries any restriction parameter; the common answer, no, allocates nothing. */
@@ -93,7 +82,8 @@ function describeLevel (tree: FieldTree, parent: string): string {
 class SelectionParser {
   readonly rules: SelectionRules
   readonly tree: FieldTree
-  count = 0
+  /** Names already read, per parameter: a repeated name is read once and counted once. */
+  readonly seen = new Set<string>()
 
   constructor (rules: SelectionRules, tree: FieldTree) {
     this.rules = rules
@@ -109,11 +99,14 @@ class SelectionParser {
       const name = raw.slice(start, end).trim()
       start = end + 1
       if (name === '') continue
-      if (++this.count > this.rules.maxFields) {
+      const seenKey = param + '\0' + name
+      if (this.seen.has(seenKey)) continue
+      this.seen.add(seenKey)
+      if (this.seen.size > this.rules.maxFields) {
         throw new TooManyFieldsError(this.rules.onlyParam, this.rules.deferParam, this.rules.maxFields)
       }
       const path = this.addPath(name, param, trie)
-      if (path !== null) accepted.push(path)
+      if (path !== null && !accepted.includes(path)) accepted.push(path)
     }
   }
 
@@ -156,40 +149,6 @@ class SelectionParser {
       : describeLevel(level, parent)
     throw new UnknownFieldError(`Unknown field '${quote(path)}' in query parameter '${param}'; ${detail}`)
   }
-}
-
-const KEEP_ALL: PathTrie = { whole: true, children: new Map() }
-
-interface Projected { projection: ProjectedField[], key: string, whole: boolean }
-
-function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined): Projected {
-  const projection: ProjectedField[] = []
-  let key = ''
-  let whole = true
-  for (const node of tree.nodes) {
-    const kept = only.whole ? KEEP_ALL : only.children.get(node.name)
-    const dropped = defer?.children.get(node.name)
-    if (kept === undefined || dropped?.whole === true) {
-      whole = false
-      continue
-    }
-    if (key !== '') key += ','
-    key += node.name
-    if (node.children === null || (kept.whole && dropped === undefined)) {
-      projection.push({ node, sub: null })
-      continue
-    }
-    const inner = project(node.children, kept, dropped)
-    // A level that keeps every field whole is the field kept whole: one spelling, one cache key.
-    if (inner.whole) {
-      projection.push({ node, sub: null })
-    } else {
-      whole = false
-      projection.push({ node, sub: inner.projection })
-      key += `(${inner.key})`
-    }
-  }
-  return { projection, key, whole }
 }
 
 /** Longest raw query string whose parse is remembered; longer queries are parsed every time. */
@@ -247,7 +206,7 @@ export function parseSelection (query: Query, tree: FieldTree, rules: SelectionR
   for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie, onlyNames)
   for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie, deferNames)
 
-  const { projection, key } = project(tree, onlyTrie, deferTrie)
+  const { projection, key } = projectTree(tree, onlyTrie, deferTrie)
   const hasDefer = defer !== undefined || deferList !== undefined
   return { projection, key, only: hasOnly ? onlyNames : null, defer: hasDefer ? deferNames : null }
 }

@@ -5,7 +5,7 @@
  */
 import { declaredPaths } from './declared.js'
 import type { FieldTree } from './declared.js'
-import type { Projection } from './selection.js'
+import type { Projection } from './projection.js'
 
 /** The fields a restricted response will contain. */
 export interface FieldSelection {

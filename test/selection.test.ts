@@ -42,6 +42,11 @@ test('parseSelection turns every accepted syntax into a canonical key', async (t
   }
 })
 
+test('parseSelection reports each declared name once, in the order first named', async (t) => {
+  const selection = parseSelection({ only: ['profile.city', 'id', 'profile . city', ' id'], defer: ['name', 'name'] }, tree, rules)
+  t.same([selection?.only, selection?.defer, selection?.key], [['profile.city', 'id'], ['name'], 'id,profile(city)'])
+})
+
 test('parseSelection accepts a null or missing query', async (t) => {
   t.equal(parseSelection(null, tree, rules), null)
   t.equal(parseSelection(undefined, tree, rules), null)
@@ -110,6 +115,13 @@ const rejections: Array<{ title: string, query: Record<string, unknown>, code: s
   {
     title: 'more names than maxFields over both parameters',
     query: { only: 'id,name', defer: 'email' },
+    overrides: { maxFields: 2 },
+    code: 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS',
+    message: "Too many field names in query parameters 'only' and 'defer': at most 2 are allowed"
+  },
+  {
+    title: 'more distinct names than maxFields, each repeated',
+    query: { only: ['id', 'id', 'name', 'name', 'id'], defer: ['id', 'id'] },
     overrides: { maxFields: 2 },
     code: 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS',
     message: "Too many field names in query parameters 'only' and 'defer': at most 2 are allowed"

@@ -1,17 +1,18 @@
 import { test } from 'tap'
-import { applySelection } from '../lib/apply.js'
-import { declaredFromList } from '../lib/declared.js'
-import type { PayloadShape } from '../lib/declared.js'
+import fastJsonStringify from 'fast-json-stringify'
+import { declaredFromList, declaredResponse } from '../lib/declared.js'
+import type { JsonSchema, PayloadShape } from '../lib/declared.js'
 import { parseSelection } from '../lib/selection.js'
-import { records, rulesWith, treeOf, userSchema } from './fixtures.js'
+import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRoute } from '../lib/serializer.js'
+import { context, records, rulesWith, treeOf, userSchema } from './fixtures.js'
 
 const rules = rulesWith()
 const tree = treeOf(userSchema)
 
-function apply (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {
+function copy (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {
   const selection = parseSelection(query, tree, rules)
   if (selection === null) throw new Error('no selection')
-  return applySelection(payload, selection.projection, shape)
+  return copyProjection(payload, selection.projection, shape)
 }
 
 const cases: Array<{ title: string, query: Record<string, unknown>, expected: unknown }> = [
@@ -28,32 +29,196 @@ const cases: Array<{ title: string, query: Record<string, unknown>, expected: un
   { title: 'only naming nothing gives empty objects', query: { only: '' }, expected: [{}, {}] }
 ]
 
-test('applySelection copies the projected fields of every record', async (t) => {
+test('copyProjection copies the projected fields of every record', async (t) => {
   for (const { title, query, expected } of cases) {
-    t.same(apply(query, records), expected, title)
+    t.same(copy(query, records), expected, title)
   }
 })
 
-test('applySelection follows the payload shape', async (t) => {
-  t.same(apply({ only: 'id' }, records[0], { kind: 'object' }), { id: 1 }, 'a single record')
-  t.same(apply({ only: 'id' }, { count: 2, results: records }, { kind: 'envelope', key: 'results' }),
+test('copyProjection follows the payload shape', async (t) => {
+  t.same(copy({ only: 'id' }, records[0], { kind: 'object' }), { id: 1 }, 'a single record')
+  t.same(copy({ only: 'id' }, { count: 2, results: records }, { kind: 'envelope', key: 'results' }),
     { count: 2, results: [{ id: 1 }, { id: 2 }] }, 'envelope keys are kept')
-  t.same(apply({ only: 'id' }, { count: 0, results: 'none' }, { kind: 'envelope', key: 'results' }),
+  t.same(copy({ only: 'id' }, { count: 0, results: 'none' }, { kind: 'envelope', key: 'results' }),
     {}, 'an envelope without a results array is treated as a record')
-  t.same(apply({ only: 'id' }, records, { kind: 'auto', key: 'results' }), [{ id: 1 }, { id: 2 }], 'auto: an array')
-  t.same(apply({ only: 'id' }, { results: records, next: null }, { kind: 'auto', key: 'results' }),
+  t.same(copy({ only: 'id' }, records, { kind: 'auto', key: 'results' }), [{ id: 1 }, { id: 2 }], 'auto: an array')
+  t.same(copy({ only: 'id' }, { results: records, next: null }, { kind: 'auto', key: 'results' }),
     { results: [{ id: 1 }, { id: 2 }], next: null }, 'auto: an envelope')
-  t.same(apply({ only: 'id' }, [records[0]], { kind: 'auto', key: 'results' }), [{ id: 1 }], 'auto: an array is not an envelope')
+  t.same(copy({ only: 'id' }, [records[0]], { kind: 'auto', key: 'results' }), [{ id: 1 }], 'auto: an array is not an envelope')
 })
 
-test('applySelection leaves values that are not records as they are', async (t) => {
-  t.equal(apply({ only: 'id' }, null), null)
-  t.equal(apply({ only: 'id' }, 'text', { kind: 'envelope', key: 'results' }), 'text')
-  t.same(apply({ only: 'profile.city' }, [{ profile: 'not an object' }, 7]), [{ profile: 'not an object' }, 7])
+test('copyProjection leaves values that are not records as they are', async (t) => {
+  t.equal(copy({ only: 'id' }, null), null)
+  t.equal(copy({ only: 'id' }, 'text', { kind: 'envelope', key: 'results' }), 'text')
+  t.same(copy({ only: 'profile.city' }, [{ profile: 'not an object' }, 7]), [{ profile: 'not an object' }, 7])
 })
 
-test('applySelection on a tree from a list copies nested arrays too', async (t) => {
+test('copyProjection on a tree from a list copies nested arrays too', async (t) => {
   const listed = declaredFromList(['id', 'tags.label'])
   const selection = parseSelection({ only: 'tags' }, listed, rules)
-  t.same(applySelection({ id: 1, tags: [{ label: 'a', x: 1 }] }, selection!.projection, { kind: 'object' }), { tags: [{ label: 'a' }] })
+  t.same(copyProjection({ id: 1, tags: [{ label: 'a', x: 1 }] }, selection!.projection, { kind: 'object' }), { tags: [{ label: 'a' }] })
+})
+
+function prune (schema: JsonSchema, query: Record<string, unknown>, defaults = true, shared: Record<string, JsonSchema> = {}): JsonSchema {
+  const declared = declaredResponse(schema, 'results', 8, context(shared, schema))!
+  const selection = parseSelection(query, declared.tree, rules)!
+  return pruneSchema(declared, selection.projection, { defaults })
+}
+
+const closed = (properties: JsonSchema): JsonSchema => ({ type: 'object', properties, additionalProperties: false })
+
+test('pruneSchema keeps the projected properties, closed, without required', async (t) => {
+  t.same(prune(userSchema, { only: 'name,id' }), closed({ id: { type: 'integer' }, name: { type: 'string' } }))
+})
+
+test('pruneSchema keeps defaults of kept fields unless told not to', async (t) => {
+  t.same(prune(userSchema, { only: 'role' }), closed({ role: { type: 'string', default: 'member' } }))
+  t.same(prune(userSchema, { only: 'role' }, false), closed({ role: { type: 'string' } }))
+})
+
+test('pruneSchema rebuilds nested objects and arrays from their declared fields', async (t) => {
+  t.same(prune(userSchema, { only: 'profile,tags.label' }), closed({
+    profile: { ...closed({ city: { type: 'string' }, phone: { type: 'string' } }), nullable: true },
+    tags: { type: 'array', items: closed({ label: { type: 'string' } }) }
+  }))
+})
+
+test('pruneSchema keeps nested object defaults', async (t) => {
+  const schema = { type: 'object', properties: { p: { type: 'object', default: {}, properties: { a: { type: 'string' } } } } }
+  t.same(prune(schema, { only: 'p' }), closed({ p: { ...closed({ a: { type: 'string' } }), default: {} } }))
+  t.same(prune(schema, { only: 'p' }, false), closed({ p: closed({ a: { type: 'string' } }) }))
+})
+
+test('pruneSchema drops patternProperties and additionalProperties of the original', async (t) => {
+  const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, patternProperties: { '^x': { type: 'string' } }, additionalProperties: true }
+  t.same(prune(schema, { only: 'a' }), closed({ a: { type: 'string' } }))
+})
+
+test('pruneSchema wraps arrays and envelopes the way the route declared them', async (t) => {
+  t.same(prune({ type: 'array', items: userSchema }, { only: 'id' }), { type: 'array', items: closed({ id: { type: 'integer' } }) })
+  const envelope = {
+    $id: 'page',
+    type: 'object',
+    required: ['count', 'results'],
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: userSchema } }
+  }
+  t.same(prune(envelope, { only: 'id' }), {
+    type: 'object',
+    required: ['count', 'results'],
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: closed({ id: { type: 'integer' } }) } }
+  }, 'the envelope keeps its keys and loses its $id')
+})
+
+test('pruneSchema carries the route schema definitions that leaf refs point into', async (t) => {
+  const schema = { type: 'object', properties: { a: { $ref: '#/definitions/s' }, b: {} }, definitions: { s: { type: 'string' } } }
+  t.same(prune(schema, { only: 'a' }), { definitions: schema.definitions, ...closed({ a: { $ref: '#/definitions/s' } }) })
+})
+
+test('pruneSchema keeps a field named __proto__ as a property', async (t) => {
+  const schema = { type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}, "b": {}}') }
+  const pruned = prune(schema, { only: '__proto__' })
+  t.same(Object.keys(pruned.properties), ['__proto__'])
+})
+
+type Case = { title: string, schema: JsonSchema, query: Record<string, unknown>, payload: unknown, gaveUp?: true }
+
+const item = (properties: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'object', properties, ...extra })
+const list = (properties: JsonSchema): JsonSchema => ({ type: 'array', items: item(properties) })
+
+const writerCases: Case[] = [
+  { title: 'simple leaves of every type', schema: list({ s: { type: 'string' }, i: { type: 'integer' }, n: { type: 'number' }, b: { type: 'boolean' } }), query: { only: 's,i,n,b' }, payload: [{ s: 'a"\\\u0001\ud800', i: -0, n: 1.5, b: true }, { s: '', i: 1e21, n: -2, b: false }] },
+  { title: 'values a simple leaf does not take go through its compiled serializer', schema: list({ s: { type: 'string' }, i: { type: 'integer' }, n: { type: 'number' }, b: { type: 'boolean' } }), query: { only: 's,i,n,b' }, payload: [{ s: 12, i: '7', n: Infinity, b: 'yes' }, { s: null, i: 1.5, n: '3', b: 0 }, { s: new Date(0), i: null, n: null, b: null }, { s: true, i: false }] },
+  { title: 'nullable leaves, both spellings', schema: list({ a: { type: ['string', 'null'] }, b: { type: 'integer', nullable: true }, c: { type: ['null', 'boolean'] } }), query: { only: 'a,b,c' }, payload: [{ a: null, b: null, c: null }, { a: 'x', b: 2, c: true }] },
+  { title: 'leaves that are not simple: a union, a const, a format the writer leaves alone, no type', schema: list({ u: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, k: { const: 'k' }, raw: { type: 'string', format: 'unsafe' }, any: {} }), query: { only: 'u,k,raw,any' }, payload: [{ u: 'x', k: 'k', raw: 'r', any: { deep: [1] } }, { u: 3, any: null }] },
+  { title: 'null and other values of leaves that are not simple', schema: list({ u: { anyOf: [{ type: 'string' }, { type: 'null' }] }, n: { type: 'integer', nullable: true } }), query: { only: 'u,n' }, payload: [{ u: null, n: null }, { u: 'x', n: '5' }, { u: 'y', n: true }] },
+  { title: 'a date-time string is a simple string', schema: list({ at: { type: 'string', format: 'date-time' } }), query: { only: 'at' }, payload: [{ at: '2026-01-01T00:00:00Z' }, { at: new Date(0) }] },
+  { title: 'missing fields are left out, or get their default', schema: list({ a: { type: 'string', default: 'd' }, o: { type: 'object', default: { x: 1 }, properties: { x: { type: 'integer' } } }, m: { type: 'string' } }), query: { only: 'a,o,m' }, payload: [{}, { a: 'given', o: { x: 2 }, m: 'm' }] },
+  { title: 'nested objects and arrays, narrowed and whole', schema: list({ p: { type: 'object', nullable: true, properties: { a: { type: 'string' }, b: { type: 'string' } } }, t: { type: 'array', items: item({ x: { type: 'integer' }, y: { type: 'integer' } }) } }), query: { only: 'p.b,t' }, payload: [{ p: { a: 'A', b: 'B', secret: 1 }, t: [{ x: 1, y: 2, z: 3 }] }, { p: null, t: [] }] },
+  { title: 'a single object', schema: item({ a: { type: 'integer' }, b: { type: 'integer' } }), query: { only: 'b' }, payload: { a: 1, b: 2 } },
+  { title: 'an envelope that declares its records last', schema: item({ count: { type: 'integer' }, next: { type: ['string', 'null'] }, results: list({ a: { type: 'integer' }, b: { type: 'integer' } }) }, { required: ['count', 'next', 'results'] }), query: { only: 'b' }, payload: { count: 2, next: null, results: [{ a: 1, b: 2 }, { a: 3, b: 4 }], extra: true } },
+  { title: 'an envelope whose records come last once required fields are written first', schema: item({ results: list({ a: { type: 'integer' } }), count: { type: 'integer' }, next: { type: 'string' } }, { required: ['count', 'next'] }), query: { only: 'a' }, payload: { next: 'n', count: 1, results: [{ a: 1 }] } },
+  { title: 'an envelope whose required records come before optional fields', schema: item({ count: { type: 'integer' }, results: list({ a: { type: 'integer' } }), next: { type: 'string' } }, { required: ['results'] }), query: { only: 'a' }, payload: { next: 'n', count: 1, results: [{ a: 1 }] }, gaveUp: true },
+  { title: 'an envelope of records alone', schema: item({ results: list({ a: { type: 'integer' }, b: { type: 'integer' } }) }, { additionalProperties: false }), query: { only: 'a' }, payload: { results: [{ a: 1, b: 2 }] } },
+  { title: 'a record that is not an object', schema: list({ a: { type: 'integer' } }), query: { only: 'a' }, payload: [{ a: 1 }, null], gaveUp: true },
+  { title: 'a record with toJSON', schema: list({ a: { type: 'integer' } }), query: { only: 'a' }, payload: [{ a: 1, toJSON: () => ({ a: 2 }) }], gaveUp: true },
+  { title: 'a nested object that is not one', schema: list({ p: item({ a: { type: 'string' }, b: { type: 'string' } }) }), query: { only: 'p.a' }, payload: [{ p: 'text' }], gaveUp: true },
+  { title: 'a nested null that is not nullable', schema: list({ p: item({ a: { type: 'string' }, b: { type: 'string' } }) }), query: { only: 'p.a' }, payload: [{ p: null }], gaveUp: true },
+  { title: 'a nested array that is not one', schema: list({ t: list({ a: { type: 'string' }, b: { type: 'string' } }) }), query: { only: 't.a' }, payload: [{ t: { a: 'x' } }], gaveUp: true },
+  { title: 'an array payload where the schema declares one object', schema: item({ a: { type: 'integer' }, b: { type: 'integer' } }), query: { only: 'a' }, payload: [{ a: 1 }], gaveUp: true },
+  { title: 'an object payload where the schema declares an array', schema: list({ a: { type: 'integer' } }), query: { only: 'a' }, payload: { a: 1 }, gaveUp: true },
+  { title: 'an envelope whose records are not an array', schema: item({ count: { type: 'integer' }, results: list({ a: { type: 'integer' } }) }), query: { only: 'a' }, payload: { count: 1, results: null }, gaveUp: true },
+  { title: 'an envelope that declares its records first', schema: item({ results: list({ a: { type: 'integer' } }), count: { type: 'integer' } }), query: { only: 'a' }, payload: { count: 1, results: [] }, gaveUp: true },
+  { title: 'an envelope with additional properties', schema: item({ count: { type: 'integer' }, results: list({ a: { type: 'integer' } }) }, { additionalProperties: true }), query: { only: 'a' }, payload: { count: 1, results: [] }, gaveUp: true },
+  { title: 'an envelope with pattern properties', schema: item({ count: { type: 'integer' }, results: list({ a: { type: 'integer' } }) }, { patternProperties: { '^x': {} } }), query: { only: 'a' }, payload: { count: 1, results: [] }, gaveUp: true }
+]
+
+function written (c: Case): { text: string | typeof WRITER_GAVE_UP, expected: () => string } {
+  const declared = declaredResponse(c.schema, 'results', 8, context({}, c.schema))!
+  const selection = parseSelection(c.query, declared.tree, rules)!
+  const expected = (): string => fastJsonStringify(pruneSchema(declared, selection.projection, { defaults: true }))(c.payload)
+  const writer = new ProjectionWriter(writerRoute(declared.shape, declared), (schema) => fastJsonStringify(schema))
+  try {
+    return { text: writer.write(c.payload, selection.projection), expected }
+  } catch (error) {
+    if (error !== WRITER_GAVE_UP) throw error
+    return { text: error, expected }
+  }
+}
+
+test('ProjectionWriter writes what fast-json-stringify writes for the pruned schema, or gives up', async (t) => {
+  for (const c of writerCases) {
+    const { text, expected } = written(c)
+    t.equal(text, c.gaveUp === true ? WRITER_GAVE_UP : expected(), c.title)
+  }
+})
+
+test('ProjectionWriter compiles a leaf that is not simple once per route, and writes a refused one as JSON.stringify does', async (t) => {
+  const schema = list({ u: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, v: { type: 'integer' } })
+  const declared = declaredResponse(schema, 'results', 8, context({}, schema))!
+  const route = writerRoute(declared.shape, declared)
+  const compiled: JsonSchema[] = []
+  const compile = (leaf: JsonSchema) => { compiled.push(leaf); return null }
+  for (const only of ['u', 'u,v', 'u']) {
+    const selection = parseSelection({ only }, declared.tree, rules)!
+    t.equal(new ProjectionWriter(route, compile).write([{ u: 'x', v: 1 }], selection.projection), only === 'u' ? '[{"u":"x"}]' : '[{"u":"x","v":1}]')
+  }
+  t.same(compiled, [schema.items.properties.u])
+})
+
+test('ProjectionWriter compiles leaves and envelopes with the route schema definitions', async (t) => {
+  const schema = {
+    type: 'object',
+    properties: { count: { $ref: '#/definitions/count' }, results: list({ at: { $ref: '#/definitions/at' }, b: { type: 'integer' } }) },
+    definitions: { count: { type: 'integer' }, at: { type: 'string' } }
+  }
+  const declared = declaredResponse(schema, 'results', 8, context({}, schema))!
+  const selection = parseSelection({ only: 'at' }, declared.tree, rules)!
+  const writer = new ProjectionWriter(writerRoute(declared.shape, declared), (leaf) => fastJsonStringify(leaf))
+  t.equal(writer.write({ count: '2', results: [{ at: 7, b: 1 }] }, selection.projection), '{"count":2,"results":[{"at":"7"}]}')
+  const refused = new ProjectionWriter(writerRoute(declared.shape, declared), () => null)
+  let thrown: unknown
+  try {
+    refused.write({ count: 2, results: [] }, selection.projection)
+  } catch (error) {
+    thrown = error
+  }
+  t.equal(thrown, WRITER_GAVE_UP, 'an envelope its compiler refuses is left to copying')
+})
+
+test('ProjectionWriter on a route declared by a list writes what JSON.stringify writes of the copy', async (t) => {
+  const listed = declaredFromList(['id', 'profile.city', 'tags.label'])
+  const rows: Array<{ payload: unknown, shape: PayloadShape }> = [
+    { payload: [{ id: 1, profile: { city: 'Oslo', zip: 1 }, tags: [{ label: 'a', x: 1 }, null, 3, undefined] }, { id: undefined, profile: 'text', fn: () => 1 }, 7, null], shape: { kind: 'auto', key: 'results' } },
+    { payload: { count: 1, skip: undefined, results: [{ id: 1, secret: 's' }], next: null }, shape: { kind: 'auto', key: 'results' } },
+    { payload: { count: 1, results: [{ id: 1, secret: 's' }] }, shape: { kind: 'envelope', key: 'results' } },
+    { payload: { id: 1, profile: null, when: new Date(0), secret: 's' }, shape: { kind: 'auto', key: 'results' } },
+    { payload: { results: 'none', id: 2 }, shape: { kind: 'object' } }
+  ]
+  for (const only of ['id,profile.city,tags', 'tags.label', 'profile']) {
+    const selection = parseSelection({ only }, listed, rules)!
+    for (const { payload, shape } of rows) {
+      const text = new ProjectionWriter(writerRoute(shape, null), () => null).write(payload, selection.projection)
+      t.equal(text, JSON.stringify(copyProjection(payload, selection.projection, shape)), `${only} ${JSON.stringify(payload)}`)
+    }
+  }
 })

@@ -29,14 +29,35 @@ test('a selection is compiled on its second sighting and then reused, whatever i
   await app.inject('/users')
   t.equal(compiled.length, 2, 'the route schema, for GET and HEAD')
   await app.inject('/users?only=name,id')
-  t.equal(compiled.length, 3, 'first sighting: the copy serializer, compiled once for the route')
+  t.equal(compiled.length, 2, 'first sighting: written straight from the records, nothing compiled')
   await app.inject('/users?only=id&only=name')
-  t.equal(compiled.length, 4, 'second sighting: the selection is compiled')
+  t.equal(compiled.length, 3, 'second sighting: the selection is compiled')
   await app.inject('/users?only[]=name&defer=email&only=id')
   await app.inject('/users?only=name,id')
-  t.equal(compiled.length, 4, 'every spelling hits the cache')
+  t.equal(compiled.length, 3, 'every spelling hits the cache')
   await app.inject('/users?only=email')
-  t.equal(compiled.length, 4, 'a new selection is copied with the route copy serializer')
+  t.equal(compiled.length, 3, 'a new selection is written, nothing compiled')
+})
+
+test('a leaf the writer does not write itself is compiled once for the route, on first use', async (t) => {
+  const app = await build(t)
+  const compiled: unknown[] = []
+  const item = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, at: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } }
+  app.get('/items', {
+    restrictFields: true,
+    schema: { response: { 200: { type: 'array', items: item } } },
+    serializerCompiler: ({ schema }) => { compiled.push(schema); return (data) => JSON.stringify(data) }
+  }, async () => [{ id: 1, name: 'a', at: 'noon' }, { id: 2, name: 'b', at: 12 }])
+  await app.ready()
+  const expected: Record<string, string> = {
+    'only=at': '[{"at":"noon"},{"at":12}]',
+    'defer=name': '[{"id":1,"at":"noon"},{"id":2,"at":12}]',
+    'defer=id': '[{"name":"a","at":"noon"},{"name":"b","at":12}]'
+  }
+  for (const [query, body] of Object.entries(expected)) {
+    t.equal((await app.inject(`/items?${query}`)).body, body, query)
+  }
+  t.same(compiled.slice(2), [item.properties.at], 'the leaf schema alone, once, for three first sightings')
 })
 
 test('a serializer compiler that refuses a pruned schema still gets a correct answer', async (t) => {
@@ -55,7 +76,7 @@ test('a serializer compiler that refuses a pruned schema still gets a correct an
     const response = await app.inject('/users?only=id')
     t.same([response.statusCode, response.body], [200, '[{"id":1},{"id":2}]'])
   }
-  t.same(logs, ['refused', 'refused'], 'logged once for the copy schema and once for the selection, never retried')
+  t.same(logs, ['refused'], 'logged once for the selection, never retried; the writer needs no compilation')
 })
 
 test('cycling through more field sets than the cache holds does not compile on every pass', async (t) => {
@@ -75,5 +96,56 @@ test('cycling through more field sets than the cache holds does not compile on e
     const response = await app.inject(`/users?only=${pairs[i % pairs.length]}`)
     t.equal(response.statusCode, 200)
   }
-  t.equal(compiled - before, 11, 'the copy schema, then 10 selections while the cache fills; none after')
+  t.equal(compiled - before, 10, '10 selections while the cache fills; none after')
+})
+
+test('payloads the writer leaves alone are copied, with the copy schema compiled once for the route', async (t) => {
+  const app = await build(t)
+  let copySchemas = 0
+  const item = { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string' } } } } }
+  app.get('/items', {
+    restrictFields: { cacheSize: 0 },
+    schema: { response: { 200: { type: 'array', items: item } } },
+    serializerCompiler: ({ schema }) => {
+      // The copy schema is the only one without defaults that lists every declared field.
+      if (JSON.stringify(schema).includes('"zip"')) copySchemas++
+      return (data) => JSON.stringify(data)
+    }
+  }, async () => [{ id: 1, profile: null }, { id: 2, profile: { city: 'Oslo', zip: '0150' } }])
+  await app.ready()
+  const before = copySchemas
+  for (let i = 0; i < 3; i++) {
+    const response = await app.inject('/items?only=profile.city')
+    t.same([response.statusCode, response.body], [200, '[{"profile":null},{"profile":{"city":"Oslo"}}]'])
+  }
+  t.equal(copySchemas - before, 1)
+})
+
+test('a copy schema the compiler refuses is serialized as JSON.stringify would', async (t) => {
+  const app = await build(t)
+  const item = { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string' } } } } }
+  app.get('/items', {
+    restrictFields: { cacheSize: 0 },
+    logLevel: 'silent',
+    schema: { response: { 200: { type: 'array', items: item } } },
+    serializerCompiler: ({ schema }) => {
+      if (JSON.stringify(schema).includes('"additionalProperties":false')) throw new Error('refused')
+      return (data) => JSON.stringify(data)
+    }
+  }, async () => [{ id: 1, profile: 'not an object' }])
+  for (let i = 0; i < 2; i++) t.equal((await app.inject('/items?only=profile.city')).body, '[{"profile":"not an object"}]')
+})
+
+test('a value the serializers cannot write is a 500 on the writing and the compiled path, as without restriction', async (t) => {
+  const app = await build(t)
+  const item = { type: 'object', properties: { id: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } } }
+  app.get('/items', { restrictFields: true, logLevel: 'silent', schema: { response: { 200: { type: 'array', items: item } } } }, async () => [{ id: 1, tags: 'math' }])
+  const plain = await app.inject('/items')
+  t.same([plain.statusCode, plain.json().message], [500, "The value of '#/items/properties/tags' does not match schema definition."])
+  // The writer compiles the leaf alone, so its message locates the value in the leaf's own schema.
+  const messages = ["The value of '#' does not match schema definition.", "The value of '#/items/properties/tags' does not match schema definition."]
+  for (const [i, message] of [messages[0], messages[1], messages[1]].entries()) {
+    const response = await app.inject('/items?only=tags')
+    t.same([response.statusCode, response.json().message], [500, message], `request ${i + 1}`)
+  }
 })

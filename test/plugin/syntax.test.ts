@@ -59,6 +59,15 @@ test('neither parameter leaves the bytes exactly as a route without the option',
   t.match(restricted.body, /"role":"member"/, 'defaults are written as usual')
 })
 
+test('repeated names count once against maxFields: 300 repetitions of two names answer 200', async (t) => {
+  const app = await usersApp(t, { maxFields: 2 })
+  const query = Array.from({ length: 300 }, () => 'only=id&only=name').join('&')
+  const response = await app.inject(`/users?${query}`)
+  t.same([response.statusCode, response.json()], [200, [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }]])
+  const three = await app.inject(`/users?${query}&defer=name`)
+  t.same([three.statusCode, three.json().code], [400, 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS'], 'a third distinct name is one too many')
+})
+
 test('an unknown name is rejected before the handler runs', async (t) => {
   const app = await build(t)
   let calls = 0

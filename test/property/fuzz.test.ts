@@ -60,8 +60,9 @@ test('random and hostile query strings end as a 2xx or a 4xx, never a 5xx or an 
 })
 
 const extremes: Array<[string, string, number, string | undefined]> = [
-  ['thousands of repeated parameters', 'only=id&'.repeat(5000), 400, 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS'],
-  ['thousands of comma-separated names', `only=${'id,'.repeat(5000)}`, 400, 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS'],
+  ['thousands of repeated parameters, one name', 'only=id&'.repeat(5000), 200, undefined],
+  ['thousands of comma-separated repetitions of one name', `only=${'id,'.repeat(5000)}`, 200, undefined],
+  ['thousands of distinct unknown names', `only=${Array.from({ length: 5000 }, (_, i) => `f${i}`).join(',')}`, 400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'],
   ['thousands of empty names', `only=${','.repeat(20000)}`, 200, undefined],
   ['a 10,000-segment path', `only=${Array.from({ length: 10_000 }, () => 'id').join('.')}`, 400, 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP'],
   ['a 100,000-character name', `only=${'x'.repeat(100_000)}`, 400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'],
