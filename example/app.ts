@@ -1,6 +1,7 @@
 /** The example API: a paginated, read-only list of users with restrictable fields. */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import Fastify from 'fastify'
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify'
 import sensible from '@fastify/sensible'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -11,29 +12,67 @@ import type { UserStore } from './store.js'
 export interface ExampleOptions {
   store: UserStore
   pageSize: number
+  /** The bearer token that makes a request staff; without one, nobody is staff. */
+  staffToken?: string
   logger?: FastifyServerOptions['logger']
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether the request sent the staff token. */
+    isStaff: boolean
+  }
+}
+
+/** What only staff may see: to any other request these fields do not exist. */
+const STAFF_ONLY = Object.freeze(['last_login'])
+const NOTHING = Object.freeze([])
+
+function digest (text: string): Buffer {
+  return createHash('sha256').update(text).digest()
 }
 
 const userSchema = {
   $id: 'user',
   type: 'object',
+  description: 'A user of the example API.',
   required: ['id', 'name', 'email', 'is_staff'],
   properties: {
-    id: { type: 'integer' },
+    id: { type: 'integer', description: 'Unique, from 1.' },
     name: { type: 'string' },
-    email: { type: ['string', 'null'] },
-    is_staff: { type: 'boolean' }
+    email: { type: ['string', 'null'], description: 'null when the user has given none.' },
+    is_staff: { type: 'boolean' },
+    last_login: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When the user last logged in; null if never. Sent to staff only (a request with the staff bearer token): to any other request this field does not exist.'
+    }
   },
   additionalProperties: false
 }
 
+// The bodies of @fastify/sensible's errors and of Fastify's validation errors, which add a code.
+const errorSchema = {
+  $id: 'error',
+  type: 'object',
+  description: 'An error.',
+  required: ['statusCode', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string' },
+    error: { type: 'string' },
+    message: { type: 'string' }
+  }
+}
+
 const pageSchema = {
   type: 'object',
+  description: 'A page of users, with the links to its neighbours.',
   required: ['count', 'next', 'previous', 'results'],
   properties: {
-    count: { type: 'integer' },
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
+    count: { type: 'integer', description: 'The number of users on every page together.' },
+    next: { type: ['string', 'null'], description: 'The next page, with the same query parameters; null on the last page.' },
+    previous: { type: ['string', 'null'], description: 'The previous page, with the same query parameters; null on the first page.' },
     results: { type: 'array', items: { $ref: 'user#' } }
   }
 }
@@ -43,20 +82,66 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   const app = Fastify({ logger: options.logger ?? false })
   await app.register(sensible)
   await app.register(swagger, {
-    openapi: { info: { title: 'fastify-restricted-fields example', version: '1.0.0' } }
+    openapi: {
+      info: {
+        title: 'fastify-restricted-fields example',
+        version: '1.0.0',
+        description: 'A paginated, read-only list of users whose fields clients choose with `only` and `defer`.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' }
+      },
+      // Relative: the API is served where this document is, whatever HOST and PORT say.
+      servers: [{ url: '/', description: 'The server of this document' }],
+      // Anonymous requests are served; the staff token shows more.
+      security: [{}, { staffToken: [] }],
+      tags: [{ name: 'users', description: 'The users of the example' }],
+      components: {
+        securitySchemes: {
+          staffToken: { type: 'http', scheme: 'bearer', description: 'The STAFF_TOKEN the server was started with. Staff see every field, `last_login` too.' }
+        }
+      }
+    },
+    // Shared schemas become components named after their $id ('user'), not 'def-0'.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })
   await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { deepLinking: true } })
-  await app.register(fastifyRestrictedFields)
+  // Who asks, from an app-level hook: a missing header is anonymous, a wrong token is a 401.
+  const staffDigest = options.staffToken === undefined || options.staffToken === '' ? null : digest(options.staffToken)
+  app.decorateRequest('isStaff', false)
+  app.addHook('onRequest', async function authenticate (request: FastifyRequest, reply) {
+    const header = request.headers.authorization
+    if (header === undefined) return
+    const token = /^Bearer +(\S+)$/i.exec(header)?.[1]
+    // Digests have one length, so the comparison takes the same time whatever was sent.
+    if (token !== undefined && staffDigest !== null && timingSafeEqual(digest(token), staffDigest)) {
+      request.isStaff = true
+      return
+    }
+    reply.header('www-authenticate', 'Bearer')
+    throw app.httpErrors.unauthorized(token === undefined ? "The Authorization header must be 'Bearer <token>'" : 'Invalid bearer token')
+  })
+  await app.register(fastifyRestrictedFields, {
+    hiddenFields: (request) => request.isStaff ? NOTHING : STAFF_ONLY
+  })
   app.addSchema(userSchema)
+  app.addSchema(errorSchema)
 
   const store = options.store
 
   app.get('/api/users/', {
     restrictFields: true,
     schema: {
+      operationId: 'listUsers',
+      summary: 'List the users, a page at a time',
+      description: `Pages hold ${options.pageSize} users, in id order. \`next\` and \`previous\` keep the query parameters as they were sent.`,
+      tags: ['users'],
       // A string here, so that the handler's own message explains a malformed page.
       querystring: { type: 'object', properties: { page: { type: 'string', description: "A page number from 1, or 'last'; absent means 1" } } },
-      response: { 200: pageSchema }
+      response: {
+        200: pageSchema,
+        400: { $ref: 'error#', description: 'A malformed page.' },
+        401: { $ref: 'error#', description: 'An Authorization header without the staff bearer token.' },
+        404: { $ref: 'error#', description: 'A page past the last one.' }
+      }
     }
   }, async function listUsers (request, reply) {
     const count = await store.count()
@@ -82,8 +167,17 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   app.get('/api/users/:id', {
     restrictFields: true,
     schema: {
-      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
-      response: { 200: { $ref: 'user#' } }
+      operationId: 'getUser',
+      summary: 'Get one user',
+      description: 'The user with this id, or a 404.',
+      tags: ['users'],
+      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1, description: 'The id of the user.' } }, required: ['id'] },
+      response: {
+        200: { $ref: 'user#', description: 'The user.' },
+        400: { $ref: 'error#', description: 'An id that is not a positive integer.' },
+        401: { $ref: 'error#', description: 'An Authorization header without the staff bearer token.' },
+        404: { $ref: 'error#', description: 'No user has this id.' }
+      }
     }
   }, async function getUser (request, reply) {
     const { id } = request.params as { id: number }

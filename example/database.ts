@@ -11,10 +11,11 @@ import type { User } from './users.js'
 /** Creates an in-memory database with a users table holding `users`. */
 export async function seededDatabase (users: User[]): Promise<PGlite> {
   const db = await PGlite.create()
-  await db.exec('CREATE TABLE users (id integer PRIMARY KEY, name text NOT NULL, email text, is_staff boolean NOT NULL)')
+  // last_login is kept as the ISO text the API sends, so that both stores answer byte for byte alike.
+  await db.exec('CREATE TABLE users (id integer PRIMARY KEY, name text NOT NULL, email text, is_staff boolean NOT NULL, last_login text)')
   await db.transaction(async (tx) => {
     for (const user of users) {
-      await tx.query('INSERT INTO users (id, name, email, is_staff) VALUES ($1, $2, $3, $4)', [user.id, user.name, user.email, user.is_staff])
+      await tx.query('INSERT INTO users (id, name, email, is_staff, last_login) VALUES ($1, $2, $3, $4, $5)', [user.id, user.name, user.email, user.is_staff, user.last_login])
     }
   })
   return db

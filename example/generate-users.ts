@@ -18,7 +18,9 @@ export function generateUsers (count: number): User[] {
       id,
       name: `${first} ${last}`,
       email: id % 9 === 0 ? null : `${first}.${last}.${id}@example.com`.toLowerCase(),
-      is_staff: id % 10 === 1
+      is_staff: id % 10 === 1,
+      // Every seventh user never logged in; the others at some hour of 2026, a few days apart.
+      last_login: id % 7 === 0 ? null : new Date(Date.UTC(2026, 0, 1) + id * 61 * 3_600_000).toISOString()
     })
   }
   return users

@@ -12,6 +12,8 @@ export interface ServerEnvironment {
   PAGE_SIZE?: string
   USERS_FILE?: string
   LOG_LEVEL?: string
+  /** The bearer token of staff requests; unset, nobody is staff. */
+  STAFF_TOKEN?: string
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -39,7 +41,7 @@ export async function startServer (env: ServerEnvironment, storage: 'memory' | '
   const port = integerSetting('PORT', env.PORT, 3000, 0, 65535)
   const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
   const store = storage === 'memory' ? memoryStore(users) : databaseStore(await seededDatabase(users))
-  const app = await buildApp({ store, pageSize, logger: { level } })
+  const app = await buildApp({ store, pageSize, staffToken: env.STAFF_TOKEN, logger: { level } })
   await app.listen({ host: env.HOST ?? '127.0.0.1', port })
   return app
 }

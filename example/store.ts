@@ -2,7 +2,7 @@
 import type { User } from './users.js'
 
 /** The fields of a user, which are also the columns of the users table. */
-export const USER_FIELDS = ['id', 'name', 'email', 'is_staff'] as const
+export const USER_FIELDS = ['id', 'name', 'email', 'is_staff', 'last_login'] as const
 
 export type UserRow = Partial<User>
 

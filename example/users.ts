@@ -6,7 +6,12 @@ export interface User {
   name: string
   email: string | null
   is_staff: boolean
+  /** An ISO 8601 date-time, or null for a user who never logged in; only staff may see it. */
+  last_login: string | null
 }
+
+// A date-time as JSON Schema's `date-time` format has it (RFC 3339).
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i
 
 function describe (index: number, problem: string): string {
   return `user at index ${index} ${problem}`
@@ -21,7 +26,12 @@ function checkUser (value: unknown, index: number): User {
   if (typeof user.name !== 'string') throw new Error(describe(index, 'has no string "name"'))
   if (user.email !== null && typeof user.email !== 'string') throw new Error(describe(index, 'has an "email" that is neither a string nor null'))
   if (typeof user.is_staff !== 'boolean') throw new Error(describe(index, 'has no boolean "is_staff"'))
-  return { id: user.id as number, name: user.name, email: user.email, is_staff: user.is_staff }
+  // Older files have no last_login: such a user never logged in.
+  const lastLogin = user.last_login ?? null
+  if (lastLogin !== null && (typeof lastLogin !== 'string' || !DATE_TIME.test(lastLogin) || Number.isNaN(Date.parse(lastLogin)))) {
+    throw new Error(describe(index, 'has a "last_login" that is neither an ISO 8601 date-time nor null'))
+  }
+  return { id: user.id as number, name: user.name, email: user.email, is_staff: user.is_staff, last_login: lastLogin }
 }
 
 /** Reads a JSON array of users; throws an Error that names the file and the problem. */

@@ -2,7 +2,15 @@
  * Checks and completes the plugin's options once, at registration, and the
  * per-route value once, when the route is declared; nothing is checked per request.
  */
+import type { FastifyRequest } from 'fastify'
 import { InvalidOptionError } from './errors.js'
+
+/**
+ * Says which declared fields (names or dotted paths) a request may not see,
+ * from the request itself: its user, its headers. It runs after the route's
+ * authentication hooks and before the handler; it may return a promise.
+ */
+export type HiddenFieldsRule = (request: FastifyRequest) => readonly string[] | Promise<readonly string[]>
 
 /** Options of `app.register(fastifyRestrictedFields, options)`; each can be overridden per route. */
 export interface RestrictedFieldsOptions {
@@ -20,6 +28,8 @@ export interface RestrictedFieldsOptions {
   maxFields?: number
   /** Most segments of a dotted path, and how deep the response schema is read. Default `8`. */
   maxDepth?: number
+  /** The fields each request may not see, per request; they are then treated as undeclared. Default: none. */
+  hiddenFields?: HiddenFieldsRule
 }
 
 /** The object form of the `restrictFields` route option. */
@@ -28,7 +38,7 @@ export interface RestrictFieldsRouteOptions extends RestrictedFieldsOptions {
   fields?: string[]
 }
 
-export type ResolvedOptions = Required<RestrictedFieldsOptions>
+export type ResolvedOptions = Required<Omit<RestrictedFieldsOptions, 'hiddenFields'>> & { hiddenFields: HiddenFieldsRule | null }
 
 export interface ResolvedRouteOptions extends ResolvedOptions {
   fields: string[] | null
@@ -41,7 +51,8 @@ const DEFAULTS: ResolvedOptions = {
   resultsKey: 'results',
   cacheSize: 100,
   maxFields: 100,
-  maxDepth: 8
+  maxDepth: 8,
+  hiddenFields: null
 }
 
 const UNKNOWN_FIELDS_CHOICES = ['reject', 'ignore']
@@ -91,6 +102,9 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
   if ('maxFields' in options) checkInteger(where, 'maxFields', options.maxFields, 1, 10_000)
   if ('maxDepth' in options) checkInteger(where, 'maxDepth', options.maxDepth, 1, MAX_DEPTH_LIMIT)
   if ('fields' in options) checkFields(where, options.fields)
+  if ('hiddenFields' in options && typeof options.hiddenFields !== 'function') {
+    invalid(where, 'hiddenFields', 'a function of the request', options.hiddenFields)
+  }
 }
 
 function checkDistinctParams (where: string, options: ResolvedOptions): void {

@@ -7,7 +7,7 @@ import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
 
 type Storage = 'memory' | 'database'
-type Build = (count?: number, pageSize?: number) => ReturnType<typeof buildApp>
+type Build = (count?: number, pageSize?: number, staffToken?: string) => ReturnType<typeof buildApp>
 
 const databases = new Map<number, Promise<PGlite>>()
 
@@ -15,20 +15,23 @@ const databases = new Map<number, Promise<PGlite>>()
 function exampleTest (title: string, body: (t: Test, example: Build) => Promise<void>): void {
   for (const storage of ['memory', 'database'] as Storage[]) {
     test(`${storage}: ${title}`, async (t) => {
-      await body(t, async (count = 25, pageSize = 10) => {
+      await body(t, async (count = 25, pageSize = 10, staffToken = STAFF_TOKEN) => {
         const users = generateUsers(count)
         let store = memoryStore(users)
         if (storage === 'database') {
           if (!databases.has(count)) databases.set(count, seededDatabase(users))
           store = databaseStore(await databases.get(count)!)
         }
-        const app = await buildApp({ store, pageSize })
+        const app = await buildApp({ store, pageSize, staffToken })
         t.teardown(() => app.close())
         return app
       })
     })
   }
 }
+
+const STAFF_TOKEN = 'staff-secret'
+const STAFF = { authorization: `Bearer ${STAFF_TOKEN}` }
 
 const ids = (body: { results: Array<{ id: number }> }): number[] => body.results.map((user) => user.id)
 
@@ -102,7 +105,50 @@ exampleTest('the OpenAPI document lists only and defer with the user fields, and
   const document = (await app.inject('/documentation/json')).json()
   const parameters = document.paths['/api/users/'].get.parameters
   t.same(parameters.map((p: { name: string }) => p.name), ['only', 'defer', 'page'])
-  t.same(parameters[0].schema.items.enum, ['id', 'name', 'email', 'is_staff'])
+  t.same(parameters[0].schema.items.enum, ['id', 'name', 'email', 'is_staff', 'last_login'])
   const ui = await app.inject('/documentation/')
   t.same([ui.statusCode, ui.headers['content-type']], [200, 'text/html; charset=utf-8'])
+})
+
+exampleTest('anonymous requests see the four public fields; last_login does not exist for them', async (t, example) => {
+  const app = await example()
+  t.same((await app.inject('/api/users/3')).json(), { id: 3, name: 'Barbara Wirth', email: 'barbara.wirth.3@example.com', is_staff: false })
+  for (const query of ['only=last_login', 'defer=last_login', 'only=id,last_login']) {
+    const response = await app.inject(`/api/users/?${query}`)
+    const param = query.startsWith('only') ? 'only' : 'defer'
+    t.same([response.statusCode, response.json()], [400, {
+      statusCode: 400,
+      code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+      error: 'Bad Request',
+      message: `Unknown field 'last_login' in query parameter '${param}'; allowed fields: id, name, email, is_staff`
+    }], query)
+  }
+})
+
+exampleTest('staff requests see last_login and restrict it like any field', async (t, example) => {
+  const app = await example()
+  const full = { id: 3, name: 'Barbara Wirth', email: 'barbara.wirth.3@example.com', is_staff: false, last_login: '2026-01-08T15:00:00.000Z' }
+  t.same((await app.inject({ url: '/api/users/3', headers: STAFF })).json(), full)
+  t.same((await app.inject({ url: '/api/users/7?only=last_login', headers: STAFF })).json(), { last_login: null }, 'user 7 never logged in')
+  t.same((await app.inject({ url: '/api/users/3?defer=last_login,email', headers: STAFF })).json(), { id: 3, name: 'Barbara Wirth', is_staff: false })
+  const page = (await app.inject({ url: '/api/users/?only=id,last_login&page=2', headers: STAFF })).json()
+  t.same([page.next, page.results[0]], ['http://localhost:80/api/users/?only=id,last_login&page=3', { id: 11, last_login: '2026-01-28T23:00:00.000Z' }])
+})
+
+exampleTest('a wrong or malformed token is a 401 with a clear message; without STAFF_TOKEN nobody is staff', async (t, example) => {
+  const app = await example()
+  const rows: Array<[string, string]> = [
+    ['Bearer wrong', 'Invalid bearer token'],
+    [`Bearer ${STAFF_TOKEN}x`, 'Invalid bearer token'],
+    [STAFF_TOKEN, "The Authorization header must be 'Bearer <token>'"],
+    ['Basic c3RhZmY6c2VjcmV0', "The Authorization header must be 'Bearer <token>'"]
+  ]
+  for (const [authorization, message] of rows) {
+    const response = await app.inject({ url: '/api/users/?only=id', headers: { authorization } })
+    t.same([response.statusCode, response.headers['www-authenticate'], response.json()], [401, 'Bearer', { statusCode: 401, error: 'Unauthorized', message }], authorization)
+  }
+  const nobody = await example(25, 10, '')
+  const response = await nobody.inject({ url: '/api/users/', headers: STAFF })
+  t.same([response.statusCode, response.json().message], [401, 'Invalid bearer token'])
+  t.equal((await nobody.inject('/api/users/3')).json().last_login, undefined, 'and anonymous requests are served as ever')
 })

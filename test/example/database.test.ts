@@ -8,7 +8,7 @@ const database = seededDatabase(generateUsers(30))
 
 async function logged (t: Test) {
   const log: string[] = []
-  const app = await buildApp({ store: databaseStore(await database, log), pageSize: 10 })
+  const app = await buildApp({ store: databaseStore(await database, log), pageSize: 10, staffToken: 'staff-secret' })
   t.teardown(() => app.close())
   return { app, log }
 }
@@ -35,6 +35,28 @@ test('the handler selects only the columns the response will contain', async (t)
   }
 })
 
+test('anonymous requests never select last_login; staff requests select it only when it is sent', async (t) => {
+  const { app, log } = await logged(t)
+  const staff = { authorization: 'Bearer staff-secret' }
+  const cases: Array<[string, Record<string, string>, string[]]> = [
+    ['/api/users/', {}, [COUNT, page('"id", "name", "email", "is_staff"')]],
+    ['/api/users/?defer=email', {}, [COUNT, page('"id", "name", "is_staff"')]],
+    ['/api/users/', staff, [COUNT, page('"id", "name", "email", "is_staff", "last_login"')]],
+    ['/api/users/?only=last_login', staff, [COUNT, page('"id", "last_login"')]],
+    ['/api/users/?defer=last_login', staff, [COUNT, page('"id", "name", "email", "is_staff"')]],
+    ['/api/users/4', {}, ['SELECT "id", "name", "email", "is_staff" FROM users WHERE id = $1']],
+    ['/api/users/4', staff, ['SELECT "id", "name", "email", "is_staff", "last_login" FROM users WHERE id = $1']]
+  ]
+  for (const [url, headers, sql] of cases) {
+    log.length = 0
+    t.equal((await app.inject({ url, headers })).statusCode, 200, url)
+    t.same(log, sql, `${headers.authorization === undefined ? 'anonymous' : 'staff'} ${url}`)
+  }
+  log.length = 0
+  t.equal((await app.inject('/api/users/?only=last_login')).statusCode, 400)
+  t.same(log, [], 'a hidden name never reaches SQL')
+})
+
 test('the restricted answers from the database', async (t) => {
   const { app } = await logged(t)
   t.same((await app.inject('/api/users/?only=name&page=3')).json().results.slice(0, 2), [{ name: 'Ada Turing' }, { name: 'Alan Lamarr' }])
@@ -55,5 +77,5 @@ test('hostile names are 400s and never reach SQL', async (t) => {
 
 test('columnList names only table columns, the primary key first', async (t) => {
   t.equal(columnList([]), '"id"')
-  t.equal(columnList(['is_staff', 'name', 'password', 'id;drop']), '"id", "name", "is_staff"')
+  t.equal(columnList(['is_staff', 'name', 'password', 'id;drop', 'last_login']), '"id", "name", "is_staff", "last_login"')
 })

@@ -8,8 +8,8 @@ import { defaultUsersFile } from '../../example/server.js'
 test('the committed users file is the generated set of 200 users', async (t) => {
   t.same(JSON.parse(readFileSync(defaultUsersFile, 'utf8')), generateUsers(200))
   t.same(loadUsers(defaultUsersFile).slice(0, 2), [
-    { id: 1, name: 'Ada Lovelace', email: 'ada.lovelace.1@example.com', is_staff: true },
-    { id: 2, name: 'Alan Hopper', email: 'alan.hopper.2@example.com', is_staff: false }
+    { id: 1, name: 'Ada Lovelace', email: 'ada.lovelace.1@example.com', is_staff: true, last_login: '2026-01-03T13:00:00.000Z' },
+    { id: 2, name: 'Alan Hopper', email: 'alan.hopper.2@example.com', is_staff: false, last_login: '2026-01-06T02:00:00.000Z' }
   ])
 })
 
@@ -22,7 +22,9 @@ test('loadUsers explains a missing or malformed file', async (t) => {
     'noname.json': '[{"id":1}]',
     'email.json': '[{"id":1,"name":"a","email":3}]',
     'staff.json': '[{"id":1,"name":"a","email":null}]',
-    'good.json': '[{"id":1,"name":"a","email":null,"is_staff":false,"extra":1}]'
+    'login.json': '[{"id":1,"name":"a","email":null,"is_staff":false,"last_login":"yesterday"}]',
+    'login-date.json': '[{"id":1,"name":"a","email":null,"is_staff":false,"last_login":"2026-02-30T25:00:00Z"}]',
+    'good.json': '[{"id":1,"name":"a","email":null,"is_staff":false,"extra":1},{"id":2,"name":"b","email":null,"is_staff":true,"last_login":"2026-03-01T08:30:00+01:00"},{"id":3,"name":"c","email":"c@x","is_staff":true,"last_login":null}]'
   })
   const file = (name: string): string => join(dir, name)
   const rows: Array<[string, string | RegExp]> = [
@@ -33,8 +35,14 @@ test('loadUsers explains a missing or malformed file', async (t) => {
     ['noid.json', /: user at index 0 has no integer "id"$/],
     ['noname.json', /: user at index 0 has no string "name"$/],
     ['email.json', /: user at index 0 has an "email" that is neither a string nor null$/],
-    ['staff.json', /: user at index 0 has no boolean "is_staff"$/]
+    ['staff.json', /: user at index 0 has no boolean "is_staff"$/],
+    ['login.json', /: user at index 0 has a "last_login" that is neither an ISO 8601 date-time nor null$/],
+    ['login-date.json', /: user at index 0 has a "last_login" that is neither an ISO 8601 date-time nor null$/]
   ]
   for (const [name, message] of rows) t.throws(() => loadUsers(file(name)), { message }, name)
-  t.same(loadUsers(file('good.json')), [{ id: 1, name: 'a', email: null, is_staff: false }], 'extra keys are dropped')
+  t.same(loadUsers(file('good.json')), [
+    { id: 1, name: 'a', email: null, is_staff: false, last_login: null },
+    { id: 2, name: 'b', email: null, is_staff: true, last_login: '2026-03-01T08:30:00+01:00' },
+    { id: 3, name: 'c', email: 'c@x', is_staff: true, last_login: null }
+  ], 'extra keys are dropped; a user without last_login never logged in')
 })

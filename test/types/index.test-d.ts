@@ -27,6 +27,11 @@ app.get('/h', { restrictFields: { fields: 'id' } }, handler)
 // @ts-expect-error unknown route option key
 app.get('/i', { restrictFields: { field: ['id'] } }, handler)
 
+await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === undefined ? ['email'] : [] })
+app.get('/j', { restrictFields: { hiddenFields: async (request) => request.ip === '127.0.0.1' ? [] : ['email', 'profile.phone'] } }, handler)
+// @ts-expect-error hiddenFields returns field names
+app.get('/k', { restrictFields: { hiddenFields: () => 'email' } }, handler)
+
 const seen: Array<boolean | RestrictFieldsRouteOptions | undefined> = []
 app.addHook('onRoute', (route) => { seen.push(route.restrictFields) })
 
