@@ -1,10 +1,16 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
-import { kSelection, kView, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
+import {
+  InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+} from './errors.js'
+import { documentRestrictedRoutes } from './documentation.js'
+import { kPending, kSelection, kView, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
-import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
+import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
+import { usesStandardSchemas } from './standard-schema.js'
 import { buildRouteSpec } from './route.js'
 import type { FieldSelection } from './view.js'
 
@@ -37,7 +43,11 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, null)
   fastify.decorateRequest(kView as unknown as string, null)
+  fastify.decorateRequest(kPending as unknown as string, null)
+  // Every path some opted-in route declares: a visibility rule may name fields of other routes, not unknown ones.
+  const declaredByAnyRoute = new Set<string>()
   fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
+  const documentation = documentRestrictedRoutes(fastify)
 
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
@@ -45,13 +55,20 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     const resolved = resolveRouteOptions(value, globalOptions, route)
     if (resolved === null) return
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
-    const hooks = restrictedHooks(spec)
+    for (const path of declaredPaths(spec.tree)) declaredByAnyRoute.add(path)
+    const hooks = restrictedHooks(spec, (path) => declaredByAnyRoute.has(path))
     const schema = routeOptions.schema as Record<string, any> | undefined
-    routeOptions.schema = {
-      ...schema,
-      querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, declaredPaths(spec.tree))
+    // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
+    // without one gets none: its validator compiler may take no JSON Schema (Zod's does not).
+    if (schema?.querystring !== undefined && !usesStandardSchemas(schema)) {
+      routeOptions.schema = {
+        ...schema,
+        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, declaredPaths(spec.tree))
+      }
     }
+    routeOptions.schema = documentation.record({ ...resolved, method: routeOptions.method, url: routeOptions.url, statusKey: spec.statusKey, shape: spec.shape, paths: declaredPaths(spec.tree), hidesFields: resolved.hiddenFields !== null }, routeOptions.schema)
     routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
+    if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
   })
 }
@@ -61,10 +78,33 @@ const plugin = fp(fastifyRestrictedFields, {
   fastify: '5.x'
 })
 
+// require() of this module returns its 'module.exports' export (Node 20.19+):
+// the plugin itself, as Fastify's own plugins give CommonJS users, with the
+// other exports on it, so that `require(...).UnknownFieldError` and TypeScript's
+// CommonJS output of `import { UnknownFieldError } from ...` find them.
+Object.assign(plugin, {
+  default: plugin,
+  fastifyRestrictedFields: plugin,
+  InvalidHiddenFieldsError,
+  InvalidOptionError,
+  InvalidParameterError,
+  NoDeclaredFieldsError,
+  PathTooDeepError,
+  TooManyFieldsError,
+  UnknownFieldError,
+  UnreadableSchemaError,
+  UnresolvedReferenceError
+})
+
 export default plugin
 export { plugin as fastifyRestrictedFields }
-export type { FieldSelection, RestrictFieldsRouteOptions, RestrictedFieldsOptions }
+// Kept out of the published declarations (stripInternal): TypeScript before
+// 5.6 cannot parse a string export name, and the named exports already give
+// TypeScript everything require() returns.
+/** @internal */
+export { plugin as 'module.exports' }
+export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions }
 export {
-  InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnknownFieldError, UnresolvedReferenceError
-} from './errors.js'
+  InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+}

@@ -6,6 +6,18 @@
  */
 import type { JsonSchema } from './declared.js'
 
+/** The description of the parameter that keeps fields, named `onlyParam`. */
+export function onlyDescription (onlyParam: string): string {
+  return `Keep only these fields in every returned object. Repeat the parameter for several fields (${onlyParam}=a&${onlyParam}=b); ` +
+    `a comma-separated list (${onlyParam}=a,b) and ${onlyParam}[]=a are accepted too. Dotted paths reach nested fields (a.b).`
+}
+
+/** The description of the parameter that removes fields, named `deferParam`. */
+export function deferDescription (onlyParam: string, deferParam: string): string {
+  return `Remove these fields from every returned object, after ${onlyParam}. Repeat the parameter for several fields (${deferParam}=a&${deferParam}=b); ` +
+    `a comma-separated list (${deferParam}=a,b) and ${deferParam}[]=a are accepted too.`
+}
+
 /** The schema of one restriction parameter: an array of declared names. */
 function parameterSchema (paths: readonly string[], description: string): JsonSchema {
   return { type: 'array', items: { type: 'string', enum: [...paths] }, description }
@@ -23,10 +35,8 @@ export function withRestrictionParameters (
   if (querystring !== undefined && (querystring.$ref !== undefined || querystring.anyOf !== undefined ||
       querystring.oneOf !== undefined || querystring.allOf !== undefined)) return querystring
   const ours = {
-    [onlyParam]: parameterSchema(paths,
-      `Keep only these fields in every returned object. Repeat the parameter (${onlyParam}=a&${onlyParam}=b), separate names with commas (${onlyParam}=a,b) or use ${onlyParam}[]=a; dotted paths reach nested fields.`),
-    [deferParam]: parameterSchema(paths,
-      `Remove these fields from every returned object, after ${onlyParam}; same forms as ${onlyParam}.`)
+    [onlyParam]: parameterSchema(paths, onlyDescription(onlyParam)),
+    [deferParam]: parameterSchema(paths, deferDescription(onlyParam, deferParam))
   }
   return {
     type: 'object',

@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'tap'
+import type { Test } from 'tap'
+import SwaggerParser from '@apidevtools/swagger-parser'
+import { OpenAPIBackend } from 'openapi-backend'
+import openapiTS, { astToString } from 'openapi-typescript'
+import ts from 'typescript'
+import { parse } from 'yaml'
+import { buildApp } from '../../example/app.js'
+import { generateUsers } from '../../example/generate-users.js'
+import { memoryStore } from '../../example/store.js'
+
+type Json = Record<string, any>
+
+const STAFF_TOKEN = 'staff-secret'
+const STAFF = { authorization: `Bearer ${STAFF_TOKEN}` }
+/** What anonymous requests see of a user: everything but last_login. */
+const anonymous = ({ last_login: _lastLogin, ...rest }: ReturnType<typeof generateUsers>[number]) => rest
+
+async function example (t: Test): ReturnType<typeof buildApp> {
+  const app = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10, staffToken: STAFF_TOKEN })
+  t.teardown(() => app.close())
+  return app
+}
+
+test('the served document is valid, complete, and names its components', async (t) => {
+  const app = await example(t)
+  const document = (await app.inject('/documentation/json')).json()
+  await SwaggerParser.validate(structuredClone(document))
+  t.same(parse((await app.inject('/documentation/yaml')).body), document, 'the YAML document is the same')
+  t.same(document.servers, [{ url: '/', description: 'The server of this document' }])
+  t.same(document.tags, [{ name: 'users', description: 'The users of the example' }])
+  const operations = [document.paths['/api/users/'].get, document.paths['/api/users/{id}'].get]
+  t.same(operations.map((operation: Json) => [operation.operationId, operation.summary, operation.tags, Object.keys(operation.responses)]), [
+    ['listUsers', 'List the users, a page at a time', ['users'], ['200', '400', '401', '404']],
+    ['getUser', 'Get one user', ['users'], ['200', '400', '401', '404']]
+  ])
+  t.same(Object.keys(document.components.schemas), ['user', 'error', 'userRestricted', 'RestrictedFieldsError'])
+  t.same(document.components.schemas.user.required, ['id', 'name', 'email', 'is_staff'], 'the declared user stays as declared')
+  t.equal(document.components.schemas.userRestricted.required, undefined)
+  t.same(operations.map((operation: Json) => operation.responses['400'].content['application/json'].schema), Array(2).fill({
+    anyOf: [{ $ref: '#/components/schemas/error' }, { $ref: '#/components/schemas/RestrictedFieldsError' }]
+  }))
+})
+
+const requests: Array<[string, number, unknown, Record<string, string>?]> = [
+  ['/api/users/?page=3', 200, { count: 25, next: null, previous: 'http://localhost:80/api/users/?page=2', results: generateUsers(25).slice(20).map(anonymous) }],
+  ['/api/users/?page=3', 200, { count: 25, next: null, previous: 'http://localhost:80/api/users/?page=2', results: generateUsers(25).slice(20) }, STAFF],
+  ['/api/users/?only=id,last_login&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost:80/api/users/?only=id,last_login&page=2',
+    results: generateUsers(25).slice(20).map(({ id, last_login: lastLogin }) => ({ id, last_login: lastLogin }))
+  }, STAFF],
+  ['/api/users/7', 200, generateUsers(7)[6], STAFF],
+  ['/api/users/7?defer=last_login,email', 200, { id: 7, name: 'Frances Liskov', is_staff: false }, STAFF],
+  ['/api/users/?only=last_login', 400, {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    error: 'Bad Request',
+    message: "Unknown field 'last_login' in query parameter 'only'; allowed fields: id, name, email, is_staff"
+  }],
+  ['/api/users/?only=id', 401, { statusCode: 401, error: 'Unauthorized', message: 'Invalid bearer token' }, { authorization: 'Bearer wrong' }],
+  ['/api/users/7', 401, { statusCode: 401, error: 'Unauthorized', message: "The Authorization header must be 'Bearer <token>'" }, { authorization: 'Basic c3RhZmY6c2VjcmV0' }],
+  ['/api/users/?only=id&only=name&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost:80/api/users/?only=id&only=name&page=2',
+    results: generateUsers(25).slice(20).map(({ id, name }) => ({ id, name }))
+  }],
+  ['/api/users/?only=id,email&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost:80/api/users/?only=id,email&page=2',
+    results: generateUsers(25).slice(20).map(({ id, email }) => ({ id, email }))
+  }],
+  ['/api/users/?only[]=is_staff&page=last', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost:80/api/users/?only[]=is_staff&page=2',
+    results: generateUsers(25).slice(20).map(({ is_staff: staff }) => ({ is_staff: staff }))
+  }],
+  ['/api/users/?defer=email&defer=is_staff&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost:80/api/users/?defer=email&defer=is_staff&page=2',
+    results: generateUsers(25).slice(20).map(({ id, name }) => ({ id, name }))
+  }],
+  ['/api/users/?only=id,name&defer=name&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost:80/api/users/?only=id,name&defer=name&page=2',
+    results: generateUsers(25).slice(20).map(({ id }) => ({ id }))
+  }],
+  ['/api/users/?only=&page=3', 200, { count: 25, next: null, previous: 'http://localhost:80/api/users/?only=&page=2', results: [{}, {}, {}, {}, {}] }],
+  ['/api/users/7?defer=email', 200, { id: 7, name: 'Frances Liskov', is_staff: false }],
+  ['/api/users/7?only=', 200, {}],
+  ['/api/users/?only=password', 400, {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    error: 'Bad Request',
+    message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, email, is_staff"
+  }],
+  ['/api/users/7?defer=nope', 400, {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    error: 'Bad Request',
+    message: "Unknown field 'nope' in query parameter 'defer'; allowed fields: id, name, email, is_staff"
+  }],
+  ['/api/users/?page=two', 400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be a positive integer or 'last'" }],
+  ['/api/users/0', 400, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'params/id must be >= 1' }],
+  ['/api/users/?page=4', 404, { statusCode: 404, error: 'Not Found', message: 'Page 4 does not exist: there are 3 pages' }],
+  ['/api/users/999?only=id', 404, { statusCode: 404, error: 'Not Found', message: 'User 999 not found' }]
+]
+
+test('every response of the example, restricted or an error, matches the document, as an independent validator reads it', async (t) => {
+  const app = await example(t)
+  // The trailing slash of /api/users/ is part of the route.
+  const api = new OpenAPIBackend({ definition: (await app.inject('/documentation/json')).json(), strict: true, ignoreTrailingSlashes: false })
+  await api.init()
+  for (const [url, status, body, headers = {}] of requests) {
+    const response = await app.inject({ url, headers })
+    const who = headers.authorization ?? 'anonymous'
+    t.same([response.statusCode, response.json()], [status, body], `${who} ${url}`)
+    const [path, query] = url.split('?')
+    const operation = api.matchOperation({ method: 'get', path, query, headers })
+    t.ok(operation?.responses?.[status], `${who} ${url}: ${status} is documented`)
+    t.same(api.validateResponse(response.json(), operation as any, status).errors ?? [], [], `${who} ${url}: the body matches the document`)
+  }
+  t.same(api.validateRequest({ method: 'get', path: '/api/users/', query: 'only=id&only=name&defer=name&page=2', headers: {} }).errors ?? [], [],
+    'the repeated form is what the document describes')
+})
+
+test('client types generated from the document let a restricted user lack any field, and type the plugin\'s 400 codes', async (t) => {
+  const app = await example(t)
+  const types = astToString(await openapiTS((await app.inject('/documentation/json')).json()))
+  const check = `
+import type { components, paths } from './api.js'
+
+type User = paths['/api/users/{id}']['get']['responses'][200]['content']['application/json']
+declare const user: User
+// @ts-expect-error a restricted user may lack its name
+const name: string = user.name
+const maybeName: string | undefined = user.name
+
+type Page = paths['/api/users/']['get']['responses'][200]['content']['application/json']
+declare const page: Page
+const count: number = page.count
+// @ts-expect-error a record of a page may lack its id
+const id: number = page.results[0].id
+
+type BadRequest = paths['/api/users/']['get']['responses'][400]['content']['application/json']
+type PluginError = Extract<BadRequest, components['schemas']['RestrictedFieldsError']>
+const code: PluginError['code'] = 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'
+// @ts-expect-error only the plugin's codes
+const other: PluginError['code'] = 'FST_ERR_VALIDATION'
+export { name, maybeName, count, id, code, other }
+`
+  const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-types-'))
+  t.teardown(() => rmSync(directory, { recursive: true, force: true }))
+  writeFileSync(join(directory, 'api.ts'), types)
+  writeFileSync(join(directory, 'check.ts'), check)
+  const program = ts.createProgram([join(directory, 'check.ts')], {
+    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: []
+  })
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+  t.same(diagnostics, [])
+  t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
+})

@@ -1,0 +1,634 @@
+import { test } from 'tap'
+import { formatParamUrl } from '@fastify/swagger'
+import { parse } from 'yaml'
+import { CLIENT_ERROR_CODES, OPERATION_KEY, documentPath, restrictedDocument, toYaml } from '../lib/openapi.js'
+import type { Json, RestrictedRoute } from '../lib/openapi.js'
+
+const route: RestrictedRoute = {
+  method: 'GET',
+  url: '/users',
+  statusKey: '200',
+  shape: { kind: 'object' },
+  maxDepth: 8,
+  onlyParam: 'only',
+  deferParam: 'defer',
+  paths: ['id', 'name']
+}
+
+const routes = (...list: RestrictedRoute[]): Map<string, RestrictedRoute> => new Map(list.map((each, index) => [String(index + 1), each]))
+
+/** An OpenAPI 3.0 document with one operation per entry, each marked with its route's id. */
+function openapi (operations: Record<string, Json>, components: Json = {}): Json {
+  const paths: Json = {}
+  for (const [key, operation] of Object.entries(operations)) {
+    const [method, path] = key.split(' ')
+    paths[path] = { ...paths[path], [method]: operation }
+  }
+  return { openapi: '3.0.3', info: { title: 't', version: '1' }, components: { schemas: components }, paths }
+}
+
+const json = (schema: unknown): Json => ({ content: { 'application/json': { schema } } })
+const marked = (id: string, responses: Json): Json => ({ [OPERATION_KEY]: id, responses })
+
+const ERROR_REF = { $ref: '#/components/schemas/RestrictedFieldsError' }
+const ERROR_SCHEMA = {
+  type: 'object',
+  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields or has too deep a path.',
+  required: ['statusCode', 'code', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer', enum: [400] },
+    code: {
+      type: 'string',
+      enum: ['FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP']
+    },
+    error: { type: 'string' },
+    message: { type: 'string' }
+  }
+}
+const OBJECT_NOTE = 'The `only` and `defer` query parameters choose its fields; a field they leave out is absent.'
+const RECORDS_NOTE = 'As restricted responses send it: any field may be left out.'
+
+/** Relaxes one 200 response of `shape` and returns its schema and the components after. */
+function relax (schema: unknown, options: { shape?: RestrictedRoute['shape'], maxDepth?: number, components?: Json } = {}): { schema: unknown, components: Json } {
+  const document = openapi({ 'get /users': marked('1', { 200: json(schema) }) }, options.components)
+  const result = restrictedDocument(document, routes({ ...route, shape: options.shape ?? route.shape, maxDepth: options.maxDepth ?? 8 })) as Json
+  const { RestrictedFieldsError: _error, ...components } = result.components.schemas
+  return { schema: result.paths['/users'].get.responses['200'].content['application/json'].schema, components }
+}
+
+const object = (properties: Json, required = Object.keys(properties)): Json => ({ type: 'object', required, properties })
+
+test('documentPath writes Fastify URLs as @fastify/swagger does', async (t) => {
+  const table: Array<[string, string]> = [
+    ['/users', '/users'],
+    ['/users/:id', '/users/{id}'],
+    ['/users/:id/posts/:post', '/users/{id}/posts/{post}'],
+    ['/files/:name.:ext', '/files/{name}.{ext}'],
+    ['/users/:id(^\\d+)', '/users/{id}'],
+    ['/codes/:code(^(a|b)$)/x', '/codes/{code}/x'],
+    ['/any/(^\\d+)/(^(x)$)', '/any/{regexp1}/{regexp2}'],
+    ['/time::now', '/time:now'],
+    ['/static/*', '/static/{*}'],
+    ['/ends/:', '/ends/'],
+    ['/:a-:b', '/{a}-{b}']
+  ]
+  for (const [url, path] of table) {
+    t.equal(documentPath(url), path, url)
+    t.equal(documentPath(url), formatParamUrl(url), `${url} as @fastify/swagger writes it`)
+  }
+})
+
+test('a record loses required at every level a restriction reaches, and no deeper', async (t) => {
+  const geo = object({ lat: { type: 'number' } })
+  const profile = object({ city: { type: 'string' }, geo })
+  const record = object({ id: { type: 'integer' }, profile })
+  const table: Array<{ title: string, schema: unknown, shape?: RestrictedRoute['shape'], maxDepth?: number, expected: unknown }> = [
+    {
+      title: 'an object, all levels within maxDepth',
+      schema: record,
+      expected: { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', properties: { city: { type: 'string' }, geo: { type: 'object', properties: { lat: { type: 'number' } } } } } } }
+    },
+    {
+      title: 'maxDepth 2 keeps the third level whole',
+      schema: record,
+      maxDepth: 2,
+      expected: { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', properties: { city: { type: 'string' }, geo } } } }
+    },
+    {
+      title: 'maxDepth 1 keeps nested objects whole',
+      schema: record,
+      maxDepth: 1,
+      expected: { type: 'object', properties: { id: { type: 'integer' }, profile } }
+    },
+    {
+      title: 'an array of records, and arrays of objects inside them',
+      schema: { type: 'array', items: object({ tags: { type: 'array', items: object({ label: { type: 'string' } }) } }) },
+      shape: { kind: 'array' },
+      expected: { type: 'array', items: { type: 'object', properties: { tags: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' } } } } } } }
+    },
+    {
+      title: 'an envelope keeps its own required; its records lose theirs',
+      schema: object({ count: { type: 'integer' }, results: { type: 'array', items: object({ id: { type: 'integer' } }) } }),
+      shape: { kind: 'envelope', key: 'results' },
+      expected: object({ count: { type: 'integer' }, results: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } }, ['count', 'results'])
+    },
+    {
+      title: 'a nullable envelope, as anyOf with null',
+      schema: { anyOf: [object({ data: { type: 'array', items: object({ id: { type: 'integer' } }) } }), { type: 'null' }] },
+      shape: { kind: 'envelope', key: 'data' },
+      expected: { anyOf: [object({ data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } }, ['data']), { type: 'null' }] }
+    },
+    {
+      title: 'an envelope without the records key is left as it is',
+      schema: object({ count: { type: 'integer' } }),
+      shape: { kind: 'envelope', key: 'results' },
+      expected: object({ count: { type: 'integer' } })
+    },
+    {
+      title: 'nullable objects: type with null, and anyOf or oneOf with null',
+      schema: object({
+        a: { type: ['object', 'null'], required: ['x'], properties: { x: { type: 'string' } } },
+        b: { anyOf: [object({ x: { type: 'string' } }), { type: 'null' }] },
+        c: { oneOf: [object({ x: { type: 'string' } }), { type: 'null' }] }
+      }),
+      expected: {
+        type: 'object',
+        properties: {
+          a: { type: ['object', 'null'], properties: { x: { type: 'string' } } },
+          b: { anyOf: [{ type: 'object', properties: { x: { type: 'string' } } }, { type: 'null' }] },
+          c: { anyOf: [{ type: 'object', properties: { x: { type: 'string' } } }, { type: 'null' }] }
+        }
+      }
+    },
+    {
+      title: 'a changed oneOf becomes anyOf, or one more allOf member next to an anyOf; an unchanged oneOf stays',
+      schema: {
+        type: 'object',
+        properties: {
+          a: { anyOf: [{ type: 'string' }, { type: 'object' }], oneOf: [object({ x: {} }), object({ y: {} })] },
+          b: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          c: { allOf: [object({ x: {} })], oneOf: [object({ y: {} })] }
+        }
+      },
+      expected: {
+        type: 'object',
+        properties: {
+          a: { anyOf: [{ type: 'string' }, { type: 'object' }], allOf: [{ anyOf: [{ type: 'object', properties: { x: {} } }, { type: 'object', properties: { y: {} } }] }] },
+          b: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          c: { allOf: [{ type: 'object', properties: { x: {} } }], anyOf: [{ type: 'object', properties: { y: {} } }] }
+        }
+      }
+    },
+    {
+      title: 'every keyword that a shorter object could fail goes',
+      schema: {
+        type: 'object',
+        properties: { kind: { type: 'string' }, a: {} },
+        minProperties: 1,
+        dependentRequired: { a: ['kind'] },
+        dependentSchemas: { a: { required: ['kind'] } },
+        dependencies: { a: ['kind'] },
+        if: { required: ['a'] },
+        then: { required: ['kind'] },
+        else: {},
+        not: { required: ['b'] },
+        discriminator: { propertyName: 'kind' },
+        additionalProperties: false,
+        maxProperties: 2
+      },
+      expected: { type: 'object', properties: { kind: { type: 'string' }, a: {} }, additionalProperties: false, maxProperties: 2 }
+    },
+    {
+      title: 'tuples, boolean schemas and odd values are left as they are',
+      schema: { type: 'object', properties: { t: { type: 'array', items: [object({ x: {} })] }, b: true, n: null }, required: [] },
+      expected: { type: 'object', properties: { t: { type: 'array', items: [object({ x: {} })] }, b: true, n: null } }
+    },
+    {
+      title: 'a malformed properties keyword is kept',
+      schema: { type: 'object', properties: 'x', required: ['x'] },
+      expected: { type: 'object', properties: 'x' }
+    },
+    {
+      title: 'a schema without requiring keywords is the same object',
+      schema: { type: 'object', properties: { id: { type: 'integer' } } },
+      expected: { type: 'object', properties: { id: { type: 'integer' } } }
+    }
+  ]
+  for (const row of table) {
+    const result = relax(row.schema, { shape: row.shape, maxDepth: row.maxDepth })
+    t.same(result.schema, row.expected, row.title)
+    t.same(result.components, {}, `${row.title}: no twin`)
+  }
+})
+
+test('a named record gets a relaxed twin, made once, and the original stays for the routes that are not restricted', async (t) => {
+  const user = { title: 'user', description: 'A user.', ...object({ id: { type: 'integer' }, name: { type: 'string' } }) }
+  const userRestricted = { title: 'userRestricted', description: `A user. ${RECORDS_NOTE}`, type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }
+  const document = openapi({
+    'get /users': marked('1', { 200: json({ type: 'array', items: { $ref: '#/components/schemas/user' } }) }),
+    'get /users/{id}': marked('2', { 200: json({ $ref: '#/components/schemas/user' }) }),
+    'get /plain': { responses: { 200: json({ $ref: '#/components/schemas/user' }) } }
+  }, { user })
+  const before = structuredClone(document)
+  const result = restrictedDocument(document, routes({ ...route, shape: { kind: 'array' } }, { ...route, url: '/users/:id' })) as Json
+  t.same(document, before, 'the input is not modified')
+  t.same(result.components.schemas, { user, userRestricted, RestrictedFieldsError: ERROR_SCHEMA })
+  t.same(result.paths['/users'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/userRestricted' } })
+  t.same(result.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/userRestricted' })
+  t.same(result.paths['/plain'].get, { responses: { 200: json({ $ref: '#/components/schemas/user' }) } }, 'a route that is not restricted is not touched')
+})
+
+test('twins follow references: recursion, a component that reaches a changing one, name clashes, and what is left alone', async (t) => {
+  const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
+  const table: Array<{ title: string, schema: unknown, components: Json, expected: unknown, twins: Json }> = [
+    {
+      title: 'a recursive schema has one twin that refers to itself',
+      schema: ref('node'),
+      components: { node: object({ id: { type: 'integer' }, children: { type: 'array', items: ref('node') } }) },
+      expected: ref('nodeRestricted'),
+      twins: { nodeRestricted: { type: 'object', properties: { id: { type: 'integer' }, children: { type: 'array', items: ref('nodeRestricted') } }, description: RECORDS_NOTE } }
+    },
+    {
+      title: 'a component without required that holds one with required changes too',
+      schema: ref('team'),
+      components: { team: { type: 'object', properties: { lead: ref('person'), tags: { type: 'array', items: ref('tag') } } }, person: object({ id: {} }), tag: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      expected: ref('teamRestricted'),
+      twins: {
+        teamRestricted: { type: 'object', properties: { lead: ref('personRestricted'), tags: { type: 'array', items: ref('tag') } }, description: RECORDS_NOTE },
+        personRestricted: { type: 'object', properties: { id: {} }, description: RECORDS_NOTE }
+      }
+    },
+    {
+      title: 'a chain of references through components that change',
+      schema: ref('alias'),
+      components: { alias: ref('other'), other: ref('base'), base: object({ id: {} }) },
+      expected: ref('aliasRestricted'),
+      twins: {
+        aliasRestricted: { ...ref('otherRestricted'), description: RECORDS_NOTE },
+        otherRestricted: { ...ref('baseRestricted'), description: RECORDS_NOTE },
+        baseRestricted: { type: 'object', properties: { id: {} }, description: RECORDS_NOTE }
+      }
+    },
+    {
+      title: 'a taken name gets a number',
+      schema: ref('user'),
+      components: { user: object({ id: {} }), userRestricted: { type: 'string' }, userRestricted2: { type: 'string' } },
+      expected: ref('userRestricted3'),
+      twins: { userRestricted3: { type: 'object', properties: { id: {} }, description: RECORDS_NOTE } }
+    },
+    {
+      title: 'a component that a relaxation does not change is referred to as it is',
+      schema: object({ role: ref('role'), kind: ref('kind') }),
+      components: { role: { type: 'string', enum: ['a'] }, kind: { type: 'object', properties: { x: {} } }, odd: { type: 'object', properties: 'x' } },
+      expected: { type: 'object', properties: { role: ref('role'), kind: ref('kind') } },
+      twins: {}
+    },
+    {
+      title: 'references inside a component, to another document or to a missing component, are left as they are',
+      schema: object({ a: ref('user/properties/profile'), b: { $ref: 'other.json#/user' }, c: ref('missing'), d: { $ref: 7 } }),
+      components: { user: object({ profile: object({ city: {} }) }) },
+      expected: { type: 'object', properties: { a: ref('user/properties/profile'), b: { $ref: 'other.json#/user' }, c: ref('missing'), d: { $ref: 7 } } },
+      twins: {}
+    },
+    {
+      title: 'a reference with requiring siblings loses them (OpenAPI 3.1)',
+      schema: { $ref: '#/components/schemas/a~1b', required: ['id'] },
+      components: { 'a/b': object({ id: {} }) },
+      expected: { $ref: '#/components/schemas/a~1bRestricted' },
+      twins: { 'a/bRestricted': { type: 'object', properties: { id: {} }, description: RECORDS_NOTE } }
+    },
+    {
+      title: 'a named envelope gets a twin that keeps its own required',
+      schema: ref('page'),
+      components: { page: { title: 'page', ...object({ count: {}, results: { type: 'array', items: ref('user') } }) }, user: object({ id: {} }) },
+      expected: ref('pageRestricted'),
+      twins: {
+        pageRestricted: { title: 'pageRestricted', ...object({ count: {}, results: { type: 'array', items: ref('userRestricted') } }), description: 'As restricted responses send it: any field of the records in `results` may be left out.' },
+        userRestricted: { type: 'object', properties: { id: {} }, description: RECORDS_NOTE }
+      }
+    },
+    {
+      title: 'a named envelope whose records need nothing keeps its name',
+      schema: ref('page'),
+      components: { page: object({ results: { type: 'array', items: { type: 'object' } } }) },
+      expected: ref('page'),
+      twins: {}
+    },
+    {
+      title: 'a loop of references that never reaches an envelope is left as it is',
+      schema: ref('loop'),
+      components: { loop: ref('loop') },
+      expected: ref('loop'),
+      twins: {}
+    }
+  ]
+  for (const row of table) {
+    const envelope = row.title.includes('envelope')
+    const result = relax(row.schema, { components: row.components, shape: envelope ? { kind: 'envelope', key: 'results' } : undefined })
+    t.same(result.schema, row.expected, row.title)
+    t.same(result.components, { ...row.components, ...row.twins }, `${row.title}: components`)
+  }
+})
+
+test('envelope twins depend on the records key and depth; one component can have several', async (t) => {
+  const page = object({ results: { type: 'array', items: object({ a: object({ b: {} }) }) } })
+  const document = openapi({
+    'get /a': marked('1', { 200: json({ $ref: '#/components/schemas/page' }) }),
+    'get /b': marked('2', { 200: json({ $ref: '#/components/schemas/page' }) }),
+    'get /c': marked('3', { 200: json({ $ref: '#/components/schemas/page' }) })
+  }, { page })
+  const envelope = { shape: { kind: 'envelope', key: 'results' } } as const
+  const result = restrictedDocument(document, routes(
+    { ...route, url: '/a', ...envelope },
+    { ...route, url: '/b', ...envelope },
+    { ...route, url: '/c', ...envelope, maxDepth: 1 }
+  )) as Json
+  const refs = ['/a', '/b', '/c'].map((path) => result.paths[path].get.responses['200'].content['application/json'].schema.$ref)
+  t.same(refs, ['#/components/schemas/pageRestricted', '#/components/schemas/pageRestricted', '#/components/schemas/pageRestricted2'])
+  t.same(result.components.schemas.pageRestricted2.properties.results.items, { type: 'object', properties: { a: object({ b: {} }) } }, 'maxDepth 1 keeps the nested object whole')
+})
+
+test('operations are found by their key, else by method and path; other operations are not touched', async (t) => {
+  const response = (): Json => ({ 200: json(object({ id: {} })) })
+  const table: Array<{ title: string, document: Json, routes: Map<string, RestrictedRoute>, relaxed: string[] }> = [
+    {
+      title: 'by key, whatever the path',
+      document: openapi({ 'get /renamed': marked('1', response()) }),
+      routes: routes(route),
+      relaxed: ['get /renamed']
+    },
+    {
+      title: 'a key of another instance is left for it',
+      document: openapi({ 'get /users': marked('9', response()) }),
+      routes: routes(route),
+      relaxed: []
+    },
+    {
+      title: 'by method and path, path parameters written as swagger writes them',
+      document: openapi({ 'get /users/{id}': { responses: response() }, 'post /users/{id}': { responses: response() } }),
+      routes: routes({ ...route, url: '/users/:id' }),
+      relaxed: ['get /users/{id}']
+    },
+    {
+      title: 'every method of a route with several',
+      document: openapi({ 'get /users': { responses: response() }, 'post /users': { responses: response() }, 'delete /users': { responses: response() } }),
+      routes: routes({ ...route, method: ['GET', 'POST'] }),
+      relaxed: ['get /users', 'post /users']
+    },
+    {
+      title: 'with the base path of a server stripped, its variables resolved',
+      document: {
+        ...openapi({ 'get /users': { responses: response() }, 'get /v2/other': { responses: response() } }),
+        servers: [{ url: 'http://[' }, { description: 'no url' }, { url: '/' }, { url: 'https://{host}/{base}', variables: { host: { default: 'api.test' }, base: { default: 'v1' } } }]
+      },
+      routes: routes({ ...route, url: '/v1/users' }, { ...route, url: '/v2/other' }),
+      relaxed: ['get /users', 'get /v2/other']
+    },
+    {
+      title: 'a server variable without a default strips nothing',
+      document: { ...openapi({ 'get /users': { responses: response() } }), servers: [{ url: 'https://api.test/{base}' }] },
+      routes: routes({ ...route, url: '/base/users' }),
+      relaxed: []
+    },
+    {
+      title: 'a route that is not in the document (hidden) changes nothing',
+      document: openapi({ 'get /other': { responses: response() } }),
+      routes: routes(route),
+      relaxed: []
+    },
+    {
+      title: 'path items and operations that are not objects are skipped',
+      document: { ...openapi({ 'get /users': { responses: response() } }), paths: { '/users': { get: { responses: response() }, put: 'x' }, '/x': null } },
+      routes: routes(route),
+      relaxed: ['get /users']
+    }
+  ]
+  for (const row of table) {
+    const before = structuredClone(row.document)
+    const result = restrictedDocument(row.document, row.routes) as Json
+    const relaxed: string[] = []
+    for (const [path, item] of Object.entries(result.paths as Json)) {
+      for (const [method, operation] of Object.entries(item ?? {})) {
+        if (typeof operation === 'object' && operation !== null && (operation as Json).responses['400'] !== undefined) relaxed.push(`${method} ${path}`)
+      }
+    }
+    t.same(relaxed, row.relaxed, row.title)
+    if (row.relaxed.length === 0) t.same(result, before, `${row.title}: the document is unchanged`)
+  }
+  const swagger2 = {
+    swagger: '2.0',
+    basePath: '/api/',
+    paths: { '/users': { get: { responses: { 200: { description: 'ok', schema: object({ id: {} }) } } } } }
+  }
+  t.same((restrictedDocument(swagger2, routes({ ...route, url: '/api/users' })) as Json).paths['/users'].get.responses['200'].schema, { type: 'object', properties: { id: {} } },
+    'Swagger 2.0: with basePath stripped, and the path kept absolute')
+  const date = new Date(0)
+  const bare = Object.assign(Object.create(null), { a: 1 })
+  const marker = restrictedDocument({ ...openapi({ 'get /users': marked('1', response()) }), 'x-date': date, 'x-bare': bare }, routes(route)) as Json
+  t.equal(marker.paths['/users'].get[OPERATION_KEY], undefined, 'the key is removed')
+  t.equal(marker['x-date'], date, 'an object that is not plain is shared, not copied')
+  t.not(marker['x-bare'], bare, 'an object without a prototype is copied')
+  t.same(marker['x-bare'], { a: 1 })
+})
+
+test('what is not an OpenAPI 3 or Swagger 2.0 document with paths comes back as it is', async (t) => {
+  for (const value of [null, 'text', [], { openapi: '2.0', paths: {} }, { swagger: '1.2', paths: {} }, { openapi: '3.1.0' }, { openapi: 3 }]) {
+    t.equal(restrictedDocument(value, routes(route)), value, JSON.stringify(value))
+  }
+})
+
+test('the success response says which parameters shape it', async (t) => {
+  const describe = (description: unknown, shape: RestrictedRoute['shape'] = { kind: 'object' }, names: Partial<RestrictedRoute> = {}): unknown => {
+    const document = openapi({ 'get /users': marked('1', { 200: { description, ...json({}) } }) })
+    return (restrictedDocument(document, routes({ ...route, shape, ...names })) as Json).paths['/users'].get.responses['200'].description
+  }
+  t.equal(describe('Default Response'), `Default Response. ${OBJECT_NOTE}`)
+  t.equal(describe('The user.'), `The user. ${OBJECT_NOTE}`)
+  t.equal(describe(undefined), OBJECT_NOTE)
+  t.equal(describe(`Users. ${OBJECT_NOTE}`), `Users. ${OBJECT_NOTE}`, 'said once')
+  t.equal(describe('Users', { kind: 'array' }), 'Users. The `only` and `defer` query parameters choose the fields of each item; a field they leave out is absent.')
+  t.equal(describe('A page', { kind: 'envelope', key: 'data' }, { onlyParam: 'fields', deferParam: 'omit' }),
+    'A page. The `fields` and `omit` query parameters choose the fields of each record in `data`; a field they leave out is absent.')
+  t.equal(describe('The user', { kind: 'object' }, { hidesFields: true }),
+    `The user. ${OBJECT_NOTE} Some fields are hidden from some requests, which are answered as if those fields were not declared.`)
+})
+
+test('a route that lists its fields gets the note on every 2xx response; a missing response is skipped', async (t) => {
+  const document = openapi({
+    'get /users': marked('1', { 200: { description: 'Default Response' }, 201: { description: 'Made' }, 404: { description: 'Missing' } }),
+    'get /other': marked('2', { 404: { description: 'Missing' } }),
+    'get /third': marked('3', { '2XX': { description: 'Any', content: { 'application/json': { example: 1 } } } })
+  })
+  const result = restrictedDocument(document, routes(
+    { ...route, statusKey: undefined, shape: { kind: 'auto', key: 'results' } },
+    { ...route, url: '/other' },
+    { ...route, url: '/third', statusKey: '2xx' }
+  )) as Json
+  t.same(Object.entries(result.paths['/users'].get.responses).map(([status, response]: [string, any]) => [status, response.description]), [
+    ['200', `Default Response. ${OBJECT_NOTE}`], ['201', `Made. ${OBJECT_NOTE}`],
+    ['400', 'Bad Request: a restriction parameter is invalid (`code` says how).'], ['404', 'Missing']
+  ])
+  t.same(result.paths['/other'].get.responses['404'], { description: 'Missing' })
+  t.same(result.paths['/third'].get.responses['2XX'], { description: `Any. ${OBJECT_NOTE}`, content: { 'application/json': { example: 1 } } }, 'a 2xx key is 2XX; a media type without a schema is kept')
+})
+
+test('the plugin\'s 400 is documented, merged with the route\'s own', async (t) => {
+  const error = { $ref: '#/components/schemas/error' }
+  const description = 'Bad Request: a restriction parameter is invalid (`code` says how).'
+  const also = 'Also sent when a restriction parameter is invalid.'
+  const table: Array<{ title: string, responses: Json | undefined, expected: Json }> = [
+    {
+      title: 'none of its own: the plugin\'s',
+      responses: { 200: json({}) },
+      expected: { description, content: { 'application/json': { schema: ERROR_REF } } }
+    },
+    {
+      title: 'no responses at all',
+      responses: undefined,
+      expected: { description, content: { 'application/json': { schema: ERROR_REF } } }
+    },
+    {
+      title: 'its own 400: either body, for every JSON media type; others kept, JSON added',
+      responses: { 400: { description: 'Bad page', content: { 'text/plain': { schema: { type: 'string' } }, 'application/problem+json': { schema: error }, 'application/xml': {} } } },
+      expected: {
+        description: `Bad page. ${also}`,
+        content: {
+          'text/plain': { schema: { type: 'string' } },
+          'application/problem+json': { schema: { anyOf: [error, ERROR_REF] } },
+          'application/xml': {},
+          'application/json': { schema: ERROR_REF }
+        }
+      }
+    },
+    {
+      title: 'its own 400 without a body',
+      responses: { 400: { description: 'Bad page.' } },
+      expected: { description: `Bad page. ${also}`, content: { 'application/json': { schema: ERROR_REF } } }
+    },
+    {
+      title: 'its 4XX response, which its 400s fell under',
+      responses: { '4XX': { description: 'Client error', ...json(error) } },
+      expected: { description: `Client error. ${also}`, content: { 'application/json': { schema: { anyOf: [error, ERROR_REF] } } } }
+    },
+    {
+      title: 'its default response',
+      responses: { default: { description: 'Error', ...json(error) } },
+      expected: { description: `Error. ${also}`, content: { 'application/json': { schema: { anyOf: [error, ERROR_REF] } } } }
+    }
+  ]
+  for (const row of table) {
+    const document = openapi({ 'get /users': { [OPERATION_KEY]: '1', ...(row.responses === undefined ? {} : { responses: row.responses }) } }, { error: { type: 'object' } })
+    const result = restrictedDocument(document, routes(route)) as Json
+    t.same(result.paths['/users'].get.responses['400'], row.expected, row.title)
+    t.same(result.components.schemas.RestrictedFieldsError, ERROR_SCHEMA, `${row.title}: the error component`)
+  }
+  t.same(CLIENT_ERROR_CODES, ERROR_SCHEMA.properties.code.enum, 'the codes are those of lib/errors.ts')
+})
+
+test('the error component keeps its name when it is already the same schema, and takes a free one otherwise', async (t) => {
+  for (const [components, name] of [
+    [{ RestrictedFieldsError: ERROR_SCHEMA }, 'RestrictedFieldsError'],
+    [{ RestrictedFieldsError: { type: 'string' } }, 'RestrictedFieldsError2'],
+    [{ RestrictedFieldsError: { type: 'string' }, RestrictedFieldsError2: { type: 'number' } }, 'RestrictedFieldsError3']
+  ] as Array<[Json, string]>) {
+    const document = openapi({ 'get /users': marked('1', {}), 'get /more': marked('2', {}) }, components)
+    const result = restrictedDocument(document, routes(route, { ...route, url: '/more' })) as Json
+    t.same(result.components.schemas, { ...components, [name]: ERROR_SCHEMA }, name)
+    t.same([result.paths['/users'].get.responses['400'].content['application/json'].schema, result.paths['/more'].get.responses['400'].content['application/json'].schema],
+      [{ $ref: `#/components/schemas/${name}` }, { $ref: `#/components/schemas/${name}` }], `${name}: shared by the operations`)
+  }
+  const bare = restrictedDocument({ openapi: '3.1.0', paths: { '/users': { get: marked('1', {}) } } }, routes(route)) as Json
+  t.same(bare.components, { schemas: { RestrictedFieldsError: ERROR_SCHEMA } }, 'components are added to a document without them')
+})
+
+test('only and defer are documented as repeated query parameters, added where the route did not declare them', async (t) => {
+  const items = { type: 'string', enum: ['id', 'name'] }
+  const only = {
+    name: 'only',
+    in: 'query',
+    required: false,
+    description: 'Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b).',
+    style: 'form',
+    explode: true,
+    schema: { type: 'array', items }
+  }
+  const defer = {
+    name: 'defer',
+    in: 'query',
+    required: false,
+    description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too.',
+    style: 'form',
+    explode: true,
+    schema: { type: 'array', items }
+  }
+  const page = { name: 'page', in: 'query', schema: { type: 'integer' } }
+  const declared = { name: 'only', in: 'query', required: false, description: 'mine', schema: { type: 'array', items } }
+  const table: Array<{ title: string, parameters?: Json[], inherited?: Json[], expected: Json[] }> = [
+    { title: 'none declared: both added first', parameters: [page], expected: [only, defer, page] },
+    { title: 'no parameters at all', expected: [only, defer] },
+    { title: 'declared by the querystring schema: the form is added', parameters: [declared, page], expected: [defer, { ...declared, style: 'form', explode: true }, page] },
+    { title: 'a declared form is kept', parameters: [{ ...declared, style: 'spaceDelimited', explode: false }], expected: [defer, { ...declared, style: 'spaceDelimited', explode: false }] },
+    { title: 'a route\'s own parameter that is not an array is left alone', parameters: [{ name: 'only', in: 'query', schema: { type: 'string' } }], expected: [defer, { name: 'only', in: 'query', schema: { type: 'string' } }] },
+    { title: 'a path parameter of the same name does not count', parameters: [{ name: 'only', in: 'path', required: true, schema: { type: 'string' } }], expected: [only, defer, { name: 'only', in: 'path', required: true, schema: { type: 'string' } }] },
+    { title: 'declared on the path item', inherited: [{ ...declared }], expected: [defer] }
+  ]
+  for (const row of table) {
+    const document = openapi({ 'get /users': { ...marked('1', {}), ...(row.parameters === undefined ? {} : { parameters: row.parameters }) } })
+    if (row.inherited !== undefined) document.paths['/users'].parameters = row.inherited
+    const result = restrictedDocument(document, routes(route)) as Json
+    t.same(result.paths['/users'].get.parameters, row.expected, row.title)
+  }
+})
+
+test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', async (t) => {
+  const user = object({ id: { type: 'integer' } })
+  const document = {
+    swagger: '2.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/users': {
+        get: {
+          [OPERATION_KEY]: '1',
+          parameters: [{ name: 'only', in: 'query', type: 'array', items: { type: 'string' }, description: 'mine' }],
+          responses: { 200: { description: 'Default Response', schema: { type: 'array', items: { $ref: '#/definitions/user' } } } }
+        }
+      },
+      '/users/{id}': { get: { [OPERATION_KEY]: '2', responses: { 200: { description: 'A user', schema: { $ref: '#/definitions/user' } }, 400: { description: 'Bad id', schema: { type: 'object' } } } } },
+      '/more': { get: { [OPERATION_KEY]: '3', parameters: [{ name: 'only', in: 'query', type: 'string' }], responses: { 201: { description: 'Made' }, 400: { description: 'Bad' } } } }
+    },
+    definitions: { user }
+  }
+  const result = restrictedDocument(document, routes(
+    { ...route, shape: { kind: 'array' } },
+    { ...route, url: '/users/:id' },
+    { ...route, url: '/more', statusKey: '2xx' }
+  )) as Json
+  const error = { $ref: '#/definitions/RestrictedFieldsError' }
+  const defer = {
+    name: 'defer',
+    in: 'query',
+    required: false,
+    description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too.',
+    type: 'array',
+    items: { type: 'string', enum: ['id', 'name'] },
+    collectionFormat: 'multi'
+  }
+  t.same(result.definitions, { user, userRestricted: { type: 'object', properties: { id: { type: 'integer' } }, description: RECORDS_NOTE }, RestrictedFieldsError: ERROR_SCHEMA })
+  t.same(result.paths['/users'].get, {
+    parameters: [defer, { name: 'only', in: 'query', type: 'array', items: { type: 'string' }, description: 'mine', collectionFormat: 'multi' }],
+    responses: {
+      200: { description: 'Default Response. The `only` and `defer` query parameters choose the fields of each item; a field they leave out is absent.', schema: { type: 'array', items: { $ref: '#/definitions/userRestricted' } } },
+      400: { description: 'Bad Request: a restriction parameter is invalid (`code` says how).', schema: error }
+    }
+  })
+  t.same(result.paths['/users/{id}'].get.responses['400'], { description: 'Bad id. Also sent when a restriction parameter is invalid.', schema: { type: 'object' } }, 'the route\'s own 400 body is kept')
+  t.same(result.paths['/more'].get.responses, {
+    201: { description: 'Made' },
+    400: { description: 'Bad. Also sent when a restriction parameter is invalid.', schema: error }
+  }, 'a 2xx route whose 200 is absent; an own 400 without a body gets the plugin\'s')
+  t.same(result.paths['/more'].get.parameters[1], { name: 'only', in: 'query', type: 'string' }, 'a route\'s own parameter that is not an array is left alone')
+  const bare = restrictedDocument({ swagger: '2.0', paths: { '/users': { get: marked('1', {}) } } }, routes(route)) as Json
+  t.same(bare.definitions, { RestrictedFieldsError: ERROR_SCHEMA }, 'definitions are added to a document without them')
+})
+
+test('toYaml writes block YAML that reads back as the same value', async (t) => {
+  const value = {
+    openapi: '3.0.3',
+    'x-key': 'a "quoted" text\nover two lines',
+    paths: { '/users/{id}': { get: { parameters: [{ name: 'only', in: 'query' }], responses: { 200: { description: 'ok' } } } } },
+    list: [1, 2.5, true, null, 'yes', [], {}, [['a', 'b'], []], [{ a: 1 }]],
+    empty: {},
+    none: [],
+    words: { yes: 1, No: 2, on: 3, null: 4, '': 5, 7: 6, $ref: 7, 'a b': 8 },
+    skipped: undefined,
+    onlyUndefined: { a: undefined }
+  }
+  const text = toYaml(value)
+  t.same(parse(text), JSON.parse(JSON.stringify(value)))
+  t.equal(toYaml({ a: { b: [1, { c: 'd', e: [] }] } }), 'a:\n  b:\n    - 1\n    - c: "d"\n      e: []\n')
+  t.equal(toYaml('text'), '"text"\n')
+  t.equal(toYaml([]), '[]\n')
+  t.equal(toYaml([undefined]), '- null\n')
+  t.equal(toYaml(undefined), 'null\n')
+  t.equal(toYaml({ at: new Date(0) }), 'at: "1970-01-01T00:00:00.000Z"\n', 'as JSON.stringify writes it')
+})

@@ -1,0 +1,341 @@
+import { test } from 'tap'
+import type { Test } from 'tap'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
+import SwaggerParser from '@apidevtools/swagger-parser'
+import { Type } from '@fastify/type-provider-typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { OpenAPIBackend } from 'openapi-backend'
+import { parse } from 'yaml'
+import { z } from 'zod'
+import fastifyRestrictedFields from '../../lib/index.js'
+import type { RestrictedFieldsOptions } from '../../lib/index.js'
+
+type Json = Record<string, any>
+
+const userSchema = {
+  $id: 'user',
+  type: 'object',
+  required: ['id', 'name', 'profile', 'tags'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    profile: { type: ['object', 'null'], required: ['city', 'phone'], properties: { city: { type: 'string' }, phone: { type: 'string' } } },
+    tags: { type: 'array', items: { type: 'object', required: ['id', 'label'], properties: { id: { type: 'integer' }, label: { type: 'string' } } } }
+  }
+}
+
+const users = [
+  { id: 1, name: 'Ada', profile: { city: 'London', phone: '1' }, tags: [{ id: 1, label: 'math' }] },
+  { id: 2, name: 'Alan', profile: null, tags: [] }
+]
+
+const paths = ['id', 'name', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label']
+
+/** An app with swagger and the plugin: a restricted list and item over a shared schema, and an unrestricted item over the same schema. */
+async function usersApp (t: Test, swaggerOptions: FastifyDynamicSwaggerOptions, options: RestrictedFieldsOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, swaggerOptions)
+  await app.register(fastifyRestrictedFields, options)
+  app.addSchema(userSchema)
+  app.get('/users', {
+    restrictFields: true,
+    schema: {
+      operationId: 'listUsers',
+      querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1 } } },
+      response: { 200: { type: 'object', required: ['count', 'results'], properties: { count: { type: 'integer' }, results: { type: 'array', items: { $ref: 'user#' } } } } }
+    }
+  }, async () => ({ count: users.length, results: users }))
+  app.get('/users/:id', {
+    restrictFields: true,
+    schema: {
+      operationId: 'getUser',
+      params: { type: 'object', properties: { id: { type: 'integer' } } },
+      response: { 200: { $ref: 'user#' }, 404: { type: 'object', required: ['statusCode', 'error', 'message'], properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' } } } }
+    }
+  }, async (request, reply) => {
+    const user = users.find((each) => each.id === (request.params as { id: number }).id)
+    return user ?? reply.code(404 as 200).send({ statusCode: 404, error: 'Not Found', message: 'No such user' } as never)
+  })
+  app.get('/admin/users/:id', { schema: { operationId: 'getAdminUser', response: { 200: { $ref: 'user#' } } } }, async () => users[0])
+  await app.ready()
+  return app
+}
+
+const openapi30 = { openapi: { info: { title: 'test', version: '1.0.0' } }, refResolver: { buildLocalReference: (json: Json) => String(json.$id) } }
+
+/** Validates a response with openapi-backend, which reads the document only. Fails when the status is not documented. */
+async function contract (document: unknown): Promise<(t: Test, app: FastifyInstance, url: string) => Promise<{ status: number, body: unknown }>> {
+  const definition = structuredClone(document) as any
+  // openapi-backend checks a definition against the OpenAPI 3.0 schema only: a 3.1 one skips that check (SwaggerParser makes it).
+  const api = new OpenAPIBackend({ definition, strict: true, quick: definition.openapi.startsWith('3.1') })
+  await api.init()
+  return async (t, app, url) => {
+    const response = await app.inject(url)
+    const [path, query = ''] = url.split('?')
+    const operation = api.matchOperation({ method: 'get', path, query, headers: {} })
+    const body = response.json()
+    t.ok(operation?.responses?.[response.statusCode], `${url}: ${response.statusCode} is documented`)
+    const result = api.validateResponse(body, operation as any, response.statusCode)
+    t.same(result.errors ?? [], [], `${url}: the ${response.statusCode} body matches the document`)
+    return { status: response.statusCode, body }
+  }
+}
+
+const restrictedRequests: Array<[string, unknown]> = [
+  ['/users?only=id&only=name', { count: 2, results: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] }],
+  ['/users?only=id,profile.city', { count: 2, results: [{ id: 1, profile: { city: 'London' } }, { id: 2, profile: null }] }],
+  ['/users?only[]=name&only[]=tags.label', { count: 2, results: [{ name: 'Ada', tags: [{ label: 'math' }] }, { name: 'Alan', tags: [] }] }],
+  ['/users?defer=profile.phone&defer=tags.id&defer=name', { count: 2, results: [{ id: 1, profile: { city: 'London' }, tags: [{ label: 'math' }] }, { id: 2, profile: null, tags: [] }] }],
+  ['/users?only=id,profile&defer=profile.phone', { count: 2, results: [{ id: 1, profile: { city: 'London' } }, { id: 2, profile: null }] }],
+  ['/users?only=', { count: 2, results: [{}, {}] }],
+  ['/users', { count: 2, results: users }],
+  ['/users/1?only=profile.phone', { profile: { phone: '1' } }],
+  ['/users/2?defer=id&defer=name', { profile: null, tags: [] }],
+  ['/users/9', { statusCode: 404, error: 'Not Found', message: 'No such user' }],
+  ['/users?only=password', {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    error: 'Bad Request',
+    message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, profile, tags"
+  }],
+  ['/users/1?only=a.b.c.d.e.f.g.h.i', {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP',
+    error: 'Bad Request',
+    message: "Field path 'a.b.c.d.e.f.g.h.i' in query parameter 'only' is too deep: at most 8 levels are allowed"
+  }],
+  ['/users?defer=id,name,profile,tags&only=tags.id,tags.label', {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS',
+    error: 'Bad Request',
+    message: "Too many field names in query parameters 'only' and 'defer': at most 5 are allowed"
+  }]
+]
+
+for (const version of ['3.0.3', '3.1.0']) {
+  test(`OpenAPI ${version}: every restricted response, nested or not, and every error matches the document`, async (t) => {
+    const app = await usersApp(t, { ...openapi30, openapi: { ...openapi30.openapi, openapi: version } }, { maxFields: 5 })
+    const document = app.swagger() as Json
+    await SwaggerParser.validate(structuredClone(document) as any)
+    const check = await contract(document)
+    for (const [url, body] of restrictedRequests) {
+      t.same((await check(t, app, url)).body, body, url)
+    }
+    const api = new OpenAPIBackend({ definition: structuredClone(document) as any, quick: true })
+    await api.init()
+    t.same(api.validateRequest({ method: 'get', path: '/users', query: 'only=id&only=profile.city&defer=tags.label', headers: {} }).errors ?? [], [],
+      'the repeated form is a valid request')
+    const restricted = (await app.inject('/users/1?only=id')).json()
+    t.same(api.validateResponse(restricted, 'getAdminUser', 200).errors?.map((error) => error.message), ["must have required property 'name'"],
+      'the unrestricted route keeps the complete record, which a restricted one does not match')
+  })
+}
+
+test('a shared schema keeps its name for the unrestricted route and gets a relaxed twin for the restricted ones', async (t) => {
+  const app = await usersApp(t, openapi30)
+  const document = app.swagger() as Json
+  const { user, userRestricted } = document.components.schemas
+  t.same(user.required, ['id', 'name', 'profile', 'tags'])
+  t.same(user.properties.profile.required, ['city', 'phone'])
+  t.same(userRestricted, {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      profile: { type: 'object', nullable: true, properties: { city: { type: 'string' }, phone: { type: 'string' } } },
+      tags: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' } } } }
+    },
+    description: 'As restricted responses send it: any field may be left out.'
+  })
+  const schemaOf = (path: string): unknown => document.paths[path].get.responses['200'].content['application/json'].schema
+  t.same(schemaOf('/users'), {
+    type: 'object',
+    required: ['count', 'results'],
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: { $ref: '#/components/schemas/userRestricted' } } }
+  }, 'the envelope stays as declared')
+  t.same(schemaOf('/users/{id}'), { $ref: '#/components/schemas/userRestricted' })
+  t.same(schemaOf('/admin/users/{id}'), { $ref: '#/components/schemas/user' })
+  t.same(Object.keys(document.paths['/admin/users/{id}'].get.responses), ['200'], 'a route without the option is not touched')
+  t.same(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.style, p.explode, p.schema.items?.enum]), [
+    ['only', 'form', true, paths], ['defer', 'form', true, paths], ['page', undefined, undefined, undefined]
+  ])
+  t.same(document.paths['/users/{id}'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'id'], 'added to a route without a querystring schema')
+  t.same(document.paths['/users'].get.responses['400'], {
+    description: 'Bad Request: a restriction parameter is invalid (`code` says how).',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/RestrictedFieldsError' } } }
+  })
+  t.equal(document.paths['/users'].get.responses['200'].description,
+    'Default Response. The `only` and `defer` query parameters choose the fields of each record in `results`; a field they leave out is absent.')
+})
+
+test('Swagger 2.0: a valid document with relaxed twins, the 400 and collectionFormat multi', async (t) => {
+  const app = await usersApp(t, { swagger: { info: { title: 'test', version: '1.0.0' } }, refResolver: openapi30.refResolver })
+  const document = app.swagger() as Json
+  await SwaggerParser.validate(structuredClone(document) as any)
+  t.same(document.paths['/users'].get.responses['200'].schema.properties.results.items, { $ref: '#/definitions/userRestricted' })
+  t.same(document.definitions.userRestricted.properties.profile, { type: ['object', 'null'], properties: { city: { type: 'string' }, phone: { type: 'string' } } })
+  t.same(document.definitions.user.required, ['id', 'name', 'profile', 'tags'])
+  t.same(document.paths['/users/{id}'].get.responses['400'].schema, { $ref: '#/definitions/RestrictedFieldsError' })
+  t.same(document.paths['/users/{id}'].get.parameters.slice(0, 2).map((p: Json) => [p.name, p.type, p.collectionFormat]), [['only', 'array', 'multi'], ['defer', 'array', 'multi']])
+  t.same(document.paths['/users'].get.parameters.slice(0, 2).map((p: Json) => [p.name, p.type, p.collectionFormat]), [['only', 'array', 'multi'], ['defer', 'array', 'multi']])
+})
+
+test('the document is the same object on every call, and the same document as YAML', async (t) => {
+  const app = await usersApp(t, openapi30)
+  const document = app.swagger()
+  t.equal(app.swagger(), document)
+  const yaml = app.swagger({ yaml: true })
+  t.equal(app.swagger({ yaml: true }), yaml)
+  t.same(parse(yaml as unknown as string), document)
+})
+
+test('a TypeBox route is documented with relaxed records', async (t) => {
+  const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields)
+  const User = Type.Object({
+    id: Type.Integer(),
+    profile: Type.Union([Type.Object({ city: Type.String(), phone: Type.String() }), Type.Null()])
+  })
+  app.get('/users', {
+    restrictFields: true,
+    schema: { operationId: 'listUsers', querystring: Type.Object({ limit: Type.Optional(Type.Integer()) }), response: { 200: Type.Array(User) } }
+  }, async () => [{ id: 1, profile: { city: 'London', phone: '1' } }])
+  await app.ready()
+  const document = app.swagger() as Json
+  t.same(document.paths['/users'].get.responses['200'].content['application/json'].schema, {
+    type: 'array',
+    items: { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', nullable: true, properties: { city: { type: 'string' }, phone: { type: 'string' } } } } }
+  })
+  t.same(document.paths['/users'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'limit'])
+  const check = await contract(document)
+  t.same((await check(t, app, '/users?only=profile.city')).body, [{ profile: { city: 'London' } }])
+})
+
+test('a Zod route is documented through jsonSchemaTransform, with the parameters its querystring does not declare', async (t) => {
+  const app = Fastify().withTypeProvider<ZodTypeProvider>()
+  t.teardown(() => app.close())
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  await app.register(swagger, { ...openapi30, transform: jsonSchemaTransform })
+  await app.register(fastifyRestrictedFields)
+  const user = z.object({ id: z.int(), profile: z.object({ city: z.string(), phone: z.string() }).nullable() })
+  app.get('/users', {
+    restrictFields: true,
+    schema: { operationId: 'listUsers', querystring: z.object({ page: z.coerce.number().int().min(1).optional() }), response: { 200: z.object({ count: z.int(), results: z.array(user) }) } }
+  }, async () => ({ count: 1, results: [{ id: 1, profile: { city: 'London', phone: '1' } }] }))
+  await app.ready()
+  const document = app.swagger() as Json
+  const schema = document.paths['/users'].get.responses['200'].content['application/json'].schema
+  t.same(schema.required, ['count', 'results'], 'the envelope stays as declared')
+  t.same([schema.properties.results.items.required, schema.properties.results.items.properties.profile.required], [undefined, undefined])
+  t.same(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.schema.items?.enum]), [
+    ['only', ['id', 'profile', 'profile.city', 'profile.phone']], ['defer', ['id', 'profile', 'profile.city', 'profile.phone']], ['page', undefined]
+  ])
+  const check = await contract(document)
+  t.same((await check(t, app, '/users?only=profile.city&only=id')).body, { count: 1, results: [{ id: 1, profile: { city: 'London' } }] })
+  t.same((await check(t, app, '/users?only=nope')).status, 400)
+})
+
+test('the user\'s global transform, route-level swaggerTransform and transformObject still run', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, {
+    ...openapi30,
+    transform: ({ schema, url }) => ({ schema: { ...schema, summary: `global ${url}` } as any, url: url === '/moved' ? '/elsewhere' : url }),
+    transformObject: ({ openapiObject }: any) => ({ ...openapiObject, info: { ...openapiObject.info, title: 'transformed' } })
+  } as FastifyDynamicSwaggerOptions)
+  await app.register(fastifyRestrictedFields)
+  app.addSchema(userSchema)
+  const response = { 200: { $ref: 'user#' } }
+  app.get('/global', { restrictFields: true, schema: { response } }, async () => users[0])
+  app.get('/moved', { restrictFields: true, schema: { response } }, async () => users[0])
+  app.get('/own/:id', {
+    restrictFields: true,
+    schema: { response },
+    // A transform of its own that keeps only some keys drops the plugin's: the operation is found by method and path.
+    config: { swaggerTransform: ({ schema, url }: any) => ({ schema: { response: schema.response, summary: 'own' }, url }) }
+  }, async () => users[0])
+  await app.ready()
+  const document = app.swagger() as Json
+  t.equal(document.info.title, 'transformed')
+  const operations = [document.paths['/global'].get, document.paths['/elsewhere'].get, document.paths['/own/{id}'].get]
+  t.same(operations.map((operation) => operation.summary), ['global /global', 'global /moved', 'own'])
+  t.same(operations.map((operation) => operation.responses['200'].content['application/json'].schema), Array(3).fill({ $ref: '#/components/schemas/userRestricted' }))
+  t.same(operations.map((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))), [[], [], []], 'no vendor key is left')
+})
+
+test('the plugin finds the decorator on an ancestor, and two registrations each document their routes', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  app.addSchema(userSchema)
+  for (const prefix of ['/a', '/b']) {
+    await app.register(async function child (instance) {
+      await instance.register(fastifyRestrictedFields, { onlyParam: `${prefix.slice(1)}Only`, deferParam: `${prefix.slice(1)}Defer` })
+      instance.get('/users/:id', { restrictFields: true, schema: { response: { 200: { $ref: 'user#' } } } }, async () => users[0])
+    }, { prefix })
+  }
+  await app.ready()
+  const document = app.swagger() as Json
+  t.same(['/a/users/{id}', '/b/users/{id}'].map((path) => document.paths[path].get.parameters.map((p: Json) => p.name)), [
+    ['aOnly', 'aDefer', 'id'], ['bOnly', 'bDefer', 'id']
+  ])
+  t.same(['/a/users/{id}', '/b/users/{id}'].map((path) => document.paths[path].get.responses['200'].content['application/json'].schema.$ref), [
+    '#/components/schemas/userRestricted', '#/components/schemas/userRestricted2'
+  ], 'each registration relaxes its own routes')
+})
+
+test('without @fastify/swagger nothing is wrapped; a decorator that gives no object is passed through', async (t) => {
+  const plain = Fastify()
+  t.teardown(() => plain.close())
+  await plain.register(fastifyRestrictedFields)
+  plain.get('/users', { restrictFields: true, schema: { response: { 200: { type: 'array', items: userSchema } } } }, async () => users)
+  await plain.ready()
+  t.same((await plain.inject('/users?only=id')).json(), [{ id: 1 }, { id: 2 }])
+
+  const other = Fastify()
+  t.teardown(() => other.close())
+  other.decorate('swagger', (options?: { yaml?: boolean }) => options?.yaml === true ? 'yaml text' : 'text')
+  await other.register(fastifyRestrictedFields)
+  other.get('/users', { restrictFields: true, schema: { response: { 200: { type: 'array', items: userSchema } } } }, async () => users)
+  await other.ready()
+  const decorated = other as unknown as { swagger: (options?: { yaml?: boolean }) => unknown }
+  t.same([decorated.swagger(), decorated.swagger({ yaml: true })], ['text', 'yaml text'])
+})
+
+test('an app without opted-in routes keeps swagger\'s own document', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields)
+  app.get('/plain', { schema: { response: { 200: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
+  await app.ready()
+  const document = app.swagger() as Json
+  t.same(document.components.schemas, {})
+  t.same(document.paths['/plain'].get.responses['200'].content['application/json'].schema.required, ['id'])
+})
+
+test('a static document is changed the same way, its operations found by method and path', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  const written = {
+    openapi: '3.0.3',
+    info: { title: 'static', version: '1.0.0' },
+    paths: { '/users/{id}': { get: { responses: { 200: { description: 'A user', content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } } } } } }
+  }
+  await app.register(swagger, { mode: 'static', specification: { document: written } } as any)
+  await app.register(fastifyRestrictedFields)
+  app.get('/users/:id', { restrictFields: true, schema: { response: { 200: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
+  await app.ready()
+  const document = app.swagger() as Json
+  t.same(document.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { type: 'object', properties: { id: { type: 'integer' } } })
+  t.same(written.paths['/users/{id}'].get.responses['200'].content['application/json'].schema.required, ['id'], 'the written document is not modified')
+})
