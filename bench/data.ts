@@ -21,6 +21,13 @@ export const TOP_LEVEL_FIELDS = Object.keys(recordSchema.properties)
 /** The two fields every restricted variant returns. */
 export const SELECTED = ['id', 'name']
 
+/**
+ * What the visibility rule of the rule variant hides from every request: one
+ * of the fields the measured request does not select, so that its response
+ * is the same bytes as the same request on a route without a rule.
+ */
+export const HIDDEN_BY_RULE: readonly string[] = ['email']
+
 export const twoFieldSchema = {
   type: 'object',
   properties: { id: { type: 'integer' }, name: { type: 'string' } }

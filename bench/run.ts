@@ -1,183 +1,328 @@
 /**
  * `npm run bench`: measures the plugin against a baseline and against the
  * alternatives, with autocannon on 127.0.0.1 against a server in its own
- * process. Rounds alternate between variants and medians are reported, so
- * the ratios hold on a shared, noisy machine.
+ * process that holds every variant (one server per page size).
  *
- * Each measurement also records the server's CPU time per request, read
- * from the server process itself; 1 / (CPU time per request) is the
- * throughput one core would give, a second view of every ratio that other
- * processes on the machine disturb much less than req/s.
+ * On a shared machine a route measured against itself moves by several
+ * percent from one slice of time to the next, so medians taken minutes apart
+ * cannot resolve a few percent. Every ratio A/B is therefore measured in
+ * pairs: a slice of A and a slice of B back to back (B then A in every other
+ * pair), and each pair gives its own ratio. The report is the median of the
+ * per-pair ratios with their interquartile range. A calibration pair, the
+ * baseline route against itself, is measured the same way: its spread is
+ * what noise alone does, the yardstick for every other gap. One round takes
+ * one pair of every ratio, starting at another ratio each round, so slow
+ * drift touches every ratio alike.
  *
- * BENCH_DURATION (seconds per measurement, default 3), BENCH_ROUNDS (default 5)
- * and BENCH_PAGE_SIZES (default "20,100") tune it.
+ * Each slice also records the server's CPU time per request, read from the
+ * server process itself; 1 / (CPU time per request) is the throughput one
+ * core would give ("per core"), a second view of every ratio that is not
+ * lowered merely because other processes take turns on the server's core
+ * (it still moves with what they do to caches and clock speed).
+ *
+ * Settings, from the environment:
+ * - BENCH_SLICE_SECONDS: length of one slice (default 1);
+ * - BENCH_PAIRS: pairs per ratio and page size (default 7);
+ * - BENCH_PAGE_SIZES: records per page (default "20,100");
+ * - BENCH_VARIANTS: "3,5" keeps only those variants, "-9" drops variant 9;
+ *   a ratio runs when both its variants are kept.
+ * The defaults take about five minutes. Results go to bench/results.json.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { SELECTED, TOP_LEVEL_FIELDS, churnSelections } from './data.js'
+import { HIDDEN_BY_RULE, SELECTED, TOP_LEVEL_FIELDS, churnSelections } from './data.js'
 
-interface Variant { id: string, title: string, path: string, churn?: boolean }
+interface Variant {
+  id: string
+  title: string
+  path: string
+  /** Sends a field set not sent before on every request. */
+  churn?: boolean
+  /** The variant whose body this one must send, byte for byte. */
+  sameAs?: string
+}
+
+interface Ratio {
+  name: string
+  title: string
+  over: string
+  under: string
+  target: number | null
+  /** Page sizes the ratio is measured at; all when absent. */
+  pages?: number[]
+  /** Page sizes the target applies to; all measured ones when absent. */
+  targetPages?: number[]
+}
 
 const deferOthers = TOP_LEVEL_FIELDS.filter((field) => !SELECTED.includes(field)).map((field) => `defer=${field}`).join('&')
 const only = SELECTED.map((field) => `only=${field}`).join('&')
 
 const allVariants: Variant[] = [
   { id: '1', title: 'baseline: plugin not registered, full page', path: '/base/records' },
-  { id: '2', title: 'opted-in route, no parameters', path: '/plug/records' },
-  { id: '1h', title: 'baseline with two no-op route hooks, as an opted-in route has', path: '/noop/records' },
-  { id: '3', title: `${only} through the plugin`, path: `/plug/records?${only}` },
-  { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plug/records?${deferOthers}` },
+  { id: '1h', title: 'baseline with two no-op route hooks, as an opted-in route has', path: '/noop/records', sameAs: '1' },
+  { id: '2', title: 'opted-in route, no parameters', path: '/plug/records', sameAs: '1' },
+  { id: '3', title: `${only} through the plugin`, path: `/plug/records?${only}`, sameAs: '5' },
+  { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plug/records?${deferOthers}`, sameAs: '5' },
   { id: '5', title: 'limit: hand-written route, exact two-field schema', path: '/hand/records' },
-  { id: '5q', title: 'limit, sent the query string of 3 (which it ignores)', path: `/hand/records?${only}` },
-  { id: '5d', title: 'limit, sent the query string of 4 (which it ignores)', path: `/hand/records?${deferOthers}` },
-  { id: '6', title: 'json-mask in a preSerialization hook', path: `/mask/records?${only}` },
-  { id: '7', title: 'naive object copy in a preSerialization hook', path: `/copy/records?${only}` },
-  { id: '8', title: 'churn: a field set not seen before, every request', path: '/plug/records', churn: true },
-  { id: '7c', title: 'naive object copy, the same churned field sets', path: '/copy/records', churn: true }
+  { id: '6', title: `json-mask in a preSerialization hook, ${only}`, path: `/mask/records?${only}`, sameAs: '5' },
+  { id: '7c', title: 'naive object copy in a preSerialization hook, the churned field sets', path: '/copy/records', churn: true },
+  { id: '8', title: 'churn: a field set not seen before, every request, through the plugin', path: '/flux/records', churn: true },
+  { id: '9', title: `visibility rule hiding ${HIDDEN_BY_RULE.join(', ')} (not selected), ${only}`, path: `/rule/records?${only}`, sameAs: '3' }
 ]
 
-// BENCH_VARIANTS="1,2" times only those variants, to look into one comparison.
-const chosen = process.env.BENCH_VARIANTS?.split(',')
-const variants = chosen === undefined ? allVariants : allVariants.filter((v) => chosen.includes(v.id))
-
-const allRatios: Array<{ name: string, over: string, under: string, target: number | null, pageSizes?: number[] }> = [
-  { name: '2/1', over: '2', under: '1', target: 0.98 },
-  { name: '2/1h', over: '2', under: '1h', target: null },
-  { name: '3/5', over: '3', under: '5', target: 0.95 },
-  { name: '4/5', over: '4', under: '5', target: 0.95 },
-  { name: '3/5q', over: '3', under: '5q', target: null },
-  { name: '4/5d', over: '4', under: '5d', target: null },
-  { name: '3/6', over: '3', under: '6', target: 1.15, pageSizes: [100] },
-  { name: '8/7c', over: '8', under: '7c', target: 0.95 },
-  { name: '8/7', over: '8', under: '7', target: null }
+const allRatios: Ratio[] = [
+  { name: '1/1', title: 'calibration: baseline against itself', over: '1', under: '1', target: null },
+  { name: '8/7c', title: 'churn, a new field set every request: plugin / naive copy', over: '8', under: '7c', target: 0.95 },
+  { name: '3/5', title: `${only}, compiled / hand-written route`, over: '3', under: '5', target: 0.95 },
+  { name: '4/5', title: 'defer of the other 8, compiled / hand-written route', over: '4', under: '5', target: 0.95 },
+  { name: '2/1', title: 'opted-in route, no parameters / route without the option', over: '2', under: '1', target: 0.98 },
+  { name: '2/1h', title: 'opted-in route, no parameters / two no-op hooks', over: '2', under: '1h', target: null },
+  { name: '9/3', title: 'per-request visibility rule / no rule, same request', over: '9', under: '3', target: 0.95, pages: [20] },
+  { name: '3/6', title: `${only}, compiled / json-mask`, over: '3', under: '6', target: 1.15, targetPages: [100] }
 ]
-const ratios = allRatios.filter((r) => variants.some((v) => v.id === r.over) && variants.some((v) => v.id === r.under))
+
+function fail (message: string): never {
+  throw new Error(message)
+}
+
+function badSetting (message: string): never {
+  console.error(`bench: ${message}`)
+  process.exit(1)
+}
+
+function numberSetting (name: string, fallback: number, integer: boolean): number {
+  const raw = process.env[name]
+  const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw)
+  if (!(value > 0) || (integer && !Number.isInteger(value))) badSetting(`${name} should be a positive ${integer ? 'integer' : 'number'}, instead got '${raw}'`)
+  return value
+}
+
+function chooseVariants (spec: string | undefined): Variant[] {
+  const ids = (spec ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '')
+  const unknown = ids.map((id) => id.replace(/^-/, '')).filter((id) => !allVariants.some((v) => v.id === id))
+  if (unknown.length > 0) badSetting(`BENCH_VARIANTS: unknown variant ${unknown.join(', ')}; the variants are ${allVariants.map((v) => v.id).join(', ')}`)
+  const kept = ids.filter((id) => !id.startsWith('-'))
+  const dropped = ids.filter((id) => id.startsWith('-')).map((id) => id.slice(1))
+  return allVariants.filter((v) => (kept.length === 0 || kept.includes(v.id)) && !dropped.includes(v.id))
+}
+
+const sliceSeconds = numberSetting('BENCH_SLICE_SECONDS', 1, false)
+const pairCount = numberSetting('BENCH_PAIRS', 7, true)
+const pageSizes = (process.env.BENCH_PAGE_SIZES ?? '20,100').split(',').map(Number)
+if (!pageSizes.every((size) => Number.isInteger(size) && size > 0)) badSetting(`BENCH_PAGE_SIZES should list positive integers, instead got '${process.env.BENCH_PAGE_SIZES}'`)
+const variants = chooseVariants(process.env.BENCH_VARIANTS)
+const measuredAt = (ratio: Ratio, size: number): boolean => ratio.pages === undefined || ratio.pages.includes(size)
+const ratios = allRatios.filter((r) => variants.some((v) => v.id === r.over) && variants.some((v) => v.id === r.under) &&
+  pageSizes.some((size) => measuredAt(r, size)))
+if (ratios.length === 0) badSetting('no ratio to measure: BENCH_VARIANTS must keep both variants of a ratio measured at one of BENCH_PAGE_SIZES')
+
+const CONNECTIONS = 16
+const WARM_UP_SECONDS = 1
+const variantById = (id: string): Variant => allVariants.find((v) => v.id === id)!
+const involves = (ratio: Ratio, variant: Variant): boolean => ratio.over === variant.id || ratio.under === variant.id
+const ratiosAt = (size: number): Ratio[] => ratios.filter((r) => measuredAt(r, size))
+const variantsAt = (size: number): Variant[] => variants.filter((v) => ratiosAt(size).some((r) => involves(r, v)))
+const measuredVariants = variants.filter((v) => ratios.some((r) => involves(r, v)))
+const targetAt = (ratio: Ratio, size: number): boolean =>
+  ratio.target !== null && measuredAt(ratio, size) && (ratio.targetPages === undefined || ratio.targetPages.includes(size))
 
 // The load generator on core 0, the server on core 1 (where taskset exists): neither takes the other's core.
 const pinned = existsSync('/usr/bin/taskset')
 if (pinned) spawnSync('/usr/bin/taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' })
 
-const duration = Number(process.env.BENCH_DURATION ?? 3)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
-const pageSizes = (process.env.BENCH_PAGE_SIZES ?? '20,100').split(',').map(Number)
 const churnSets = churnSelections()
 let churnIndex = 0
-
 const nextChurnPath = (base: string): string => `${base}?only=${churnSets[churnIndex++ % churnSets.length]}`
 
-async function startServer (pageSize: number): Promise<{ child: ChildProcess, origin: string }> {
+interface Server { child: ChildProcess, origin: string }
+
+async function startServer (pageSize: number): Promise<Server> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url))
   const command = pinned ? ['/usr/bin/taskset', '-c', '1', process.execPath] : [process.execPath]
   const child = spawn(command[0], [...command.slice(1), script, String(pageSize)], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const [chunk] = await once(child.stdout!, 'data')
-  const { port } = JSON.parse(String(chunk))
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk) => resolve(String(chunk)))
+    child.once('exit', (code) => reject(new Error(`the benchmark server exited with code ${code} before listening`)))
+  })
+  const { port } = JSON.parse(line)
   return { child, origin: `http://127.0.0.1:${port}` }
 }
 
 async function fetchBody (url: string): Promise<string> {
   const response = await fetch(url)
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`)
+  if (response.status !== 200) fail(`${url} answered ${response.status}`)
   return response.text()
 }
 
-/** Every variant must send the bytes it is compared with before it is timed. */
-async function checkBodies (origin: string): Promise<void> {
-  const body = async (id: string): Promise<string> => fetchBody(origin + allVariants.find((v) => v.id === id)!.path)
-  const full = await body('1')
-  if (await body('2') !== full) throw new Error('variant 2 differs from the baseline')
-  const expected = await body('5')
-  for (const id of ['3', '4', '6', '7']) {
-    if (await body(id) !== expected) throw new Error(`variant ${id} differs from the two-field limit`)
+/** Every variant must be served, and send the bytes it is compared with, before it is timed. */
+async function checkVariants ({ origin }: Server, used: Variant[]): Promise<void> {
+  for (const variant of used) {
+    if (variant.sameAs === undefined) continue
+    const [body, expected] = await Promise.all([fetchBody(origin + variant.path), fetchBody(origin + variantById(variant.sameAs).path)])
+    if (body !== expected) fail(`variant ${variant.id} sends other bytes than variant ${variant.sameAs}`)
   }
-  for (const set of churnSets.slice(0, 20)) {
-    const [plugin, naive] = await Promise.all([fetchBody(`${origin}/plug/records?only=${set}`), fetchBody(`${origin}/copy/records?only=${set}`)])
-    if (plugin !== naive) throw new Error(`churn set ${set} differs between the plugin and the naive copy`)
+  if (used.some((v) => v.churn === true)) {
+    for (const set of churnSets.slice(0, 20)) {
+      const [plugin, naive] = await Promise.all([fetchBody(`${origin}/flux/records?only=${set}`), fetchBody(`${origin}/copy/records?only=${set}`)])
+      if (plugin !== naive) fail(`churn set ${set} differs between the plugin and the naive copy`)
+    }
   }
 }
 
-interface Sample { rps: number, cpuPerRequest: number }
+interface Slice { rps: number, cpuPerRequest: number }
 
 async function serverCpu (origin: string): Promise<number> {
   const { user, system } = await (await fetch(`${origin}/cpu`)).json() as { user: number, system: number }
   return user + system
 }
 
-async function measure (origin: string, variant: Variant, seconds: number): Promise<Sample> {
+async function measure (origin: string, variant: Variant, seconds: number): Promise<Slice> {
   const cpuBefore = await serverCpu(origin)
   const result = await autocannon({
     url: origin + variant.path,
-    connections: 16,
+    connections: CONNECTIONS,
     duration: seconds,
+    // autocannon stops at a sample tick: ticks every 100 ms keep a slice close to its length.
+    sampleInt: 100,
     requests: variant.churn === true
       ? [{ setupRequest: (request) => ({ ...request, path: nextChurnPath(variant.path) }) }]
       : undefined
   })
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`variant ${variant.id}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
+    fail(`variant ${variant.id}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
   }
   const cpu = await serverCpu(origin) - cpuBefore
-  return { rps: result.requests.average, cpuPerRequest: cpu / result.requests.total }
+  // result.duration is rounded to 10 ms, half a percent of a 1 s slice: the dates are exact to the millisecond.
+  const elapsed = (result.finish.getTime() - result.start.getTime()) / 1000
+  return { rps: result.requests.total / elapsed, cpuPerRequest: cpu / result.requests.total }
 }
 
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+/** The q-quantile of sorted values, interpolated between neighbours. */
+function quantile (sorted: number[], q: number): number {
+  const position = (sorted.length - 1) * q
+  const low = Math.floor(position)
+  return sorted[low] + (sorted[Math.ceil(position)] - sorted[low]) * (position - low)
 }
+
+interface Spread { median: number, q1: number, q3: number, min: number, max: number }
+
+function spread (values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b)
+  return { median: quantile(sorted, 0.5), q1: quantile(sorted, 0.25), q3: quantile(sorted, 0.75), min: sorted[0], max: sorted[sorted.length - 1] }
+}
+
+interface Pair { overFirst: boolean, over: Slice, under: Slice }
 
 async function benchPageSize (pageSize: number) {
-  const { child, origin } = await startServer(pageSize)
+  const active = ratiosAt(pageSize)
+  const used = variantsAt(pageSize)
+  const server = await startServer(pageSize)
   try {
-    await checkBodies(origin)
-    for (const variant of variants) await measure(origin, variant, 1)
-    const samples: Record<string, Sample[]> = Object.fromEntries(variants.map((v) => [v.id, []]))
-    for (let round = 0; round < rounds; round++) {
-      // Each round starts at another variant, so no variant always runs first or last.
-      for (let i = 0; i < variants.length; i++) {
-        const variant = variants[(i + round) % variants.length]
-        samples[variant.id].push(await measure(origin, variant, duration))
+    await checkVariants(server, used)
+    // Compiled serializers, memoized selections and the JIT are warm before anything counts.
+    for (const variant of used) await measure(server.origin, variant, WARM_UP_SECONDS)
+    const pairs: Record<string, Pair[]> = Object.fromEntries(active.map((r) => [r.name, []]))
+    const slices: Record<string, Slice[]> = Object.fromEntries(used.map((v) => [v.id, []]))
+    for (let round = 0; round < pairCount; round++) {
+      const overFirst = round % 2 === 0
+      for (let i = 0; i < active.length; i++) {
+        const ratio = active[(i + round) % active.length]
+        const [firstId, secondId] = overFirst ? [ratio.over, ratio.under] : [ratio.under, ratio.over]
+        const first = await measure(server.origin, variantById(firstId), sliceSeconds)
+        const second = await measure(server.origin, variantById(secondId), sliceSeconds)
+        slices[firstId].push(first)
+        slices[secondId].push(second)
+        pairs[ratio.name].push(overFirst ? { overFirst, over: first, under: second } : { overFirst, over: second, under: first })
       }
-      process.stderr.write(`page ${pageSize}: round ${round + 1}/${rounds} done\n`)
+      process.stderr.write(`page ${pageSize}: round ${round + 1}/${pairCount} done\n`)
     }
-    const medians = Object.fromEntries(variants.map((v) => [v.id, median(samples[v.id].map((s) => s.rps))]))
-    // Requests per second of CPU: the inverse of the median CPU time per request.
-    const perCore = Object.fromEntries(variants.map((v) => [v.id, 1e6 / median(samples[v.id].map((s) => s.cpuPerRequest))]))
-    const computed = Object.fromEntries(ratios.map((r) => [r.name, medians[r.over] / medians[r.under]]))
-    const computedPerCore = Object.fromEntries(ratios.map((r) => [r.name, perCore[r.over] / perCore[r.under]]))
-    return { medians, perCore, samples, ratios: computed, ratiosPerCore: computedPerCore }
+    return {
+      variants: Object.fromEntries(used.map((v) => [v.id, {
+        rps: spread(slices[v.id].map((s) => s.rps)).median,
+        perCore: 1e6 / spread(slices[v.id].map((s) => s.cpuPerRequest)).median,
+        slices: slices[v.id].length
+      }])),
+      ratios: Object.fromEntries(active.map((r) => [r.name, {
+        rps: spread(pairs[r.name].map((p) => p.over.rps / p.under.rps)),
+        // Per core is the inverse of CPU time per request, so the ratio turns over.
+        perCore: spread(pairs[r.name].map((p) => p.under.cpuPerRequest / p.over.cpuPerRequest)),
+        pairs: pairs[r.name]
+      }]))
+    }
   } finally {
-    child.kill()
+    server.child.kill()
   }
 }
 
-const results: Record<number, Awaited<ReturnType<typeof benchPageSize>>> = {}
-for (const pageSize of pageSizes) results[pageSize] = await benchPageSize(pageSize)
+type PageResult = Awaited<ReturnType<typeof benchPageSize>>
 
-const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${platform()} ${release()}` }
-function verdict (ratio: typeof ratios[number], size: number, value: number): string {
-  const applies = ratio.target !== null && (ratio.pageSizes === undefined || ratio.pageSizes.includes(size))
-  return applies ? `${value.toFixed(2)} ${value >= ratio.target! ? '✓' : '✗'}` : value.toFixed(2)
+function report (results: Record<number, PageResult>): string[] {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}, Node ${process.version}, ${platform()} ${release()}`
+  const ratioCell = (ratio: Ratio, size: number, view: 'rps' | 'perCore'): string => {
+    const measured = results[size].ratios[ratio.name]?.[view]
+    return measured === undefined ? '–' : `${measured.median.toFixed(2)} [${measured.q1.toFixed(2)}–${measured.q3.toFixed(2)}]`
+  }
+  const met = (ratio: Ratio, view: 'rps' | 'perCore'): string => {
+    const judged = pageSizes.filter((size) => targetAt(ratio, size))
+    if (judged.length === 0) return '–'
+    const missed = judged.filter((size) => results[size].ratios[ratio.name][view].median < ratio.target!)
+    return missed.length === 0 ? '✓' : `✗ (page ${missed.join(', ')})`
+  }
+  const target = (ratio: Ratio): string => {
+    if (ratio.over === ratio.under) return 'noise'
+    if (ratio.target === null) return '–'
+    return ratio.targetPages === undefined ? `≥ ${ratio.target}` : `≥ ${ratio.target} (page ${ratio.targetPages.join(', ')})`
+  }
+  const table = (view: 'rps' | 'perCore', heading: string): string[] => [
+    heading,
+    '',
+    `| ratio | target | ${pageSizes.map((size) => `page ${size}`).join(' | ')} | met |`,
+    `|---|---:|${pageSizes.map(() => '---:').join('|')}|:---:|`,
+    ...ratios.map((r) => `| ${r.name} ${r.title} | ${target(r)} | ${pageSizes.map((size) => ratioCell(r, size, view)).join(' | ')} | ${met(r, view)} |`)
+  ]
+  const variantCell = (id: string, size: number): string => {
+    const measured = results[size].variants[id]
+    return measured === undefined ? '– | –' : `${Math.round(measured.rps)} | ${Math.round(measured.perCore)}`
+  }
+  return [
+    `Machine: ${machine}. Each ratio: ${pairCount} pairs of back-to-back ${sliceSeconds} s slices per page size, order alternating, ` +
+      `${CONNECTIONS} connections${pinned ? ', load generator and server pinned to one core each' : ''}.`,
+    'Cells: median of the per-pair ratios [interquartile range]. The calibration 1/1 is one route against itself: gaps inside its range are noise.',
+    '',
+    ...table('rps', 'req/s, measured throughput:'),
+    '',
+    ...table('perCore', 'per core, 1 / (server CPU time per request):'),
+    '',
+    'Variants, median over every slice (req/s | per core):',
+    '',
+    `| variant | ${pageSizes.map((size) => `page ${size}: req/s | per core`).join(' | ')} |`,
+    `|---|${pageSizes.map(() => '---:|---:').join('|')}|`,
+    ...measuredVariants.map((v) => `| ${v.id}. ${v.title} | ${pageSizes.map((size) => variantCell(v.id, size)).join(' | ')} |`)
+  ]
 }
 
-const lines = [
-  `Machine: ${machine.cpus} × ${machine.model}, Node ${machine.node}, ${machine.os}; ${rounds} rounds of ${duration} s per variant, 16 connections, medians${pinned ? '; load generator and server pinned to one core each' : ''}.`,
-  'req/s: measured throughput. per core: 1 / (server CPU time per request), what one core would give.',
-  '',
-  `| variant | ${pageSizes.map((size) => `page ${size}: req/s | per core`).join(' | ')} |`,
-  `|---|${pageSizes.map(() => '---:|---:').join('|')}|`,
-  ...variants.map((v) => `| ${v.id}. ${v.title} | ${pageSizes.map((size) => `${Math.round(results[size].medians[v.id])} | ${Math.round(results[size].perCore[v.id])}`).join(' | ')} |`),
-  '',
-  `| ratio | target | ${pageSizes.map((size) => `page ${size}: req/s | per core`).join(' | ')} |`,
-  `|---|---:|${pageSizes.map(() => '---:|---:').join('|')}|`,
-  ...ratios.map((r) => `| ${r.name} | ${r.target === null ? '–' : `≥ ${r.target}`} | ${pageSizes.map((size) =>
-    `${verdict(r, size, results[size].ratios[r.name])} | ${verdict(r, size, results[size].ratiosPerCore[r.name])}`).join(' | ')} |`)
-]
-console.log(lines.join('\n'))
-writeFileSync(fileURLToPath(new URL('../../bench/results.json', import.meta.url)), JSON.stringify({
-  date: new Date().toISOString(), machine, duration, rounds, variants, ratios, results, table: lines.join('\n')
-}, null, 2) + '\n')
+try {
+  const estimate = pageSizes.reduce((sum, size) =>
+    sum + ratiosAt(size).length * pairCount * 2 * (sliceSeconds + 0.1) + variantsAt(size).length * WARM_UP_SECONDS, 0)
+  process.stderr.write(`${ratios.length} ratios, ${pairCount} pairs of ${sliceSeconds} s slices each: about ${Math.ceil(estimate / 60)} min\n`)
+  const results: Record<number, PageResult> = {}
+  for (const pageSize of pageSizes) results[pageSize] = await benchPageSize(pageSize)
+  const lines = report(results)
+  console.log(lines.join('\n'))
+  writeFileSync(fileURLToPath(new URL('../../bench/results.json', import.meta.url)), JSON.stringify({
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${platform()} ${release()}` },
+    settings: { sliceSeconds, pairs: pairCount, pageSizes, connections: CONNECTIONS, pinned },
+    variants: measuredVariants,
+    ratios,
+    results,
+    table: lines.join('\n')
+  }, null, 2) + '\n')
+} catch (error) {
+  console.error(`bench: ${(error as Error).message}`)
+  process.exitCode = 1
+}

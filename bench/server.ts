@@ -6,7 +6,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import mask from 'json-mask'
 import fastifyRestrictedFields from '../lib/index.js'
-import { SELECTED, makeRecords, recordSchema, twoFieldSchema } from './data.js'
+import { HIDDEN_BY_RULE, SELECTED, makeRecords, recordSchema, twoFieldSchema } from './data.js'
 
 const pageSize = Number(process.argv[2] ?? 20)
 const records = makeRecords(pageSize)
@@ -54,14 +54,28 @@ async function withPlugin (app: FastifyInstance): Promise<void> {
   app.get('/records', { schema: fullSchema, restrictFields: true }, async () => records)
 }
 
-// The plugin lives in its own encapsulated context, so the other routes never
-// see it. Every path has the same length: routing cost is the same for all.
+// A per-request visibility rule at its cheapest: the same hidden field for every request.
+function hideByRule (): readonly string[] {
+  return HIDDEN_BY_RULE
+}
+
+async function withRule (app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRestrictedFields)
+  app.get('/records', { schema: fullSchema, restrictFields: { hiddenFields: hideByRule } }, async () => records)
+}
+
+// Each plugin route lives in its own encapsulated context, so the other routes
+// never see the plugin, and the churn variant's ever-new field sets never
+// evict what the fixed selections of /plug have compiled. Every path has the
+// same length: routing cost is the same for all.
 const app = Fastify({ logger: false })
 // CPU time used by this process, read before and after each measurement: unlike
 // throughput, it is not lowered when other processes take the machine's cores.
 app.get('/cpu', async () => process.cpuUsage())
 await app.register(withoutPlugin)
 await app.register(withPlugin, { prefix: '/plug' })
+await app.register(withPlugin, { prefix: '/flux' })
+await app.register(withRule, { prefix: '/rule' })
 await app.listen({ host: '127.0.0.1', port: 0 })
 process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n')
 

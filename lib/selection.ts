@@ -5,6 +5,7 @@
  * against the declared tree as it is read, so nothing the client sends drives
  * recursion deeper than the route's own schema.
  */
+import { AdmissionCache } from './cache.js'
 import type { FieldNode, FieldTree } from './declared.js'
 import { projectTree } from './projection.js'
 import type { PathTrie, Projection } from './projection.js'
@@ -79,18 +80,34 @@ function describeLevel (tree: FieldTree, parent: string): string {
   return parent === '' ? `allowed fields: ${names}` : `allowed fields of '${parent}': ${names}`
 }
 
+/** The trie node of a path, made with its parents where missing. Only declared paths reach the trie: an ignored one leaves no trace. */
+function addToTrie (trie: PathTrie, segments: readonly string[]): PathTrie {
+  let node = trie
+  for (const segment of segments) {
+    let next = node.children.get(segment)
+    if (next === undefined) {
+      next = { whole: false, children: new Map() }
+      node.children.set(segment, next)
+    }
+    node = next
+  }
+  return node
+}
+
 class SelectionParser {
   readonly rules: SelectionRules
   readonly tree: FieldTree
-  /** Names already read, per parameter: a repeated name is read once and counted once. */
-  readonly seen = new Set<string>()
+  /** Distinct names read so far: a repeated declared path finds its trie node already named, and counts once. */
+  count = 0
+  /** Distinct ignored unknown names, per parameter; made only when `unknownFields` is 'ignore' and one is met. */
+  ignored: Set<string> | null = null
 
   constructor (rules: SelectionRules, tree: FieldTree) {
     this.rules = rules
     this.tree = tree
   }
 
-  /** Splits one raw value on commas and adds each path to the trie, and each declared one to `accepted`. */
+  /** Splits one raw value on commas and adds each path to the trie, and each declared one to `accepted`, once. */
   addValue (raw: string, param: string, trie: PathTrie, accepted: string[]): void {
     let start = 0
     while (start <= raw.length) {
@@ -99,25 +116,36 @@ class SelectionParser {
       const name = raw.slice(start, end).trim()
       start = end + 1
       if (name === '') continue
-      const seenKey = param + '\0' + name
-      if (this.seen.has(seenKey)) continue
-      this.seen.add(seenKey)
-      if (this.seen.size > this.rules.maxFields) {
-        throw new TooManyFieldsError(this.rules.onlyParam, this.rules.deferParam, this.rules.maxFields)
+      const segments = this.declaredSegments(name, param)
+      if (segments === null) {
+        // An ignored unknown name still counts, once.
+        this.ignored ??= new Set()
+        const size = this.ignored.size
+        this.ignored.add(param + '\0' + name)
+        if (this.ignored.size > size) this.counted()
+        continue
       }
-      const path = this.addPath(name, param, trie)
-      if (path !== null && !accepted.includes(path)) accepted.push(path)
+      const node = addToTrie(trie, segments)
+      if (node.whole) continue
+      node.whole = true
+      this.counted()
+      accepted.push(segments.join('.'))
     }
   }
 
-  /** Adds a declared path to the trie and returns it trimmed; returns null for an ignored unknown path. */
-  addPath (path: string, param: string, trie: PathTrie): string | null {
+  counted (): void {
+    if (++this.count > this.rules.maxFields) {
+      throw new TooManyFieldsError(this.rules.onlyParam, this.rules.deferParam, this.rules.maxFields)
+    }
+  }
+
+  /** The trimmed segments of a declared path; null for an unknown path that is ignored; throws for others. */
+  declaredSegments (path: string, param: string): string[] | null {
     // split's limit keeps a 10,000-segment path from being split further than needed.
     const segments = path.split('.', this.rules.maxDepth + 1)
     if (segments.length > this.rules.maxDepth) {
       throw new PathTooDeepError(quote(path), param, this.rules.maxDepth)
     }
-    // Check the whole path before touching the trie: an ignored path must leave no trace.
     let level: FieldTree | null = this.tree
     for (let i = 0; i < segments.length; i++) {
       segments[i] = segments[i].trim()
@@ -128,17 +156,7 @@ class SelectionParser {
       }
       level = field.children
     }
-    let node = trie
-    for (const segment of segments) {
-      let next = node.children.get(segment)
-      if (next === undefined) {
-        next = { whole: false, children: new Map() }
-        node.children.set(segment, next)
-      }
-      node = next
-    }
-    node.whole = true
-    return segments.join('.')
+    return segments
   }
 
   unknown (path: string, param: string, segments: string[], at: number, level: FieldTree | null): void {
@@ -156,25 +174,25 @@ const MEMO_KEY_LIMIT = 512
 
 /**
  * Returns a function that reads the selection of a request like
- * `parseSelection`, remembering the selections of the last `memoSize`
- * distinct raw query strings (FIFO) so that a repeated query is not parsed
- * again. The raw query string determines the parsed query, so it is a
- * complete key. Errors are never remembered.
+ * `parseSelection`, remembering the selections of up to `memoSize` raw
+ * query strings so that a repeated query is not parsed again. The raw query
+ * string determines the parsed query, so it is a complete key. A query string
+ * is remembered once it is seen again, and in place of another only when it
+ * is seen more often (the admission rule of the serializer cache): a stream
+ * of query strings never seen before is parsed and forgotten, and never
+ * churns the memory. Errors are never remembered.
  */
 export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): (query: Query, rawQuery: string) => Selection | null {
-  const memo = new Map<string, Selection>()
+  const memo = new AdmissionCache<Selection>(memoSize)
   return function readSelection (query, rawQuery) {
     if (query === null || query === undefined || !hasRestriction(query, rules)) return null
-    const remember = memoSize > 0 && rawQuery.length <= MEMO_KEY_LIMIT
+    const remember = rawQuery.length <= MEMO_KEY_LIMIT
     if (remember) {
       const known = memo.get(rawQuery)
       if (known !== undefined) return known
     }
     const selection = parseSelection(query, tree, rules) as Selection
-    if (remember) {
-      if (memo.size >= memoSize) memo.delete(memo.keys().next().value as string)
-      memo.set(rawQuery, selection)
-    }
+    if (remember && memo.admit(rawQuery)) memo.set(rawQuery, selection)
     return selection
   }
 }

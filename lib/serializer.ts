@@ -140,10 +140,21 @@ function isRecord (value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
+/** JSON.stringify of a string; a short one with nothing to escape is quoted in place, without the call. */
+function jsonString (text: string): string {
+  if (text.length > 40) return JSON.stringify(text)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // Control characters, quote, backslash and lone surrogates are escaped.
+    if (code < 32 || code === 34 || code === 92 || (code >= 0xD800 && code <= 0xDFFF)) return JSON.stringify(text)
+  }
+  return '"' + text + '"'
+}
+
 function simpleLeaf (node: FieldNode, value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return node.simpleType === 'string' ? JSON.stringify(value) : undefined
+      return node.simpleType === 'string' ? jsonString(value) : undefined
     case 'number':
       if (node.simpleType === 'integer') return Number.isInteger(value) ? '' + value : undefined
       return node.simpleType === 'number' && Number.isFinite(value) ? '' + value : undefined

@@ -71,7 +71,7 @@ export function visibleTree (tree: FieldTree, hidden: readonly string[]): FieldT
 
 /** One text for a set of hidden paths, whatever their order or repetitions; JSON, so no two sets share one. */
 export function hiddenKey (hidden: readonly string[]): string {
-  return JSON.stringify([...new Set(hidden)].sort())
+  return JSON.stringify(hidden.length === 1 ? hidden : [...new Set(hidden)].sort())
 }
 
 /** What one set of hidden fields gives a route: its visible tree, its own remembered parses, its selection without parameters. */
