@@ -82,11 +82,18 @@ export class AdmissionCache<V> {
   readonly #entries = new Map<string, V>()
   readonly #sketch: FrequencySketch
   readonly #capacity: number
+  readonly #recency: boolean
   #budget: number
 
-  /** `capacity` bounds the stored values; 0 stores nothing. */
-  constructor (capacity: number) {
+  /**
+   * `capacity` bounds the stored values; 0 stores nothing. With `recency`
+   * (the default) a hit makes its entry the last to be evicted; without it,
+   * entries are evicted in the order they were stored, and a hit costs only
+   * a lookup and a count: the frequency rule still keeps popular entries.
+   */
+  constructor (capacity: number, { recency = true }: { recency?: boolean } = {}) {
     this.#capacity = capacity
+    this.#recency = recency
     this.#budget = capacity
     this.#sketch = new FrequencySketch(capacity)
   }
@@ -96,13 +103,13 @@ export class AdmissionCache<V> {
     return this.#entries.size
   }
 
-  /** Returns the stored value for `key` (undefined when none), counting the sighting and marking it most recently used. */
+  /** Returns the stored value for `key` (undefined when none), counting the sighting and, with recency, marking it most recently used. */
   get (key: string): V | undefined {
     if (this.#capacity === 0) return undefined
     this.#sketch.increment(key)
     this.#budget = Math.min(this.#capacity, this.#budget + 1 / LOOKUPS_PER_COMPILATION)
     const value = this.#entries.get(key)
-    if (value !== undefined || this.#entries.has(key)) {
+    if (this.#recency && (value !== undefined || this.#entries.has(key))) {
       // Re-inserting keeps the Map's order least recently used first.
       this.#entries.delete(key)
       this.#entries.set(key, value as V)
@@ -126,7 +133,7 @@ export class AdmissionCache<V> {
     return true
   }
 
-  /** Stores a value, evicting the least recently used one when full. */
+  /** Stores a value, evicting the least recently used (or, without recency, the oldest) one when full. */
   set (key: string, value: V): void {
     if (this.#entries.size >= this.#capacity) this.#entries.delete(this.#entries.keys().next().value as string)
     this.#entries.set(key, value)

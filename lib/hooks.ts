@@ -46,8 +46,9 @@ function rawQueryOf (request: FastifyRequest): string {
  */
 function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): void {
   const { onlyParam, onlyListParam, deferParam, deferListParam } = spec.rules
-  delete query[onlyListParam]
-  delete query[deferListParam]
+  // Deleting only what is there keeps the query object's shape, and its property access fast.
+  if (query[onlyListParam] !== undefined) delete query[onlyListParam]
+  if (query[deferListParam] !== undefined) delete query[deferListParam]
   if (selection.only !== null) query[onlyParam] = selection.only.slice()
   if (selection.defer !== null) query[deferParam] = selection.defer.slice()
 }
@@ -106,7 +107,8 @@ function validatingSerializer (reply: FastifyReply, spec: RouteSpec, restricted:
 
 /** The hooks of an opted-in route, closed over its spec. */
 export interface RestrictedHooks {
-  preValidation: preValidationHookHandler
+  /** Null on a route with a visibility rule and no querystring schema: nothing can touch the parameters before the rule runs. */
+  preValidation: preValidationHookHandler | null
   /** Set on routes with a visibility rule, which is applied, with the selection, after the route's own hooks. */
   preHandler: preHandlerHookHandler | null
   preSerialization: preSerializationHookHandler<unknown>
@@ -203,11 +205,17 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   function select (request: FastifyRequest, hidden: unknown): void {
     const visibility = visibilities.of(hidden)
     const carrier = request as SelectionCarrier
-    const pending = carrier[kPending]
-    const selection = (pending === null ? null : visibility.readSelection(pending.query, pending.rawQuery)) ?? visibility.whole
+    let parsed: Selection | null
+    if (spec.hasQuerystring) {
+      const pending = carrier[kPending]
+      parsed = pending === null ? null : visibility.readSelection(pending.query, pending.rawQuery)
+    } else {
+      parsed = visibility.readSelection(request.query as Query, rawQueryOf(request))
+    }
+    const selection = parsed ?? visibility.whole
     carrier[kSelection] = selection
     carrier[kView] = selection === null ? unrestricted : null
-    if (pending !== null && selection !== null) normalizeQuery(request.query as Query, selection, spec)
+    if (parsed !== null) normalizeQuery(request.query as Query, parsed, spec)
   }
 
   function restrictFieldsVisibility (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
@@ -235,7 +243,8 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   }
 
   return {
-    preValidation: restrictFieldsSetAside as preValidationHookHandler,
+    // Without a querystring schema, validation cannot strip or name the parameters: they wait in the query.
+    preValidation: spec.hasQuerystring ? restrictFieldsSetAside as preValidationHookHandler : null,
     preHandler: restrictFieldsVisibility as preHandlerHookHandler,
     preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
   }

@@ -67,7 +67,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
       }
     }
     routeOptions.schema = documentation.record({ ...resolved, method: routeOptions.method, url: routeOptions.url, statusKey: spec.statusKey, shape: spec.shape, paths: declaredPaths(spec.tree), hidesFields: resolved.hiddenFields !== null }, routeOptions.schema)
-    routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
+    if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
   })

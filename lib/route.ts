@@ -39,6 +39,8 @@ export interface RouteSpec {
   readonly standard: StandardSchema | null
   /** What the route's projection writers share. */
   readonly writer: WriterRoute
+  /** Whether the route validates its querystring, which may strip or coerce the parameters. */
+  readonly hasQuerystring: boolean
 }
 
 /** A successful response's schema: 200 first, then 2xx, then the lowest other 2xx code. */
@@ -104,7 +106,8 @@ export function buildRouteSpec (
     rules,
     readSelection: selectionReader(found.tree, rules, options.cacheSize),
     cache: new AdmissionCache<Serializer | null>(options.cacheSize),
-    writer: writerRoute(found.shape, found.declared)
+    writer: writerRoute(found.shape, found.declared),
+    hasQuerystring: routeSchema?.querystring !== undefined
   }
 }
 

@@ -183,7 +183,8 @@ const MEMO_KEY_LIMIT = 512
  * churns the memory. Errors are never remembered.
  */
 export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): (query: Query, rawQuery: string) => Selection | null {
-  const memo = new AdmissionCache<Selection>(memoSize)
+  // Without recency: a hit, the common case, is then one lookup and one count.
+  const memo = new AdmissionCache<Selection>(memoSize, { recency: false })
   return function readSelection (query, rawQuery) {
     if (query === null || query === undefined || !hasRestriction(query, rules)) return null
     const remember = rawQuery.length <= MEMO_KEY_LIMIT

@@ -71,7 +71,8 @@ export function visibleTree (tree: FieldTree, hidden: readonly string[]): FieldT
 
 /** One text for a set of hidden paths, whatever their order or repetitions; JSON, so no two sets share one. */
 export function hiddenKey (hidden: readonly string[]): string {
-  return JSON.stringify(hidden.length === 1 ? hidden : [...new Set(hidden)].sort())
+  // One path, the usual answer, skips the JSON: its key starts with a space, which JSON text never does.
+  return hidden.length === 1 ? ' ' + hidden[0] : JSON.stringify([...new Set(hidden)].sort())
 }
 
 /** What one set of hidden fields gives a route: its visible tree, its own remembered parses, its selection without parameters. */
@@ -125,7 +126,7 @@ export class VisibilityCache<S> {
   }
 
   #resolve (hidden: unknown): Visibility<S> {
-    if (!Array.isArray(hidden) || !hidden.every((path) => typeof path === 'string')) {
+    if (!Array.isArray(hidden) || !allStrings(hidden)) {
       throw new InvalidHiddenFieldsError(this.#route, `must return an array of field names, instead returned ${describe(hidden)}`)
     }
     if (hidden.length === 0) return this.#unhidden
@@ -144,6 +145,11 @@ export class VisibilityCache<S> {
     }
     return visibility
   }
+}
+
+function allStrings (values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== 'string') return false
+  return true
 }
 
 function describe (value: unknown): string {

@@ -84,3 +84,25 @@ test('the frequency sketch counts, saturates at 255 and halves its counts as the
   for (let i = 0; i < 400; i++) saturated.increment('x')
   t.equal(saturated.estimate('x'), 255)
 })
+
+test('without recency, entries are evicted in the order they were stored, and the frequency rule still protects popular ones', async (t) => {
+  const cache = new AdmissionCache<string>(2, { recency: false })
+  for (const key of ['a', 'b']) {
+    cache.get(key)
+    cache.get(key)
+    t.ok(cache.admit(key))
+    cache.set(key, key.toUpperCase())
+  }
+  for (let i = 0; i < 5; i++) t.equal(cache.get('a'), 'A')
+  cache.set('c', 'C')
+  t.same([cache.get('a'), cache.get('b'), cache.get('c')], [undefined, 'B', 'C'], 'a was stored first, so it goes first despite its hits')
+  const fresh = new AdmissionCache<string>(1, { recency: false })
+  fresh.get('x')
+  fresh.get('x')
+  fresh.admit('x')
+  fresh.set('x', 'X')
+  for (let i = 0; i < 5; i++) fresh.get('x')
+  fresh.get('y')
+  fresh.get('y')
+  t.notOk(fresh.admit('y'), 'a newcomer seen twice does not displace an entry seen seven times')
+})

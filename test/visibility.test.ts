@@ -27,6 +27,8 @@ test('declares tells declared paths from others', async (t) => {
 test('hiddenKey is one text per set, whatever the order or repetitions', async (t) => {
   t.equal(hiddenKey(['b', 'a', 'b']), hiddenKey(['a', 'b']))
   t.not(hiddenKey(['a\nb']), hiddenKey(['a', 'b']))
+  t.not(hiddenKey(['["a"]']), hiddenKey(['a', 'a']), 'a single path never reads as a list')
+  t.equal(hiddenKey(['a', 'a']), hiddenKey(['a', 'a', 'a']))
 })
 
 function cache (declaredElsewhere: (path: string) => boolean = () => false) {

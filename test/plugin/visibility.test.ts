@@ -25,7 +25,7 @@ async function appWith (t: Test, options: RestrictedFieldsOptions, route: Record
   await app.register(fastifyRestrictedFields, options)
   t.teardown(() => app.close())
   const seen: unknown[] = []
-  app.get('/users', { ...route, schema }, async (request) => {
+  app.get('/users', { schema, ...route }, async (request) => {
     seen.push(request.restrictedFields.paths)
     return records
   })
@@ -165,4 +165,18 @@ test('a rule that hides nothing on this route leaves the response untouched, as 
   const { app } = await appWith(t, { hiddenFields: () => [] })
   const response = await app.inject('/users')
   t.equal(response.body, JSON.stringify([ada, alan]))
+})
+
+test('with a strict querystring schema, hidden names still answer as unknown ones, never as a validation error', async (t) => {
+  const { app } = await appWith(t, { hiddenFields: hiddenFor }, {
+    restrictFields: true,
+    schema: { ...schema, querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1 } }, additionalProperties: false } }
+  })
+  const hidden = await app.inject('/users?only=email&limit=2')
+  t.same([hidden.statusCode, hidden.json()], [400, unknown('email', 'only', `allowed fields: ${VISIBLE}`)])
+  const staff = await app.inject({ url: '/users?only=email&limit=2', headers: { 'x-role': 'staff' } })
+  t.same([staff.statusCode, staff.json()], [200, [{ email: 'ada@example.com' }, { email: null }]])
+  const invalid = await app.inject('/users?only[]=id&limit=0')
+  t.same([invalid.statusCode, invalid.json().message], [400, 'querystring/limit must be >= 1'], 'the route\'s own validation still runs')
+  t.same((await app.inject('/users?limit=1')).json(), [hiddenAda, hiddenAlan], 'no parameters: every field the request may see')
 })
