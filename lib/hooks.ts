@@ -15,7 +15,7 @@ import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRo
 import type { Serializer } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
-import { selectionReader } from './selection.js'
+import { hasRestriction, selectionReader } from './selection.js'
 import { VisibilityCache } from './visibility.js'
 import type { Visibility } from './visibility.js'
 
@@ -127,7 +127,8 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     let selection: Selection | null
     const query = request.query as Query
     try {
-      selection = spec.readSelection(query, rawQueryOf(request))
+      // The raw query string, the memo's key, is cut out of the URL only when there is something to read.
+      selection = hasRestriction(query, spec.rules) ? spec.readSelection(query, rawQueryOf(request)) : null
     } catch (error) {
       done(error as Error)
       return
@@ -210,7 +211,8 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
       const pending = carrier[kPending]
       parsed = pending === null ? null : visibility.readSelection(pending.query, pending.rawQuery)
     } else {
-      parsed = visibility.readSelection(request.query as Query, rawQueryOf(request))
+      const query = request.query as Query
+      parsed = hasRestriction(query, spec.rules) ? visibility.readSelection(query, rawQueryOf(request)) : null
     }
     const selection = parsed ?? visibility.whole
     carrier[kSelection] = selection

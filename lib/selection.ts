@@ -59,7 +59,8 @@ export interface SelectionRules {
 type Query = Record<string, unknown> | null | undefined
 
 /** Whether a query carries any restriction parameter; the common answer, no, allocates nothing. */
-function hasRestriction (query: Record<string, unknown>, rules: SelectionRules): boolean {
+export function hasRestriction (query: Record<string, unknown> | null | undefined, rules: SelectionRules): query is Record<string, unknown> {
+  if (query === null || query === undefined) return false
   return query[rules.onlyParam] !== undefined || query[rules.onlyListParam] !== undefined ||
     query[rules.deferParam] !== undefined || query[rules.deferListParam] !== undefined
 }
@@ -186,7 +187,7 @@ export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSiz
   // Without recency: a hit, the common case, is then one lookup and one count.
   const memo = new AdmissionCache<Selection>(memoSize, { recency: false })
   return function readSelection (query, rawQuery) {
-    if (query === null || query === undefined || !hasRestriction(query, rules)) return null
+    if (!hasRestriction(query, rules)) return null
     const remember = rawQuery.length <= MEMO_KEY_LIMIT
     if (remember) {
       const known = memo.get(rawQuery)
@@ -203,7 +204,7 @@ export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSiz
  * neither parameter is present; throws a coded 400 error for a bad request.
  */
 export function parseSelection (query: Query, tree: FieldTree, rules: SelectionRules): Selection | null {
-  if (query === null || query === undefined || !hasRestriction(query, rules)) return null
+  if (!hasRestriction(query, rules)) return null
   const only = query[rules.onlyParam]
   const onlyList = query[rules.onlyListParam]
   const defer = query[rules.deferParam]
