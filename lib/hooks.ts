@@ -33,10 +33,10 @@ type SelectionCarrier = FastifyRequest & {
 }
 type Query = Record<string, unknown>
 
+/** The raw query string, the memo's key; without a `?` (a custom query parser), the whole URL, which determines the query as well. */
 function rawQueryOf (request: FastifyRequest): string {
   const url = request.url
-  const queryStart = url.indexOf('?')
-  return queryStart === -1 ? '' : url.slice(queryStart + 1)
+  return url.slice(url.indexOf('?') + 1)
 }
 
 /**
