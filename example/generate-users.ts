@@ -19,7 +19,7 @@ export function generateUsers (count: number): User[] {
       name: `${first} ${last}`,
       email: id % 9 === 0 ? null : `${first}.${last}.${id}@example.com`.toLowerCase(),
       is_staff: id % 10 === 1,
-      // Every seventh user never logged in; the others at some hour of 2026, a few days apart.
+      // Every seventh user never logged in; the others at an hour 61 hours after the previous id's, from 2026 on.
       last_login: id % 7 === 0 ? null : new Date(Date.UTC(2026, 0, 1) + id * 61 * 3_600_000).toISOString()
     })
   }
