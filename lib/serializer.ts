@@ -70,6 +70,8 @@ export function pruneSchema (declared: DeclaredResponse, projection: Projection,
 
 function copyValue (value: unknown, projection: Projection): unknown {
   if (value === null || typeof value !== 'object') return value
+  // As fast-json-stringify does, an object's toJSON() stands for it.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON: () => unknown }).toJSON(), projection)
   if (Array.isArray(value)) return value.map((item) => copyValue(item, projection))
   return copyRecord(value as Record<string, unknown>, projection)
 }
@@ -290,6 +292,7 @@ export class ProjectionWriter {
 
 function listedValue (value: unknown, projection: Projection): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return listedValue((value as { toJSON: () => unknown }).toJSON(), projection)
   if (Array.isArray(value)) {
     let json = '['
     for (let i = 0; i < value.length; i++) {

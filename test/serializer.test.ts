@@ -212,7 +212,8 @@ test('ProjectionWriter on a route declared by a list writes what JSON.stringify 
     { payload: { count: 1, skip: undefined, results: [{ id: 1, secret: 's' }], next: null }, shape: { kind: 'auto', key: 'results' } },
     { payload: { count: 1, results: [{ id: 1, secret: 's' }] }, shape: { kind: 'envelope', key: 'results' } },
     { payload: { id: 1, profile: null, when: new Date(0), secret: 's' }, shape: { kind: 'auto', key: 'results' } },
-    { payload: { results: 'none', id: 2 }, shape: { kind: 'object' } }
+    { payload: { results: 'none', id: 2 }, shape: { kind: 'object' } },
+    { payload: [{ toJSON: () => ({ id: 3, secret: 's', profile: { toJSON: () => ({ city: 'Rome', zip: 1 }) } }) }], shape: { kind: 'array' } }
   ]
   for (const only of ['id,profile.city,tags', 'tags.label', 'profile']) {
     const selection = parseSelection({ only }, listed, rules)!

@@ -153,3 +153,12 @@ test('a value the serializers cannot write is a 500 on the writing and the compi
     t.same([response.statusCode, response.json().message], [500, message], `request ${i + 1}`)
   }
 })
+
+test('records with toJSON answer alike on the writing and the compiled path, as without restriction', async (t) => {
+  const app = await build(t)
+  const item = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, at: { type: 'object', properties: { day: { type: 'integer' }, hour: { type: 'integer' } } } } }
+  const stored = [{ id: 1, name: 'raw', toJSON: () => ({ id: 1, name: 'Ada', at: { toJSON: () => ({ day: 2, hour: 3 }) } }) }]
+  app.get('/items', { restrictFields: true, schema: { response: { 200: { type: 'array', items: item } } } }, async () => stored)
+  t.equal((await app.inject('/items')).body, '[{"id":1,"name":"Ada","at":{"day":2,"hour":3}}]')
+  for (let i = 0; i < 3; i++) t.equal((await app.inject('/items?only=name,at.day')).body, '[{"name":"Ada","at":{"day":2}}]', `request ${i + 1}`)
+})
