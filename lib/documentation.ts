@@ -6,7 +6,8 @@
  * transform and transformObject.
  */
 import type { FastifyInstance } from 'fastify'
-import { OPERATION_KEY, restrictedDocument, toYaml } from './openapi.js'
+import { OPERATION_KEY, restrictedDocument } from './openapi.js'
+import { toYaml } from './yaml.js'
 import type { RestrictedRoute } from './openapi.js'
 
 export interface RouteDocumentation {

@@ -12,7 +12,7 @@ import type { Projection } from './projection.js'
 import type { RouteSpec } from './route.js'
 import type { Selection } from './selection.js'
 import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRoute } from './serializer.js'
-import type { Serializer } from './serializer.js'
+import type { Serializer, WriterRoute } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
 import { hasRestriction, selectionReader } from './selection.js'
@@ -25,11 +25,10 @@ export const kView = Symbol('fastify-restricted-fields.view')
 /** On routes with a visibility rule: the restriction parameters, set aside until the rule has run. */
 export const kPending = Symbol('fastify-restricted-fields.pending')
 
-interface PendingParameters { query: Query, rawQuery: string }
 type SelectionCarrier = FastifyRequest & {
   [kSelection]: Selection | null
   [kView]: FieldSelection | null
-  [kPending]: PendingParameters | null
+  [kPending]: Query | null
 }
 type Query = Record<string, unknown>
 
@@ -91,7 +90,7 @@ function writingSerializer (reply: FastifyReply, spec: RouteSpec, state: RouteSe
  * restricted. A payload it rejects goes to the route's own serializer, which
  * rejects it as it would without restriction.
  */
-function validatingSerializer (reply: FastifyReply, spec: RouteSpec, restricted: Serializer, projection: Projection): Serializer {
+function validatingSerializer (reply: FastifyReply, spec: RouteSpec, encoded: WriterRoute, restricted: Serializer, projection: Projection): Serializer {
   const standard = spec.standard!
   return function validateThenRestrict (payload) {
     const result = standard['~standard'].validate(payload)
@@ -100,7 +99,6 @@ function validatingSerializer (reply: FastifyReply, spec: RouteSpec, restricted:
     const own = reply.compileSerializationSchema(standard as unknown as Record<string, unknown>, spec.statusKey) as Serializer
     // Reached only when the route's serializer accepts what validation did not (a codec, say):
     // its JSON is restricted as it stands, with nothing converted again.
-    const encoded = writerRoute(spec.shape, null)
     return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
   }
 }
@@ -121,23 +119,32 @@ export interface RestrictedHooks {
 export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: string) => boolean): RestrictedHooks {
   const state: RouteSerializers = { copy: undefined }
   const unrestricted = unrestrictedView(spec.tree)
+  // The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts.
+  const encoded = writerRoute(spec.shape, null)
 
-  function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-    // Read before validation: a querystring schema may strip or coerce the parameters.
-    let selection: Selection | null
-    const query = request.query as Query
-    try {
-      // The raw query string, the memo's key, is cut out of the URL only when there is something to read.
-      selection = hasRestriction(query, spec.rules) ? spec.readSelection(query, rawQueryOf(request)) : null
-    } catch (error) {
-      done(error as Error)
-      return
-    }
+  /**
+   * Reads a selection out of `query` with `readSelection` and gives it to the
+   * request; `whole` stands for no parameters (every field the request may see).
+   */
+  function select (request: FastifyRequest, query: Query | null, readSelection: (query: Query, rawQuery: string) => Selection | null, whole: Selection | null): void {
+    // The raw query string, the memo's key, is cut out of the URL only when there is something to read.
+    const parsed = hasRestriction(query, spec.rules) ? readSelection(query, rawQueryOf(request)) : null
+    const selection = parsed ?? whole
     const carrier = request as SelectionCarrier
     carrier[kSelection] = selection
     // A restricted request's view is built on first read (see restrictedFieldsGetter): most handlers never ask.
     carrier[kView] = selection === null ? unrestricted : null
-    if (selection !== null) normalizeQuery(query, selection, spec)
+    if (parsed !== null) normalizeQuery(request.query as Query, parsed, spec)
+  }
+
+  function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+    // Read before validation: a querystring schema may strip or coerce the parameters.
+    try {
+      select(request, request.query as Query, spec.readSelection, null)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
     done()
   }
 
@@ -159,7 +166,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     if (selection !== null && spec.restricts(reply.statusCode)) {
       // Restriction chooses how the payload is serialized; the payload itself, which later hooks see, is never changed.
       const restricted = compiledSerializer(reply, selection) ?? writingSerializer(reply, spec, state, selection.projection)
-      reply.serializer(spec.standard === null ? restricted : validatingSerializer(reply, spec, restricted, selection.projection))
+      reply.serializer(spec.standard === null ? restricted : validatingSerializer(reply, spec, encoded, restricted, selection.projection))
     }
     done(null, payload)
   }
@@ -173,7 +180,6 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     }
   }
 
-  const { onlyParam, onlyListParam, deferParam, deferListParam } = spec.rules
   const visibilities = new VisibilityCache<Selection>(
     spec.tree,
     { tree: spec.tree, readSelection: spec.readSelection, whole: null },
@@ -190,12 +196,12 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     // The names can only be checked once the rule has said what this request may see, after the route's
     // own hooks; until then they are kept out of the query, so that validation cannot name them either.
     const query = request.query as Query | null | undefined
-    let pending: PendingParameters | null = null
-    if (query !== null && query !== undefined) {
-      for (const name of [onlyParam, onlyListParam, deferParam, deferListParam]) {
+    let pending: Query | null = null
+    if (hasRestriction(query, spec.rules)) {
+      pending = {}
+      for (const name of spec.rules.parameters) {
         if (query[name] === undefined) continue
-        pending ??= { query: {}, rawQuery: rawQueryOf(request) }
-        pending.query[name] = query[name]
+        pending[name] = query[name]
         delete query[name]
       }
     }
@@ -203,28 +209,18 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     done()
   }
 
-  function select (request: FastifyRequest, hidden: unknown): void {
+  function selectVisible (request: FastifyRequest, hidden: unknown): void {
     const visibility = visibilities.of(hidden)
-    const carrier = request as SelectionCarrier
-    let parsed: Selection | null
-    if (spec.hasQuerystring) {
-      const pending = carrier[kPending]
-      parsed = pending === null ? null : visibility.readSelection(pending.query, pending.rawQuery)
-    } else {
-      const query = request.query as Query
-      parsed = hasRestriction(query, spec.rules) ? visibility.readSelection(query, rawQueryOf(request)) : null
-    }
-    const selection = parsed ?? visibility.whole
-    carrier[kSelection] = selection
-    carrier[kView] = selection === null ? unrestricted : null
-    if (parsed !== null) normalizeQuery(request.query as Query, parsed, spec)
+    // Set aside before validation where a querystring schema validates; else still in the query.
+    const query = spec.hasQuerystring ? (request as SelectionCarrier)[kPending] : request.query as Query
+    select(request, query, visibility.readSelection, visibility.whole)
   }
 
   function restrictFieldsVisibility (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     let hidden: unknown
     try {
       hidden = (rule as (request: FastifyRequest) => unknown)(request)
-      if (!(hidden instanceof Promise)) select(request, hidden)
+      if (!(hidden instanceof Promise)) selectVisible(request, hidden)
     } catch (error) {
       done(error as Error)
       return
@@ -236,7 +232,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     hidden.then((answer) => {
       let failure: Error | undefined
       try {
-        select(request, answer)
+        selectVisible(request, answer)
       } catch (error) {
         failure = error as Error
       }

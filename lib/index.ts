@@ -55,7 +55,8 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     const resolved = resolveRouteOptions(value, globalOptions, route)
     if (resolved === null) return
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
-    for (const path of declaredPaths(spec.tree)) declaredByAnyRoute.add(path)
+    const paths = declaredPaths(spec.tree)
+    for (const path of paths) declaredByAnyRoute.add(path)
     const hooks = restrictedHooks(spec, (path) => declaredByAnyRoute.has(path))
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
@@ -63,10 +64,10 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     if (schema?.querystring !== undefined && !usesStandardSchemas(schema)) {
       routeOptions.schema = {
         ...schema,
-        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, declaredPaths(spec.tree))
+        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths)
       }
     }
-    routeOptions.schema = documentation.record({ ...resolved, method: routeOptions.method, url: routeOptions.url, statusKey: spec.statusKey, shape: spec.shape, paths: declaredPaths(spec.tree), hidesFields: resolved.hiddenFields !== null }, routeOptions.schema)
+    routeOptions.schema = documentation.record({ ...resolved, method: routeOptions.method, url: routeOptions.url, statusKey: spec.statusKey, shape: spec.shape, paths, hidesFields: resolved.hiddenFields !== null }, routeOptions.schema)
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)

@@ -33,7 +33,7 @@ export interface Selection {
 }
 
 /** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
-export function selectionRules (options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam'>): SelectionRules {
+export function selectionRules (options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam' | 'parameters'>): SelectionRules {
   return {
     onlyParam: options.onlyParam,
     deferParam: options.deferParam,
@@ -41,7 +41,8 @@ export function selectionRules (options: Omit<SelectionRules, 'onlyListParam' | 
     deferListParam: options.deferParam + '[]',
     unknownFields: options.unknownFields,
     maxFields: options.maxFields,
-    maxDepth: options.maxDepth
+    maxDepth: options.maxDepth,
+    parameters: [options.onlyParam, options.onlyParam + '[]', options.deferParam, options.deferParam + '[]']
   }
 }
 
@@ -54,6 +55,8 @@ export interface SelectionRules {
   readonly unknownFields: 'reject' | 'ignore'
   readonly maxFields: number
   readonly maxDepth: number
+  /** The four names above, in that order: what a request's query may carry of a selection. */
+  readonly parameters: readonly string[]
 }
 
 type Query = Record<string, unknown> | null | undefined

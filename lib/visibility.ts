@@ -4,7 +4,7 @@
  * then exactly a field that does not exist: naming it is an unknown name, the
  * allowed names leave it out, and no projection can reach it.
  */
-import { makeTree } from './declared.js'
+import { declaredPaths, makeTree } from './declared.js'
 import type { FieldNode, FieldTree } from './declared.js'
 import { InvalidHiddenFieldsError } from './errors.js'
 
@@ -47,20 +47,6 @@ function withoutHidden (tree: FieldTree, hidden: HiddenTrie): FieldTree {
 }
 
 /**
- * Whether `path` names a declared field of `tree` (a dotted path through
- * nested fields).
- */
-export function declares (tree: FieldTree, path: string): boolean {
-  let level: FieldTree | null = tree
-  for (const segment of path.split('.')) {
-    const node: FieldNode | undefined = level?.byName.get(segment)
-    if (node === undefined) return false
-    level = node.children
-  }
-  return true
-}
-
-/**
  * The tree a request sees: `tree` without the `hidden` paths (each a declared
  * field or dotted path of it). Fields that keep some nested fields get new
  * nodes whose `wholeKey` names what they still hold; every other node is shared.
@@ -93,6 +79,7 @@ export const MAX_VISIBILITIES = 32
  */
 export class VisibilityCache<S> {
   readonly #tree: FieldTree
+  readonly #declared: ReadonlySet<string>
   readonly #unhidden: Visibility<S>
   readonly #create: (tree: FieldTree) => Visibility<S>
   readonly #declaredElsewhere: (path: string) => boolean
@@ -110,6 +97,7 @@ export class VisibilityCache<S> {
    */
   constructor (tree: FieldTree, unhidden: Visibility<S>, create: (tree: FieldTree) => Visibility<S>, declaredElsewhere: (path: string) => boolean, route: string) {
     this.#tree = tree
+    this.#declared = new Set(declaredPaths(tree))
     this.#unhidden = unhidden
     this.#create = create
     this.#declaredElsewhere = declaredElsewhere
@@ -133,7 +121,7 @@ export class VisibilityCache<S> {
     const key = hiddenKey(hidden)
     let visibility = this.#known.get(key)
     if (visibility === undefined) {
-      const kept = hidden.filter((path) => declares(this.#tree, path))
+      const kept = hidden.filter((path) => this.#declared.has(path))
       for (const path of hidden) {
         if (!kept.includes(path) && !this.#declaredElsewhere(path)) {
           throw new InvalidHiddenFieldsError(this.#route, `returned '${path}', which no route with restrictFields declares`)

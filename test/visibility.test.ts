@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { declaredPaths } from '../lib/declared.js'
-import { declares, hiddenKey, MAX_VISIBILITIES, VisibilityCache, visibleTree } from '../lib/visibility.js'
+import { hiddenKey, MAX_VISIBILITIES, VisibilityCache, visibleTree } from '../lib/visibility.js'
 import type { Visibility } from '../lib/visibility.js'
 import { treeOf, userSchema } from './fixtures.js'
 
@@ -19,9 +19,17 @@ test('visibleTree removes hidden fields at any depth and says what a partly hidd
   t.equal(visibleTree(tree, ['email']).byName.get('profile'), tree.byName.get('profile'), 'untouched fields keep their nodes')
 })
 
-test('declares tells declared paths from others', async (t) => {
+test('VisibilityCache tells declared paths from others', async (t) => {
   const rows: Array<[string, boolean]> = [['id', true], ['profile.city', true], ['tags.label', true], ['nope', false], ['id.x', false], ['profile.zip', false]]
-  for (const [path, expected] of rows) t.equal(declares(tree, path), expected, path)
+  for (const [path, expected] of rows) {
+    let declared = true
+    try {
+      cache().visibilities.of([path])
+    } catch {
+      declared = false
+    }
+    t.equal(declared, expected, path)
+  }
 })
 
 test('hiddenKey is one text per set, whatever the order or repetitions', async (t) => {
