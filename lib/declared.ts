@@ -3,6 +3,8 @@
  * plain list of dotted paths) into a FieldTree, once, when the route is declared.
  */
 
+import type { PathTrie } from './projection.js'
+
 export type JsonSchema = Record<string, any>
 
 /** One declared field. `children` is set when the field holds an object or an array of objects. */
@@ -31,6 +33,12 @@ export interface FieldNode {
    * type, so a writer may skip the compiled serializer for such values.
    */
   readonly simpleType: SimpleType | null
+  /**
+   * Set on a leaf that a request's visibility rule hides paths inside: the
+   * paths removed from its value before it is written. Such a leaf is never
+   * written by a compiled serializer, which would write its value whole.
+   */
+  readonly strip?: PathTrie
 }
 
 export type SimpleType = 'string' | 'integer' | 'number' | 'boolean'
@@ -178,7 +186,7 @@ function fieldNode (name: string, located: Located, context: RefContext, depthLe
   const leaf = {
     name,
     jsonKey: JSON.stringify(name) + ':',
-    wholeKey: name,
+    wholeKey: JSON.stringify(name),
     schema,
     schemaWithoutDefault,
     children: null,
@@ -257,7 +265,7 @@ export function declaredFromList (paths: readonly string[]): FieldTree {
     return {
       name,
       jsonKey: JSON.stringify(name) + ':',
-      wholeKey: name,
+      wholeKey: JSON.stringify(name),
       schema: {},
       schemaWithoutDefault: {},
       children: child.names.length > 0 ? build(child) : null,
@@ -280,4 +288,20 @@ export function declaredPaths (tree: FieldTree, prefix = ''): string[] {
     if (node.children !== null) paths.push(...declaredPaths(node.children, path + '.'))
   }
   return paths
+}
+
+/**
+ * The fields of several trees in one, in first-seen order: a field declared
+ * with nested fields in one tree and as a leaf in another keeps the nested ones.
+ */
+export function mergeTrees (trees: readonly FieldTree[]): FieldTree {
+  const merged = new Map<string, FieldNode>()
+  for (const tree of trees) {
+    for (const node of tree.nodes) {
+      const seen = merged.get(node.name)
+      if (seen === undefined || seen.children === null) merged.set(node.name, seen === undefined || node.children !== null ? node : seen)
+      else if (node.children !== null) merged.set(node.name, { ...seen, children: mergeTrees([seen.children, node.children]) })
+    }
+  }
+  return makeTree([...merged.values()])
 }

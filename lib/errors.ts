@@ -64,10 +64,24 @@ export const UnreadableSchemaError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS
   500
 )
 
+/** Thrown at route declaration: a declared property has a name that a request could not name. */
+export const UnaddressableFieldError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 500, [string, string, string]> = createError(
+  'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD',
+  'Route %s: the response property %s cannot be named in a request or a rule, because %s',
+  500
+)
+
 /** 500: a `hiddenFields` rule returned something other than declared field names. */
 export const InvalidHiddenFieldsError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500, [string, string]> = createError(
   'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS',
   'Route %s: the hiddenFields rule %s',
+  500
+)
+
+/** 500: a success reply was sent on a route whose `hiddenFields` rule failed for the request (an error handler answering 2xx, say). */
+export const HiddenFieldsUnknownError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN', 500, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN',
+  'Route %s: a success reply was sent after the hiddenFields rule failed; what the request may see is unknown, so the reply is refused',
   500
 )
 

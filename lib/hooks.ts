@@ -1,34 +1,50 @@
 /**
- * The per-request work of an opted-in route: its preValidation hook (reading
- * the selection) and its preSerialization hook (restricting the payload).
+ * The per-request work of an opted-in route: reading the selection (and, on
+ * routes with a visibility rule, what the request may see), and restricting
+ * the payload in its preSerialization hook.
  */
 import type {
   FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
-import type { JsonSchema } from './declared.js'
-import { projectWhole, wholeProjection } from './projection.js'
-import type { Projection } from './projection.js'
-import type { RouteSpec } from './route.js'
+import type { JsonSchema, PayloadShape } from './declared.js'
+import { projectTree, projectWhole, wholeProjection } from './projection.js'
+import type { KeyedProjection, PathTrie, Projection } from './projection.js'
+import { UNDECLARED_STATUS } from './route.js'
+import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
 import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRoute } from './serializer.js'
 import type { Serializer, WriterRoute } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
+import { HiddenFieldsUnknownError } from './errors.js'
 import { hasRestriction, selectionReader } from './selection.js'
-import { VisibilityCache } from './visibility.js'
-import type { Visibility } from './visibility.js'
+import { VisibilityCache, stripHidden, visibleTree } from './visibility.js'
+import type { Visibility, Visible } from './visibility.js'
 
-/** Where a request keeps its selection and its handlers' view; decorated with null. */
+/** Where a request keeps its selection and its handlers' view. */
 export const kSelection = Symbol('fastify-restricted-fields.selection')
 export const kView = Symbol('fastify-restricted-fields.view')
 /** On routes with a visibility rule: the restriction parameters, set aside until the rule has run. */
 export const kPending = Symbol('fastify-restricted-fields.pending')
+/** On routes with a visibility rule: what the rule said this request may see, once it has run. */
+export const kVisibility = Symbol('fastify-restricted-fields.visibility')
+
+/** A request's selection before the plugin has read it (its decorated value): an earlier hook may reply first. */
+export const UNREAD = 0
+/** A request whose rule failed: nothing it may see is known. */
+const RULE_FAILED = false
+
+type RouteVisibility = Visibility<Selection> & {
+  /** Each status's visible tree, worked out on first use. */
+  readonly statusTrees: Map<StatusSpec, Visible>
+}
 
 type SelectionCarrier = FastifyRequest & {
-  [kSelection]: Selection | null
+  [kSelection]: Selection | null | typeof UNREAD
   [kView]: FieldSelection | null
   [kPending]: Query | null
+  [kVisibility]: RouteVisibility | null | typeof RULE_FAILED
 }
 type Query = Record<string, unknown>
 
@@ -52,11 +68,11 @@ function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): v
   if (selection.defer !== null) query[deferParam] = selection.defer.slice()
 }
 
-function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: JsonSchema): Serializer | null {
+function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema): Serializer | null {
   try {
     // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
-    return spec.standard === null
-      ? reply.compileSerializationSchema(schema, spec.statusKey) as Serializer
+    return status.standard === null
+      ? reply.compileSerializationSchema(schema, status.key) as Serializer
       : fastJsonStringify(schema)
   } catch (error) {
     // A custom serializer compiler may refuse a pruned schema; the plugin then writes or copies instead.
@@ -65,22 +81,31 @@ function compileOrNull (reply: FastifyReply, spec: RouteSpec, schema: JsonSchema
   }
 }
 
-/** Per-route state of the serializers that are not compiled per selection. */
-interface RouteSerializers { copy: Serializer | null | undefined }
+/** A selection projected onto one status's fields; `strips` when some leaf has hidden paths removed from its value. */
+type StatusProjection = KeyedProjection & { readonly strips: boolean }
+
+/** Per-status state of the serializers that are not compiled per selection. */
+interface StatusSerializers {
+  copy: Serializer | null | undefined
+  /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
+  readonly encoded: WriterRoute
+  /** Projections of selections made for another tree than the route's, by selection. */
+  readonly projections: WeakMap<Selection, StatusProjection>
+}
 
 /** The restricted serializer of a reply whose selection has no compiled serializer: write, or copy where the writer gives up. */
-function writingSerializer (reply: FastifyReply, spec: RouteSpec, state: RouteSerializers, projection: Projection): Serializer {
+function writingSerializer (reply: FastifyReply, status: StatusSpec, state: StatusSerializers, projection: Projection): Serializer {
   return function writeRestricted (payload) {
-    const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, spec, schema)
+    const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
     try {
-      return new ProjectionWriter(spec.writer, compile).write(payload, projection)
+      return new ProjectionWriter(status.writer, compile).write(payload, projection)
     } catch (error) {
       if (error !== WRITER_GAVE_UP) throw error
     }
     // The schema of every declared field without defaults: it serializes any copied selection.
-    // Compiled once per route; null (a compiler that refused it) is remembered too.
-    if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
-    return (state.copy ?? JSON.stringify)(copyProjection(payload, projection, spec.shape))
+    // Compiled once per status; null (a compiler that refused it) is remembered too.
+    if (state.copy === undefined) state.copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false }))
+    return (state.copy ?? JSON.stringify)(copyProjection(payload, projection, status.shape))
   }
 }
 
@@ -90,17 +115,27 @@ function writingSerializer (reply: FastifyReply, spec: RouteSpec, state: RouteSe
  * restricted. A payload it rejects goes to the route's own serializer, which
  * rejects it as it would without restriction.
  */
-function validatingSerializer (reply: FastifyReply, spec: RouteSpec, encoded: WriterRoute, restricted: Serializer, projection: Projection): Serializer {
-  const standard = spec.standard!
+function validatingSerializer (reply: FastifyReply, status: StatusSpec, encoded: WriterRoute, restricted: Serializer, projection: Projection): Serializer {
+  const standard = status.standard!
   return function validateThenRestrict (payload) {
     const result = standard['~standard'].validate(payload)
     if (!(result instanceof Promise) && result.issues === undefined) return restricted(result.value)
     if (result instanceof Promise) result.catch(() => {})
-    const own = reply.compileSerializationSchema(standard as unknown as Record<string, unknown>, spec.statusKey) as Serializer
+    const own = reply.compileSerializationSchema(standard as unknown as Record<string, unknown>, status.key) as Serializer
     // Reached only when the route's serializer accepts what validation did not (a codec, say):
     // its JSON is restricted as it stands, with nothing converted again.
     return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
   }
+}
+
+/** Removes hidden paths from the records of a payload whose status declares no fields: the object, its items, an envelope's records. */
+function stripPayload (payload: unknown, hidden: PathTrie, shape: PayloadShape): unknown {
+  const stripped = stripHidden(payload, hidden)
+  if ((shape.kind === 'envelope' || shape.kind === 'auto') && stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)) {
+    const records = (stripped as Record<string, unknown>)[shape.key]
+    if (Array.isArray(records)) return { ...stripped, [shape.key]: stripHidden(records, hidden) }
+  }
+  return stripped
 }
 
 /** The hooks of an opted-in route, closed over its spec. */
@@ -117,10 +152,13 @@ export interface RestrictedHooks {
  * that a visibility rule hides is declared by another opted-in route.
  */
 export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: string) => boolean): RestrictedHooks {
-  const state: RouteSerializers = { copy: undefined }
+  const states = new Map<StatusSpec, StatusSerializers>(spec.statuses.map((status) => [status, {
+    copy: undefined,
+    encoded: writerRoute(status.shape, null),
+    projections: new WeakMap()
+  }]))
   const unrestricted = unrestrictedView(spec.tree)
-  // The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts.
-  const encoded = writerRoute(spec.shape, null)
+  const rule = spec.options.hiddenFields
 
   /**
    * Reads a selection out of `query` with `readSelection` and gives it to the
@@ -148,30 +186,82 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     done()
   }
 
-  /** The compiled serializer of a selection, compiling it when the cache admits it; null or undefined when there is none. */
-  function compiledSerializer (reply: FastifyReply, selection: Selection): Serializer | null | undefined {
-    let serializer = selection.serializer ?? spec.cache.get(selection.key)
-    if (serializer === undefined && spec.declared !== null && spec.cache.admit(selection.key)) {
+  /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
+  function compiledSerializer (reply: FastifyReply, status: StatusSpec, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
+    let serializer = selection?.serializer ?? status.cache.get(key)
+    if (serializer === undefined && status.declared !== null && status.cache.admit(key)) {
       // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
-      spec.cache.set(selection.key, serializer)
+      serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true }))
+      status.cache.set(key, serializer)
     }
-    if (serializer !== undefined) selection.serializer = serializer
+    // Kept with the selection, so that a remembered selection needs no other lookup.
+    if (serializer !== undefined && selection !== null) selection.serializer = serializer
     return serializer
   }
 
+  /** The projection of a selection for a status whose tree is not the route's: made from the selection's paths, once. */
+  function otherProjection (status: StatusSpec, selection: Selection, visibility: RouteVisibility | null): StatusProjection {
+    const state = states.get(status)!
+    let projected = state.projections.get(selection)
+    if (projected === undefined) {
+      const visible = visibility === null ? { tree: status.tree, strips: false } : treeFor(visibility, status)
+      projected = { ...projectTree(visible.tree, selection.tries.only, selection.tries.defer), strips: visible.strips }
+      state.projections.set(selection, projected)
+    }
+    return projected
+  }
+
+  /** Sets the reply's serializer for what the request may see of this status; the payload itself, which later hooks see, is never changed. */
+  function restrictReply (request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS): void {
+    const carrier = request as SelectionCarrier
+    const selection = carrier[kSelection] as Selection | null
+    const visibility = carrier[kVisibility] as RouteVisibility | null
+    if (status === UNDECLARED_STATUS) {
+      // No fields to choose from: what the rule hides is removed wherever it appears.
+      const hidden = visibility?.hidden ?? null
+      if (hidden !== null) reply.serializer((payload: unknown) => JSON.stringify(stripPayload(payload, hidden, spec.primary.shape)))
+      return
+    }
+    if (selection === null) return
+    let { projection, key } = selection
+    let strips = visibility !== null && visibility.strips
+    let own: Selection | null = selection
+    if (status.tree !== spec.tree) {
+      ({ projection, key, strips } = otherProjection(status, selection, visibility))
+      own = null
+    }
+    const state = states.get(status)!
+    // A leaf with hidden paths inside its value is never compiled: the compiled serializer would write it whole.
+    const restricted = (strips ? undefined : compiledSerializer(reply, status, key, projection, own)) ??
+      writingSerializer(reply, status, state, projection)
+    reply.serializer(status.standard === null ? restricted : validatingSerializer(reply, status, state.encoded, restricted, projection))
+  }
+
   function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
-    const selection = (request as SelectionCarrier)[kSelection]
+    const status = spec.statusOf(reply.statusCode)
     // Error bodies, including a custom error handler's, pass through untouched.
-    if (selection !== null && spec.restricts(reply.statusCode)) {
-      // Restriction chooses how the payload is serialized; the payload itself, which later hooks see, is never changed.
-      const restricted = compiledSerializer(reply, selection) ?? writingSerializer(reply, spec, state, selection.projection)
-      reply.serializer(spec.standard === null ? restricted : validatingSerializer(reply, spec, encoded, restricted, selection.projection))
+    if (status !== null) {
+      if ((request as SelectionCarrier)[kSelection] === UNREAD) {
+        readLate(request, reply, status, payload, done)
+        return
+      }
+      restrictReply(request, reply, status)
     }
     done(null, payload)
   }
 
-  const rule = spec.options.hiddenFields
+  /** A route without a rule: an earlier hook replied before the parameters were read. */
+  function readLate (request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    try {
+      select(request, request.query as Query, spec.readSelection, null)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    restrictReply(request, reply, status)
+    done(null, payload)
+  }
+
   if (rule === null) {
     return {
       preValidation: restrictFieldsParse as preValidationHookHandler,
@@ -180,13 +270,27 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     }
   }
 
-  const visibilities = new VisibilityCache<Selection>(
+  /** A status's visible tree under a visibility: the visibility's own when the status has the route's tree. */
+  function treeFor (visibility: RouteVisibility, status: StatusSpec): Visible {
+    if (status.tree === spec.tree) return { tree: visibility.tree, strips: visibility.strips }
+    let tree = visibility.statusTrees.get(status)
+    if (tree === undefined) {
+      tree = visibility.hidden === null ? { tree: status.tree, strips: false } : visibleTree(status.tree, visibility.hidden)
+      visibility.statusTrees.set(status, tree)
+    }
+    return tree
+  }
+
+  const visibilities = new VisibilityCache<RouteVisibility>(
     spec.tree,
-    { tree: spec.tree, readSelection: spec.readSelection, whole: null },
-    (tree): Visibility<Selection> => ({
+    { tree: spec.tree, readSelection: spec.readSelection, whole: null, hidden: null, strips: false, statusTrees: new Map() } satisfies RouteVisibility,
+    ({ tree, strips }, hidden): RouteVisibility => ({
       tree,
       readSelection: selectionReader(tree, spec.rules, spec.options.cacheSize),
-      whole: { ...projectWhole(tree), only: null, defer: null }
+      whole: { ...projectWhole(tree), only: null, defer: null, tries: { only: { whole: true, children: new Map() }, defer: { whole: false, children: new Map() } } },
+      hidden,
+      strips,
+      statusTrees: new Map()
     }),
     declaredElsewhere,
     spec.route
@@ -211,17 +315,20 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
 
   function selectVisible (request: FastifyRequest, hidden: unknown): void {
     const visibility = visibilities.of(hidden)
-    // Set aside before validation where a querystring schema validates; else still in the query.
-    const query = spec.hasQuerystring ? (request as SelectionCarrier)[kPending] : request.query as Query
-    select(request, query, visibility.readSelection, visibility.whole)
+    const carrier = request as SelectionCarrier
+    carrier[kVisibility] = visibility.hidden === null ? null : visibility
+    // Set aside before validation where a querystring schema validates; else (or when an earlier hook replied) still in the query.
+    select(request, carrier[kPending] ?? request.query as Query, visibility.readSelection, visibility.whole)
   }
 
-  function restrictFieldsVisibility (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  /** Runs the rule, once per request, and reads the selection against what it leaves visible. */
+  function applyRule (request: FastifyRequest, done: (error?: Error) => void): void {
     let hidden: unknown
     try {
       hidden = (rule as (request: FastifyRequest) => unknown)(request)
       if (!(hidden instanceof Promise)) selectVisible(request, hidden)
     } catch (error) {
+      ruleFailed(request)
       done(error as Error)
       return
     }
@@ -234,17 +341,61 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
       try {
         selectVisible(request, answer)
       } catch (error) {
+        ruleFailed(request)
         failure = error as Error
       }
       done(failure)
-    }, done)
+    }, (error: Error) => {
+      ruleFailed(request)
+      done(error)
+    })
+  }
+
+  function ruleFailed (request: FastifyRequest): void {
+    const carrier = request as SelectionCarrier
+    carrier[kVisibility] = RULE_FAILED
+    carrier[kSelection] = null
+  }
+
+  function restrictFieldsVisibility (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+    applyRule(request, done)
+  }
+
+  function restrictVisibleSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    // The reply depends on who asks: a shared cache must not give it to anyone else.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private')
+    const status = spec.statusOf(reply.statusCode)
+    if (status === null) {
+      done(null, payload)
+      return
+    }
+    const carrier = request as SelectionCarrier
+    if (carrier[kVisibility] === RULE_FAILED) {
+      // A success sent after the rule failed (by an error handler, say): what the request may see is unknown.
+      done(new HiddenFieldsUnknownError(spec.route))
+      return
+    }
+    if (carrier[kSelection] !== UNREAD) {
+      restrictReply(request, reply, status)
+      done(null, payload)
+      return
+    }
+    // An earlier hook replied before the rule ran: it runs now, before anything is serialized.
+    applyRule(request, (error) => {
+      if (error !== undefined) {
+        done(error)
+        return
+      }
+      restrictReply(request, reply, status)
+      done(null, payload)
+    })
   }
 
   return {
     // Without a querystring schema, validation cannot strip or name the parameters: they wait in the query.
     preValidation: spec.hasQuerystring ? restrictFieldsSetAside as preValidationHookHandler : null,
     preHandler: restrictFieldsVisibility as preHandlerHookHandler,
-    preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
+    preSerialization: restrictVisibleSerialize as preSerializationHookHandler<unknown>
   }
 }
 
@@ -258,7 +409,7 @@ export function restrictedFieldsGetter (this: FastifyRequest): FieldSelection {
   const view = carrier[kView]
   if (view !== null) return view
   const selection = carrier[kSelection]
-  if (selection === null) return NOT_RESTRICTED
+  if (selection === null || selection === UNREAD) return NOT_RESTRICTED
   carrier[kView] = selection.view ??= selectionView(selection.projection)
   return carrier[kView]
 }

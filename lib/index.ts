@@ -6,7 +6,7 @@ import {
   TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
 } from './errors.js'
 import { documentRestrictedRoutes } from './documentation.js'
-import { kPending, kSelection, kView, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
+import { UNREAD, kPending, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
@@ -41,9 +41,10 @@ function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
 
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
-  fastify.decorateRequest(kSelection as unknown as string, null)
+  fastify.decorateRequest(kSelection as unknown as string, UNREAD)
   fastify.decorateRequest(kView as unknown as string, null)
   fastify.decorateRequest(kPending as unknown as string, null)
+  fastify.decorateRequest(kVisibility as unknown as string, null)
   // Every path some opted-in route declares: a visibility rule may name fields of other routes, not unknown ones.
   const declaredByAnyRoute = new Set<string>()
   fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
@@ -67,7 +68,17 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
         querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths)
       }
     }
-    routeOptions.schema = documentation.record({ ...resolved, method: routeOptions.method, url: routeOptions.url, statusKey: spec.statusKey, shape: spec.shape, paths, hidesFields: resolved.hiddenFields !== null }, routeOptions.schema)
+    const [primary, ...others] = spec.statuses
+    routeOptions.schema = documentation.record({
+      ...resolved,
+      method: routeOptions.method,
+      url: routeOptions.url,
+      statusKey: primary.key,
+      shape: primary.shape,
+      otherStatuses: others.map((status) => ({ statusKey: status.key as string, shape: status.shape })),
+      paths,
+      hidesFields: resolved.hiddenFields !== null
+    }, routeOptions.schema)
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)

@@ -18,6 +18,9 @@ import { deferDescription, onlyDescription } from './querystring.js'
 
 export type Json = Record<string, any>
 
+/** Where the records sit in a response; `key` names an envelope's records array. */
+export interface RecordsShape { readonly kind: 'object' | 'array' | 'envelope' | 'auto', readonly key?: string }
+
 /** What the document needs to know about one opted-in route. */
 export interface RestrictedRoute {
   /** The route's method, or methods. */
@@ -27,7 +30,9 @@ export interface RestrictedRoute {
   /** The response status whose records are restricted (`'200'`, `'2xx'`); undefined for a `fields` route. */
   readonly statusKey: string | undefined
   /** Where the records sit in that response; `key` names an envelope's records array. */
-  readonly shape: { readonly kind: 'object' | 'array' | 'envelope' | 'auto', readonly key?: string }
+  readonly shape: RecordsShape
+  /** The other restricted 2xx statuses, with where their records sit. */
+  readonly otherStatuses?: ReadonlyArray<{ readonly statusKey: string, readonly shape: RecordsShape }>
   /** How many levels of fields can be restricted. */
   readonly maxDepth: number
   readonly onlyParam: string
@@ -422,11 +427,11 @@ function responseKey (statusKey: string, version: Version): string {
   return version === '2.0' ? upper.replace('XX', '00') : upper
 }
 
-function shapeNote (route: RestrictedRoute): string {
+function shapeNote (route: RestrictedRoute, shape: RecordsShape): string {
   const params = `\`${route.onlyParam}\` and \`${route.deferParam}\``
-  const what = route.shape.kind === 'envelope'
-    ? `the fields of each record in \`${String(route.shape.key)}\``
-    : route.shape.kind === 'array' ? 'the fields of each item' : 'its fields'
+  const what = shape.kind === 'envelope'
+    ? `the fields of each record in \`${String(shape.key)}\``
+    : shape.kind === 'array' ? 'the fields of each item' : 'its fields'
   const note = `The ${params} query parameters choose ${what}; a field they leave out is absent.`
   // Hidden fields stay declared: the requests allowed to see them must match the document too.
   return route.hidesFields === true ? `${note} Some fields are hidden from some requests, which are answered as if those fields were not declared.` : note
@@ -441,24 +446,25 @@ function withNote (description: unknown, note: string): string {
 
 function relaxSuccess (relaxation: Relaxation, operation: Json, route: RestrictedRoute): void {
   if (!isObject(operation.responses)) return
-  const relax = (schema: unknown): unknown => route.shape.kind === 'envelope'
-    ? relaxation.relaxEnvelope(schema, String(route.shape.key), route.maxDepth)
+  const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
+    ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth)
     : relaxation.relaxRecords(schema, route.maxDepth)
   // A `fields` route has no success schema to relax, and restricts every 2xx.
-  const keys = route.statusKey === undefined
-    ? Object.keys(operation.responses).filter((key) => key.startsWith('2'))
-    : [responseKey(route.statusKey, relaxation.version)]
-  for (const key of keys) {
+  const statuses = route.statusKey === undefined
+    ? Object.keys(operation.responses).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
+    : [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]
+        .map(({ statusKey, shape }) => ({ key: responseKey(statusKey, relaxation.version), shape }))
+  for (const { key, shape } of statuses) {
     const response = operation.responses[key]
     if (!isObject(response)) continue
     if (relaxation.version === '2.0') {
-      if (response.schema !== undefined) response.schema = relax(response.schema)
+      if (response.schema !== undefined) response.schema = relax(response.schema, shape)
     } else if (isObject(response.content)) {
       for (const media of Object.values(response.content)) {
-        if (isObject(media) && media.schema !== undefined) media.schema = relax(media.schema)
+        if (isObject(media) && media.schema !== undefined) media.schema = relax(media.schema, shape)
       }
     }
-    response.description = withNote(response.description, shapeNote(route))
+    response.description = withNote(response.description, shapeNote(route, shape))
   }
 }
 

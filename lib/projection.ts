@@ -18,6 +18,20 @@ export type Projection = readonly ProjectedField[]
 /** A trie of requested paths; `whole` marks a path that was named itself, not only through a child. */
 export interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
 
+/** The trie node of a path, made with its parents where missing. */
+export function addToTrie (trie: PathTrie, segments: readonly string[]): PathTrie {
+  let node = trie
+  for (const segment of segments) {
+    let next = node.children.get(segment)
+    if (next === undefined) {
+      next = { whole: false, children: new Map() }
+      node.children.set(segment, next)
+    }
+    node = next
+  }
+  return node
+}
+
 const wholeProjections = new WeakMap<FieldTree, Projection>()
 
 /** The projection that keeps every declared field of a level, built once per level. */
@@ -65,7 +79,7 @@ function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined):
     } else {
       whole = false
       projection.push({ node, sub: inner.projection })
-      key += `${node.name}(${inner.key})`
+      key += `${JSON.stringify(node.name)}(${inner.key})`
     }
   }
   return { projection, key, whole }

@@ -3,9 +3,9 @@
  * its declared fields, where its records sit, which statuses are restricted.
  */
 import { AdmissionCache } from './cache.js'
-import { declaredFromList, declaredResponse } from './declared.js'
+import { declaredFromList, declaredResponse, mergeTrees } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
-import { InvalidOptionError, NoDeclaredFieldsError, UnreadableSchemaError, UnresolvedReferenceError } from './errors.js'
+import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { selectionReader, selectionRules } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
@@ -14,6 +14,33 @@ import type { Serializer, WriterRoute } from './serializer.js'
 import { foreignSchema, isStandardSchema, standardOutputSchema } from './standard-schema.js'
 import type { StandardSchema } from './standard-schema.js'
 
+/**
+ * What one successful status restricts with: its declared fields and the
+ * serializers built for them. A route restricts every 2xx status that has a
+ * response schema with object fields, each with its own StatusSpec.
+ */
+export interface StatusSpec {
+  /** The response status key the schema was read from (`'201'`, `'2xx'`), passed on to the serializer compiler; undefined for a `fields` route. */
+  readonly key: string | undefined
+  readonly tree: FieldTree
+  readonly shape: PayloadShape
+  /** Set when the fields come from a response schema: restricted replies then use compiled serializers. */
+  readonly declared: DeclaredResponse | null
+  /**
+   * The response schema when it is a Standard Schema (Zod): the route's
+   * serializer compiler takes no JSON Schema, so pruned schemas are compiled
+   * apart from it, and payloads are validated through it first.
+   */
+  readonly standard: StandardSchema | null
+  /** Compiled serializers by selection key; null records a selection the compiler refused. */
+  readonly cache: AdmissionCache<Serializer | null>
+  /** What the status's projection writers share. */
+  readonly writer: WriterRoute
+}
+
+/** A 2xx status without object fields to restrict: its replies only lose the fields a rule hides. */
+export const UNDECLARED_STATUS = Symbol('fastify-restricted-fields.undeclared-status')
+
 export interface RouteSpec {
   /** The route in messages: "GET /users". */
   readonly route: string
@@ -21,47 +48,46 @@ export interface RouteSpec {
   readonly rules: SelectionRules
   /** Reads a request's parsed and raw query into a selection; throws a coded 400 error for a bad one. */
   readonly readSelection: (query: Record<string, unknown> | null | undefined, rawQuery: string) => Selection | null
-  readonly tree: FieldTree
-  readonly shape: PayloadShape
-  /** Set when the fields come from a response schema: restricted replies then use compiled serializers. */
-  readonly declared: DeclaredResponse | null
-  /** The response status key the schema was read from, passed on to the serializer compiler. */
-  readonly statusKey: string | undefined
-  /** Compiled serializers by selection key; null records a selection the compiler refused. */
-  readonly cache: AdmissionCache<Serializer | null>
-  /** Whether replies with this status code are restricted. */
-  readonly restricts: (statusCode: number) => boolean
   /**
-   * The response schema when it is a Standard Schema (Zod): the route's
-   * serializer compiler takes no JSON Schema, so pruned schemas are compiled
-   * apart from it, and payloads are validated through it first.
+   * Every field some restricted status declares: names are checked against
+   * it, and each status keeps the fields it declares itself. It is the
+   * primary status's own tree when no other status declares more.
    */
-  readonly standard: StandardSchema | null
-  /** What the route's projection writers share. */
-  readonly writer: WriterRoute
+  readonly tree: FieldTree
+  /** The status the fields are documented from first: 200, else 2xx, else the lowest 2xx code with fields. */
+  readonly primary: StatusSpec
+  /** Every restricted status, the primary first. */
+  readonly statuses: readonly StatusSpec[]
+  /** The status spec that restricts replies with this code; UNDECLARED_STATUS for another 2xx; null for any other code. */
+  readonly statusOf: (statusCode: number) => StatusSpec | typeof UNDECLARED_STATUS | null
   /** Whether the route validates its querystring, which may strip or coerce the parameters. */
   readonly hasQuerystring: boolean
 }
 
-/** A successful response's schema: 200 first, then 2xx, then the lowest other 2xx code. */
-function successSchema (response: Record<string, any>): { key: string, schema: JsonSchema | StandardSchema } | null {
-  const codes = Object.keys(response).filter((key) => /^2\d\d$/.test(key)).sort()
-  const key = ['200', '2xx', '2XX', ...codes].find((candidate) => Object.hasOwn(response, candidate))
-  if (key === undefined) return null
-  const entry = response[key]
-  // Fastify 5 also accepts { content: { 'application/json': { schema } } } per status.
+const SUCCESS_RANGE = /^2(\d\d|xx|XX)$/
+
+/** The schema of a response entry; Fastify 5 also accepts { content: { 'application/json': { schema } } } per status. */
+function entrySchema (entry: any): JsonSchema | StandardSchema | null {
   const schema = entry?.content?.['application/json']?.schema ?? entry
-  return schema !== null && typeof schema === 'object' ? { key, schema } : null
+  return schema !== null && typeof schema === 'object' ? schema : null
 }
 
-function statusRule (key: string | null, response: Record<string, any>): (statusCode: number) => boolean {
-  if (key !== null && /^\d+$/.test(key)) {
-    const code = Number(key)
-    return (statusCode) => statusCode === code
-  }
-  // A 2xx schema covers the successful codes that have no schema of their own.
-  const ownSchemas = new Set(Object.keys(response).filter((code) => /^\d+$/.test(code)).map(Number))
-  return (statusCode) => statusCode >= 200 && statusCode < 300 && !ownSchemas.has(statusCode)
+/** The 2xx keys of a response schema, in the order they are preferred for documentation: 200, 2xx, then the codes. */
+function successKeys (response: Record<string, any>): string[] {
+  const codes = Object.keys(response).filter((key) => /^2\d\d$/.test(key) && key !== '200').sort()
+  return ['200', '2xx', '2XX', ...codes].filter((key) => Object.hasOwn(response, key) && SUCCESS_RANGE.test(key))
+}
+
+function statusSpec (key: string | undefined, tree: FieldTree, shape: PayloadShape, declared: DeclaredResponse | null, standard: StandardSchema | null, cacheSize: number): StatusSpec {
+  return { key, tree, shape, declared, standard, cache: new AdmissionCache<Serializer | null>(cacheSize), writer: writerRoute(shape, declared) }
+}
+
+/** Maps status codes to their specs: a numbered key for its code, a 2xx key for the successes without their own. */
+function statusLookup (entries: ReadonlyMap<string, StatusSpec | typeof UNDECLARED_STATUS>, fallback: StatusSpec | typeof UNDECLARED_STATUS): RouteSpec['statusOf'] {
+  const byCode = new Map<number, StatusSpec | typeof UNDECLARED_STATUS>()
+  for (const [key, status] of entries) if (/^\d+$/.test(key)) byCode.set(Number(key), status)
+  const range = entries.get('2xx') ?? entries.get('2XX') ?? fallback
+  return (statusCode) => statusCode >= 200 && statusCode < 300 ? byCode.get(statusCode) ?? range : null
 }
 
 /**
@@ -76,38 +102,67 @@ export function buildRouteSpec (
   route: string
 ): RouteSpec {
   const response: Record<string, any> = routeSchema?.response ?? {}
-  const success = successSchema(response)
-  let found: Pick<RouteSpec, 'tree' | 'shape' | 'declared' | 'statusKey' | 'restricts' | 'standard'>
+  const keys = successKeys(response).filter((key) => entrySchema(response[key]) !== null)
+  const statuses: StatusSpec[] = []
+  let statusOf: RouteSpec['statusOf']
 
   if (options.fields !== null) {
-    if (success !== null) {
+    if (keys.length > 0) {
       throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
     }
-    const tree = declaredFromList(options.fields)
-    found = { tree, shape: { kind: 'auto', key: options.resultsKey }, declared: null, statusKey: undefined, restricts: statusRule(null, {}), standard: null }
+    const status = statusSpec(undefined, declaredFromList(options.fields), { kind: 'auto', key: options.resultsKey }, null, null, options.cacheSize)
+    statuses.push(status)
+    statusOf = statusLookup(new Map(), status)
   } else {
-    if (success === null) throw new NoDeclaredFieldsError(route)
-    const standard = isStandardSchema(success.schema) ? success.schema : null
-    const schema = readableSchema(success.schema, route, success.key)
-    const declared = declaredResponse(schema, options.resultsKey, options.maxDepth, {
-      root: schema,
-      shared: sharedSchemas,
-      unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
-    })
-    if (declared === null) throw new NoDeclaredFieldsError(route)
-    found = { tree: declared.tree, shape: declared.shape, declared, statusKey: success.key, restricts: statusRule(success.key, response), standard }
+    const entries = new Map<string, StatusSpec | typeof UNDECLARED_STATUS>()
+    for (const key of keys) {
+      const schema = entrySchema(response[key]) as JsonSchema | StandardSchema
+      const standard = isStandardSchema(schema) ? schema : null
+      const json = readableSchema(schema, route, key)
+      const declared = declaredResponse(json, options.resultsKey, options.maxDepth, {
+        root: json,
+        shared: sharedSchemas,
+        unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
+      })
+      if (declared === null) {
+        entries.set(key, UNDECLARED_STATUS)
+        continue
+      }
+      const status = statusSpec(key, declared.tree, declared.shape, declared, standard, options.cacheSize)
+      statuses.push(status)
+      entries.set(key, status)
+    }
+    if (statuses.length === 0) throw new NoDeclaredFieldsError(route)
+    statusOf = statusLookup(entries, UNDECLARED_STATUS)
   }
 
+  const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
+  checkAddressable(tree, route)
   const rules = selectionRules(options)
   return {
-    ...found,
     route,
     options,
     rules,
-    readSelection: selectionReader(found.tree, rules, options.cacheSize),
-    cache: new AdmissionCache<Serializer | null>(options.cacheSize),
-    writer: writerRoute(found.shape, found.declared),
+    readSelection: selectionReader(tree, rules, options.cacheSize),
+    tree,
+    primary: statuses[0],
+    statuses,
+    statusOf,
     hasQuerystring: routeSchema?.querystring !== undefined
+  }
+}
+
+/** Characters that the request syntax reads as separators, so a property name holding one could never be named. */
+const UNADDRESSABLE = /[.,]/
+
+/** Refuses a route with a declared property that `only`, `defer` and a rule could not name. */
+function checkAddressable (tree: FieldTree, route: string, prefix = ''): void {
+  for (const node of tree.nodes) {
+    const path = prefix + node.name
+    if (node.name === '' || node.name !== node.name.trim() || UNADDRESSABLE.test(node.name)) {
+      throw new UnaddressableFieldError(route, JSON.stringify(path), node.name === '' ? 'it is empty' : UNADDRESSABLE.test(node.name) ? `it holds '${node.name.match(UNADDRESSABLE)![0]}', which separates names in a request` : 'it starts or ends with a space, which a request trims')
+    }
+    if (node.children !== null) checkAddressable(node.children, route, path + '.')
   }
 }
 

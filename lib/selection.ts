@@ -7,7 +7,7 @@
  */
 import { AdmissionCache } from './cache.js'
 import type { FieldNode, FieldTree } from './declared.js'
-import { projectTree } from './projection.js'
+import { addToTrie, projectTree } from './projection.js'
 import type { PathTrie, Projection } from './projection.js'
 import type { Serializer } from './serializer.js'
 import type { FieldSelection } from './view.js'
@@ -23,6 +23,8 @@ export interface Selection {
   /** The declared names each parameter named (trimmed; unknown names left out), or null when absent. */
   readonly only: readonly string[] | null
   readonly defer: readonly string[] | null
+  /** The paths `only` keeps (every field when its root is whole) and `defer` drops: each status projects its own fields through them. */
+  readonly tries: { readonly only: PathTrie, readonly defer: PathTrie }
   /**
    * The compiled serializer of this selection, once the caller knows it (null:
    * the compiler refused it); a remembered selection then needs no other lookup.
@@ -84,20 +86,6 @@ function describeLevel (tree: FieldTree, parent: string): string {
   return parent === '' ? `allowed fields: ${names}` : `allowed fields of '${parent}': ${names}`
 }
 
-/** The trie node of a path, made with its parents where missing. Only declared paths reach the trie: an ignored one leaves no trace. */
-function addToTrie (trie: PathTrie, segments: readonly string[]): PathTrie {
-  let node = trie
-  for (const segment of segments) {
-    let next = node.children.get(segment)
-    if (next === undefined) {
-      next = { whole: false, children: new Map() }
-      node.children.set(segment, next)
-    }
-    node = next
-  }
-  return node
-}
-
 class SelectionParser {
   readonly rules: SelectionRules
   readonly tree: FieldTree
@@ -129,6 +117,7 @@ class SelectionParser {
         if (this.ignored.size > size) this.counted()
         continue
       }
+      // Only declared paths reach the trie: an ignored one leaves no trace.
       const node = addToTrie(trie, segments)
       if (node.whole) continue
       node.whole = true
@@ -231,5 +220,5 @@ export function parseSelection (query: Query, tree: FieldTree, rules: SelectionR
 
   const { projection, key } = projectTree(tree, onlyTrie, deferTrie)
   const hasDefer = defer !== undefined || deferList !== undefined
-  return { projection, key, only: hasOnly ? onlyNames : null, defer: hasDefer ? deferNames : null }
+  return { projection, key, only: hasOnly ? onlyNames : null, defer: hasDefer ? deferNames : null, tries: { only: onlyTrie, defer: deferTrie } }
 }

@@ -12,6 +12,7 @@
 import type { DeclaredResponse, FieldNode, JsonSchema, PayloadShape } from './declared.js'
 import { wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
+import { stripHidden } from './visibility.js'
 
 /** Serializes a response payload to JSON text. */
 export type Serializer = (payload: unknown) => string
@@ -87,7 +88,7 @@ function copyRecord (record: Record<string, unknown>, projection: Projection): R
     }
     // Fields kept whole are still copied level by level, so undeclared keys never pass.
     copy[node.name] = node.children === null
-      ? value
+      ? (node.strip === undefined ? value : stripHidden(value, node.strip))
       : copyValue(value, sub ?? wholeProjection(node.children))
   }
   return copy
@@ -127,8 +128,8 @@ export interface WriterRoute {
   readonly shape: PayloadShape
   /** The declared response, or null for a route declared by a `fields` list (values written as JSON.stringify does). */
   readonly declared: DeclaredResponse | null
-  /** Compiled serializers of leaves that are not simple, by node. */
-  readonly leaves: Map<FieldNode, Serializer>
+  /** Compiled serializers of leaves that are not simple, by their schema (shared by a node and its visible variants). */
+  readonly leaves: Map<JsonSchema, Serializer>
   /** The envelope without its records, compiled once; null when the writer cannot write the envelope. */
   envelope?: Serializer | null
 }
@@ -201,7 +202,8 @@ export class ProjectionWriter {
         if (!node.hasDefault) continue
         text = JSON.stringify(node.defaultValue)
       } else if (node.children === null) {
-        text = simpleLeaf(node, value) ?? this.#leaf(node)(value)
+        const leaf = node.strip === undefined ? value : stripHidden(value, node.strip)
+        text = simpleLeaf(node, leaf) ?? this.#leaf(node)(leaf)
       } else if (value === null && node.nullable) {
         text = 'null'
       } else if (node.isArray) {
@@ -263,12 +265,12 @@ export class ProjectionWriter {
   }
 
   #leaf (node: FieldNode): Serializer {
-    let serializer = this.#route.leaves.get(node)
+    let serializer = this.#route.leaves.get(node.schema)
     if (serializer === undefined) {
       const definitions = this.#route.declared!.localDefinitions
       // A leaf its compiler refuses is written as JSON.stringify writes it, as a refused copy schema is.
       serializer = this.#compile(Object.keys(definitions).length === 0 ? node.schema : { ...definitions, ...node.schema }) ?? JSON.stringify
-      this.#route.leaves.set(node, serializer)
+      this.#route.leaves.set(node.schema, serializer)
     }
     return serializer
   }
@@ -306,7 +308,7 @@ function listedValue (value: unknown, projection: Projection): string | undefine
   for (const { node, sub } of projection) {
     const field = record[node.name]
     const text = node.children === null
-      ? JSON.stringify(field)
+      ? JSON.stringify(node.strip === undefined ? field : stripHidden(field, node.strip))
       : listedValue(field, sub ?? wholeProjection(node.children))
     if (text === undefined) continue
     json += (json.length === 1 ? '' : ',') + node.jsonKey + text

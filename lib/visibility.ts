@@ -2,57 +2,79 @@
  * Per-request visibility: the declared fields a request may not see are
  * removed from the tree it is parsed and projected against. A hidden field is
  * then exactly a field that does not exist: naming it is an unknown name, the
- * allowed names leave it out, and no projection can reach it.
+ * allowed names leave it out, and no projection can reach it. A hidden path
+ * inside a value the route declares as one leaf (a free-form object, a map, a
+ * level below `maxDepth`) marks that leaf, and is removed from its value.
  */
-import { declaredPaths, makeTree } from './declared.js'
+import { makeTree } from './declared.js'
 import type { FieldNode, FieldTree } from './declared.js'
 import { InvalidHiddenFieldsError } from './errors.js'
+import { addToTrie } from './projection.js'
+import type { PathTrie } from './projection.js'
 
-/** A tree of hidden paths: `true` hides a field whole, a map hides some of its nested fields. */
-type HiddenTrie = Map<string, HiddenTrie | true>
-
-function hiddenTrie (paths: readonly string[]): HiddenTrie {
-  const root: HiddenTrie = new Map()
-  for (const path of paths) {
-    const segments = path.split('.')
-    let level: HiddenTrie | true = root
-    for (let i = 0; i < segments.length && level !== true; i++) {
-      const next: HiddenTrie | true | undefined = level.get(segments[i])
-      // A field hidden whole stays hidden whole, whatever else is hidden below it.
-      if (i === segments.length - 1) level.set(segments[i], true)
-      else if (next === undefined) level.set(segments[i], new Map())
-      level = level.get(segments[i]) as HiddenTrie | true
-    }
-  }
+/** The trie of hidden paths: `whole` marks a hidden field, and a field hidden whole stays hidden whole. */
+export function hiddenTrie (paths: readonly string[]): PathTrie {
+  const root: PathTrie = { whole: false, children: new Map() }
+  for (const path of paths) addToTrie(root, path.split('.')).whole = true
   return root
 }
 
-function wholeKeyOf (name: string, children: FieldTree): string {
-  return `${name}(${children.nodes.map((node) => node.wholeKey).join(',')})`
+function wholeKeyOf (node: FieldNode, children: FieldTree): string {
+  return `${JSON.stringify(node.name)}(${children.nodes.map((child) => child.wholeKey).join(',')})`
 }
 
-function withoutHidden (tree: FieldTree, hidden: HiddenTrie): FieldTree {
+/** A tree without what `hidden` hides; `strips` is set when some leaf got paths to remove from its value. */
+export interface Visible { readonly tree: FieldTree, readonly strips: boolean }
+
+function withoutHidden (tree: FieldTree, hidden: PathTrie): Visible {
   const nodes: FieldNode[] = []
+  let strips = false
   for (const node of tree.nodes) {
-    const below = hidden.get(node.name)
+    const below = hidden.children.get(node.name)
     if (below === undefined) {
       nodes.push(node)
-    } else if (below !== true && node.children !== null) {
+    } else if (below.whole) {
+      continue
+    } else if (node.children !== null) {
       // Hiding a path through a field keeps the field with what is left of it.
-      const children = withoutHidden(node.children, below)
-      nodes.push({ ...node, children, wholeKey: wholeKeyOf(node.name, children) })
+      const inner = withoutHidden(node.children, below)
+      strips ||= inner.strips
+      nodes.push({ ...node, children: inner.tree, wholeKey: wholeKeyOf(node, inner.tree) })
+    } else {
+      strips = true
+      nodes.push({ ...node, strip: below })
     }
   }
-  return makeTree(nodes)
+  return { tree: makeTree(nodes), strips }
 }
 
 /**
- * The tree a request sees: `tree` without the `hidden` paths (each a declared
- * field or dotted path of it). Fields that keep some nested fields get new
- * nodes whose `wholeKey` names what they still hold; every other node is shared.
+ * The tree a request sees: `tree` without the `hidden` paths. Fields that
+ * keep some nested fields get new nodes whose `wholeKey` names what they
+ * still hold; a leaf with hidden paths inside its value gets a node that
+ * carries them (`strip`); every other node is shared.
  */
-export function visibleTree (tree: FieldTree, hidden: readonly string[]): FieldTree {
-  return withoutHidden(tree, hiddenTrie(hidden))
+export function visibleTree (tree: FieldTree, hidden: PathTrie): Visible {
+  return withoutHidden(tree, hidden)
+}
+
+/**
+ * A copy of a JSON value without the paths of `hidden`, at every item of an
+ * array, as the value is serialized (an object's `toJSON()` stands for it).
+ */
+export function stripHidden (value: unknown, hidden: PathTrie): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return stripHidden((value as { toJSON: () => unknown }).toJSON(), hidden)
+  if (Array.isArray(value)) return value.map((item) => stripHidden(item, hidden))
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const below = hidden.children.get(key)
+    if (below?.whole === true) continue
+    const kept = below === undefined ? (value as Record<string, unknown>)[key] : stripHidden((value as Record<string, unknown>)[key], below)
+    // A key named __proto__ stays a key.
+    Object.defineProperty(copy, key, { value: kept, enumerable: true, writable: true, configurable: true })
+  }
+  return copy
 }
 
 /** One text for a set of hidden paths, whatever their order or repetitions; JSON, so no two sets share one. */
@@ -67,37 +89,51 @@ export interface Visibility<S> {
   readonly readSelection: (query: Record<string, unknown>, rawQuery: string) => S | null
   /** The selection of a request that names no field (every visible field); null when nothing is hidden. */
   readonly whole: S | null
+  /** Every path the rule hid, this route's or not; null when nothing is hidden. Replies with no declared fields lose these. */
+  readonly hidden: PathTrie | null
+  /** Whether some leaf of `tree` has hidden paths removed from its value. */
+  readonly strips: boolean
 }
 
 /** Most distinct sets of hidden fields remembered per route; more are worked out per request. */
 export const MAX_VISIBILITIES = 32
+
+/** Whether a path names a declared field of a tree, or a path inside the value of one of its leaves. */
+function reaches (tree: FieldTree, path: string): boolean {
+  let level: FieldTree | null = tree
+  for (const segment of path.split('.')) {
+    if (level === null) return true
+    const node = level.byName.get(segment)
+    if (node === undefined) return false
+    level = node.children
+  }
+  return true
+}
 
 /**
  * Turns what a route's rule returned into the request's Visibility,
  * remembering one per distinct set of hidden fields, so that requests that see
  * the same fields share parses and nothing is shared between requests that do not.
  */
-export class VisibilityCache<S> {
+export class VisibilityCache<V extends Visibility<unknown>> {
   readonly #tree: FieldTree
-  readonly #declared: ReadonlySet<string>
-  readonly #unhidden: Visibility<S>
-  readonly #create: (tree: FieldTree) => Visibility<S>
+  readonly #unhidden: V
+  readonly #create: (visible: Visible, hidden: PathTrie) => V
   readonly #declaredElsewhere: (path: string) => boolean
   readonly #route: string
-  readonly #known = new Map<string, Visibility<S>>()
+  readonly #known = new Map<string, V>()
   /** By identity, for frozen answers (a rule returning constants): they cannot change behind the cache's back. */
-  readonly #frozen = new WeakMap<readonly unknown[], Visibility<S>>()
+  readonly #frozen = new WeakMap<readonly unknown[], V>()
 
   /**
    * `unhidden` serves requests that hide nothing; `create` builds the
-   * visibility of a visible tree. A path the route does not declare is
-   * ignored when `declaredElsewhere` says another route declares it (one
-   * rule may serve several routes) and is an error otherwise (a typo must not
-   * silently show a field).
+   * visibility of a visible tree. A path the route neither declares nor
+   * reaches inside a leaf's value is ignored when `declaredElsewhere` says another
+   * route declares it (one rule may serve several routes) and is an error
+   * otherwise (a typo must not silently show a field).
    */
-  constructor (tree: FieldTree, unhidden: Visibility<S>, create: (tree: FieldTree) => Visibility<S>, declaredElsewhere: (path: string) => boolean, route: string) {
+  constructor (tree: FieldTree, unhidden: V, create: (visible: Visible, hidden: PathTrie) => V, declaredElsewhere: (path: string) => boolean, route: string) {
     this.#tree = tree
-    this.#declared = new Set(declaredPaths(tree))
     this.#unhidden = unhidden
     this.#create = create
     this.#declaredElsewhere = declaredElsewhere
@@ -105,7 +141,7 @@ export class VisibilityCache<S> {
   }
 
   /** The visibility of a rule's answer; throws InvalidHiddenFieldsError for an answer that is not declared names. */
-  of (hidden: unknown): Visibility<S> {
+  of (hidden: unknown): V {
     const known = Array.isArray(hidden) ? this.#frozen.get(hidden) : undefined
     if (known !== undefined) return known
     const visibility = this.#resolve(hidden)
@@ -113,7 +149,7 @@ export class VisibilityCache<S> {
     return visibility
   }
 
-  #resolve (hidden: unknown): Visibility<S> {
+  #resolve (hidden: unknown): V {
     if (!Array.isArray(hidden) || !allStrings(hidden)) {
       throw new InvalidHiddenFieldsError(this.#route, `must return an array of field names, instead returned ${describe(hidden)}`)
     }
@@ -121,13 +157,15 @@ export class VisibilityCache<S> {
     const key = hiddenKey(hidden)
     let visibility = this.#known.get(key)
     if (visibility === undefined) {
-      const kept = hidden.filter((path) => this.#declared.has(path))
       for (const path of hidden) {
-        if (!kept.includes(path) && !this.#declaredElsewhere(path)) {
+        if (!reaches(this.#tree, path) && !this.#declaredElsewhere(path)) {
           throw new InvalidHiddenFieldsError(this.#route, `returned '${path}', which no route with restrictFields declares`)
         }
       }
-      visibility = kept.length === 0 ? this.#unhidden : this.#create(visibleTree(this.#tree, kept))
+      // Even a path this route does not declare is kept out: a record level that allows undeclared
+      // keys would send it under the route's own serializer, so hiding anything means restricting.
+      const trie = hiddenTrie(hidden)
+      visibility = this.#create(visibleTree(this.#tree, trie), trie)
       if (this.#known.size >= MAX_VISIBILITIES) this.#known.delete(this.#known.keys().next().value as string)
       this.#known.set(key, visibility)
     }

@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { declaredPaths } from '../lib/declared.js'
 import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
-import { buildRouteSpec } from '../lib/route.js'
+import { UNDECLARED_STATUS, buildRouteSpec } from '../lib/route.js'
 import { tagSchema } from './fixtures.js'
 
 const options = resolveRouteOptions(true, normalizeOptions({}), 'GET /')!
@@ -12,19 +12,54 @@ function specFor (response: Record<string, unknown>, shared = {}) {
 
 test('the success schema is read from 200, then 2xx, then the lowest 2xx code', async (t) => {
   const other = { type: 'object', properties: { other: {} } }
-  t.same(declaredPaths(specFor({ 201: other, 200: tagSchema, '2xx': other }).tree), ['id', 'label'])
-  t.same(declaredPaths(specFor({ 201: other, '2xx': tagSchema }).tree), ['id', 'label'])
-  t.same(declaredPaths(specFor({ 204: {}, 201: tagSchema, 400: other }).tree), ['id', 'label'])
+  t.same(declaredPaths(specFor({ 201: other, 200: tagSchema, '2xx': other }).primary.tree), ['id', 'label'])
+  t.same(declaredPaths(specFor({ 201: other, '2xx': tagSchema }).primary.tree), ['id', 'label'])
+  t.same(declaredPaths(specFor({ 204: {}, 201: tagSchema, 400: other }).primary.tree), ['id', 'label'])
   t.same(declaredPaths(specFor({ 200: { content: { 'application/json': { schema: tagSchema } } } }).tree), ['id', 'label'])
 })
 
-test('a numbered schema restricts its own status; 2xx the successes without their own schema', async (t) => {
+test('every 2xx status with fields is restricted with its own; other 2xx codes are undeclared; other codes untouched', async (t) => {
   const codes = [200, 201, 204, 299, 300, 404, 500]
-  const restricted = (response: Record<string, unknown>): number[] => codes.filter(specFor(response).restricts)
-  t.same(restricted({ 200: tagSchema }), [200])
-  t.same(restricted({ '2xx': tagSchema, 201: { type: 'object' } }), [200, 204, 299])
+  const statuses = (response: Record<string, unknown>): unknown[] => {
+    const spec = specFor(response)
+    return codes.map((code) => {
+      const status = spec.statusOf(code)
+      return status === null ? null : status === UNDECLARED_STATUS ? 'undeclared' : status.key
+    })
+  }
+  t.same(statuses({ 200: tagSchema }), ['200', 'undeclared', 'undeclared', 'undeclared', null, null, null])
+  t.same(statuses({ '2xx': tagSchema, 201: { type: 'object' } }), ['2xx', 'undeclared', '2xx', '2xx', null, null, null])
+  t.same(statuses({ 201: tagSchema, 200: tagSchema, '2XX': { type: 'string' } }), ['200', '201', 'undeclared', 'undeclared', null, null, null])
   const listed = buildRouteSpec({ ...options, fields: ['id'] }, undefined, {}, 'GET /')
-  t.same(codes.filter(listed.restricts), [200, 201, 204, 299])
+  t.same(codes.map((code) => listed.statusOf(code) === null ? null : 'listed'), ['listed', 'listed', 'listed', 'listed', null, null, null])
+})
+
+test('names are checked against the fields of every restricted status; each keeps its own', async (t) => {
+  const other = { type: 'object', properties: { id: { type: 'integer' }, job: { type: 'object', properties: { state: { type: 'string' } } }, label: { type: 'string' } } }
+  const spec = specFor({ 201: other, 200: tagSchema })
+  t.same(declaredPaths(spec.tree), ['id', 'label', 'job', 'job.state'])
+  t.same(spec.statuses.map((status) => [status.key, declaredPaths(status.tree)]), [['200', ['id', 'label']], ['201', ['id', 'job', 'job.state', 'label']]])
+  const single = specFor({ 200: tagSchema })
+  t.equal(single.tree, single.primary.tree, 'one status: its own tree')
+  const leafFirst = specFor({ 200: { type: 'object', properties: { job: { type: 'object' } } }, 201: other })
+  t.same(declaredPaths(leafFirst.tree), ['job', 'job.state', 'id', 'label'], 'a field with nested fields in one status keeps them')
+})
+
+test('a declared property that a request could not name fails at declaration, naming it', async (t) => {
+  const rows: Array<[Record<string, unknown>, string, string]> = [
+    [{ 'billing.card_last4': { type: 'string' } }, '"billing.card_last4"', "it holds '.', which separates names in a request"],
+    [{ a: { type: 'object', properties: { 'b,c': { type: 'string' } } } }, '"a.b,c"', "it holds ',', which separates names in a request"],
+    [{ ' padded': { type: 'string' } }, '" padded"', 'it starts or ends with a space, which a request trims'],
+    [{ '': { type: 'string' } }, '""', 'it is empty']
+  ]
+  for (const [properties, path, reason] of rows) {
+    t.throws(() => specFor({ 200: { type: 'object', properties } }), {
+      code: 'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD',
+      message: `Route GET /tags: the response property ${path} cannot be named in a request or a rule, because ${reason}`
+    }, path)
+  }
+  const odd = { type: 'object', properties: { 'x(y)': { type: 'string' }, 'a[0]': { type: 'string' }, 'naïve name': { type: 'string' }, 'ü\u0000': { type: 'string' } } }
+  t.same(declaredPaths(specFor({ 200: odd }).tree), ['x(y)', 'a[0]', 'naïve name', 'ü\u0000'], 'brackets, parentheses, inner spaces and other characters are names like any other')
 })
 
 test('a route without declared fields fails at declaration, saying how to fix it', async (t) => {

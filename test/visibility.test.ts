@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { declaredPaths } from '../lib/declared.js'
-import { hiddenKey, MAX_VISIBILITIES, VisibilityCache, visibleTree } from '../lib/visibility.js'
+import { hiddenKey, hiddenTrie, MAX_VISIBILITIES, stripHidden, VisibilityCache, visibleTree } from '../lib/visibility.js'
 import type { Visibility } from '../lib/visibility.js'
 import { treeOf, userSchema } from './fixtures.js'
 
@@ -8,19 +8,39 @@ const tree = treeOf(userSchema)
 
 test('visibleTree removes hidden fields at any depth and says what a partly hidden field still holds', async (t) => {
   const rows: Array<{ hidden: string[], paths: string[], wholeKeys: string[] }> = [
-    { hidden: ['email'], paths: ['id', 'name', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label'], wholeKeys: ['id', 'name', 'role', 'profile', 'tags'] },
-    { hidden: ['profile.phone', 'tags.id', 'tags.label'], paths: ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'tags'], wholeKeys: ['id', 'name', 'email', 'role', 'profile(city)', 'tags()'] },
-    { hidden: ['profile', 'profile.city'], paths: ['id', 'name', 'email', 'role', 'tags', 'tags.id', 'tags.label'], wholeKeys: ['id', 'name', 'email', 'role', 'tags'] }
+    { hidden: ['email'], paths: ['id', 'name', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label'], wholeKeys: ['"id"', '"name"', '"role"', '"profile"', '"tags"'] },
+    { hidden: ['profile.phone', 'tags.id', 'tags.label'], paths: ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'tags'], wholeKeys: ['"id"', '"name"', '"email"', '"role"', '"profile"("city")', '"tags"()'] },
+    { hidden: ['profile', 'profile.city'], paths: ['id', 'name', 'email', 'role', 'tags', 'tags.id', 'tags.label'], wholeKeys: ['"id"', '"name"', '"email"', '"role"', '"tags"'] }
   ]
   for (const { hidden, paths, wholeKeys } of rows) {
-    const visible = visibleTree(tree, hidden)
-    t.same([declaredPaths(visible), visible.nodes.map((node) => node.wholeKey)], [paths, wholeKeys], hidden.join(','))
+    const visible = visibleTree(tree, hiddenTrie(hidden))
+    t.same([declaredPaths(visible.tree), visible.tree.nodes.map((node) => node.wholeKey), visible.strips], [paths, wholeKeys, false], hidden.join(','))
   }
-  t.equal(visibleTree(tree, ['email']).byName.get('profile'), tree.byName.get('profile'), 'untouched fields keep their nodes')
+  t.equal(visibleTree(tree, hiddenTrie(['email'])).tree.byName.get('profile'), tree.byName.get('profile'), 'untouched fields keep their nodes')
 })
 
-test('VisibilityCache tells declared paths from others', async (t) => {
-  const rows: Array<[string, boolean]> = [['id', true], ['profile.city', true], ['tags.label', true], ['nope', false], ['id.x', false], ['profile.zip', false]]
+test('visibleTree marks a leaf whose value holds a hidden path, and stripHidden removes it', async (t) => {
+  const visible = visibleTree(tree, hiddenTrie(['id.secret', 'profile.phone', 'nope.x']))
+  t.equal(visible.strips, true)
+  t.same([...visible.tree.byName.get('id')!.strip!.children.keys()], ['secret'])
+  t.equal(visible.tree.byName.get('name'), tree.byName.get('name'))
+  const rows: Array<[string[], unknown, unknown]> = [
+    [['a'], { a: 1, b: 2 }, { b: 2 }],
+    [['a.b'], { a: [{ b: 1, c: 2 }, null, 3, { a: { b: 1 } }], b: 1 }, { a: [{ c: 2 }, null, 3, { a: { b: 1 } }], b: 1 }],
+    [['a.b', 'a'], { a: { b: 1 }, c: { a: 1 } }, { c: { a: 1 } }],
+    [['d'], { d: 1, __proto__x: 2, e: { toJSON: () => ({ d: 1, f: 2 }) } }, { __proto__x: 2, e: { d: 1, f: 2 } }],
+    [['e.d'], { e: { toJSON: () => ({ d: 1, f: 2 }) } }, { e: { f: 2 } }],
+    [['x'], [{ x: 1, y: 2 }, 'text', null], [{ y: 2 }, 'text', null]]
+  ]
+  for (const [hidden, value, expected] of rows) {
+    t.equal(JSON.stringify(stripHidden(value, hiddenTrie(hidden))), JSON.stringify(expected), JSON.stringify(value))
+  }
+  const withProto = JSON.parse('{"__proto__":{"x":1},"x":2}')
+  t.equal(JSON.stringify(stripHidden(withProto, hiddenTrie(['x']))), '{"__proto__":{"x":1}}', 'a key named __proto__ stays a key')
+})
+
+test('VisibilityCache accepts declared paths and paths inside a leaf, and refuses others', async (t) => {
+  const rows: Array<[string, boolean]> = [['id', true], ['profile.city', true], ['tags.label', true], ['id.x', true], ['nope', false], ['profile.zip', false]]
   for (const [path, expected] of rows) {
     let declared = true
     try {
@@ -39,12 +59,14 @@ test('hiddenKey is one text per set, whatever the order or repetitions', async (
   t.equal(hiddenKey(['a', 'a']), hiddenKey(['a', 'a', 'a']))
 })
 
+type Built = Visibility<string>
+
 function cache (declaredElsewhere: (path: string) => boolean = () => false) {
   const created: string[][] = []
-  const unhidden: Visibility<string> = { tree, readSelection: () => null, whole: null }
-  const visibilities = new VisibilityCache<string>(tree, unhidden, (visible) => {
-    created.push(declaredPaths(visible))
-    return { tree: visible, readSelection: () => null, whole: declaredPaths(visible).join(',') }
+  const unhidden: Built = { tree, readSelection: () => null, whole: null, hidden: null, strips: false }
+  const visibilities = new VisibilityCache<Built>(tree, unhidden, (visible, hidden) => {
+    created.push(declaredPaths(visible.tree))
+    return { tree: visible.tree, readSelection: () => null, whole: declaredPaths(visible.tree).join(','), hidden, strips: visible.strips }
   }, declaredElsewhere, 'GET /users')
   return { visibilities, unhidden, created }
 }
@@ -52,12 +74,13 @@ function cache (declaredElsewhere: (path: string) => boolean = () => false) {
 test('VisibilityCache builds one visibility per distinct hidden set and shares it', async (t) => {
   const { visibilities, unhidden, created } = cache((path) => path === 'other')
   t.equal(visibilities.of([]), unhidden, 'nothing hidden')
-  t.equal(visibilities.of(['other']), unhidden, 'only fields of other routes')
+  const other = visibilities.of(['other'])
+  t.same([other.whole, [...other.hidden!.children.keys()]], [declaredPaths(tree).join(','), ['other']], 'a field of other routes only: every field of this one, and the hidden path kept for replies without declared fields')
   const first = visibilities.of(['email', 'role'])
   t.equal(visibilities.of(['role', 'email', 'role']), first, 'the same set, spelled otherwise')
   const frozen = Object.freeze(['email', 'role', 'other'])
   t.equal(visibilities.of(frozen), visibilities.of(frozen))
-  t.equal(created.length, 2, 'one for {email, role}, one for {email, role, other}')
+  t.equal(created.length, 3, 'one for {other}, one for {email, role}, one for {email, role, other}')
   t.equal(first.whole, 'id,name,profile,profile.city,profile.phone,tags,tags.id,tags.label')
 })
 
@@ -71,7 +94,7 @@ test('VisibilityCache forgets the oldest set past its bound, and stays correct',
   t.equal(created.length, MAX_VISIBILITIES + 1, 'the newest set is remembered')
   const again = visibilities.of(sets[0])
   t.equal(created.length, MAX_VISIBILITIES + 2, 'the first set was forgotten and built again')
-  t.same(again.tree.nodes.map((node) => node.name), visibleTree(tree, sets[0]).nodes.map((node) => node.name))
+  t.same(again.tree.nodes.map((node) => node.name), visibleTree(tree, hiddenTrie(sets[0])).tree.nodes.map((node) => node.name))
 })
 
 test('VisibilityCache rejects answers that are not declared names', async (t) => {
@@ -81,7 +104,7 @@ test('VisibilityCache rejects answers that are not declared names', async (t) =>
     [null, 'must return an array of field names, instead returned null'],
     [[1], 'must return an array of field names, instead returned an array with a non-string item'],
     [['emial'], "returned 'emial', which no route with restrictFields declares"],
-    [Object.freeze(['id.x']), "returned 'id.x', which no route with restrictFields declares"]
+    [Object.freeze(['profile.zip']), "returned 'profile.zip', which no route with restrictFields declares"]
   ]
   for (const [answer, reason] of rows) {
     t.throws(() => visibilities.of(answer), { code: 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', statusCode: 500, message: `Route GET /users: the hiddenFields rule ${reason}` }, String(answer))
