@@ -3,16 +3,21 @@
  * opted-in routes. Each route's schema gets a vendor key that swagger copies
  * to its operation; once the app is ready, swagger's decorator is wrapped so
  * that its document passes through `restrictedDocument`, after every user
- * transform and transformObject.
+ * transform and transformObject. A caller's own document, without what the
+ * routes' rules hide from that caller, is made from the same generated one.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { InvalidHiddenFieldsError } from './errors.js'
 import { OPERATION_KEY, restrictedDocument } from './openapi.js'
+import type { HiddenPaths, RestrictedRoute } from './openapi.js'
+import { hiddenTrie } from './visibility.js'
 import { toYaml } from './yaml.js'
-import type { RestrictedRoute } from './openapi.js'
 
 export interface RouteDocumentation {
   /** Records an opted-in route; returns its route schema with the key that finds its operation. */
   record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined): Schema
+  /** The document the caller of `request` may see: each route's rule asked once, its hidden fields left out. */
+  documentFor (request: FastifyRequest, options?: { yaml?: boolean }): Promise<unknown>
 }
 
 type DocumentFunction = (this: unknown, options?: { yaml?: boolean }) => unknown
@@ -38,6 +43,27 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
   }
 }
 
+/** What each route's rule hides from the caller of `request`, by route id; a rule shared by routes runs once. */
+async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<string, RestrictedRoute>): Promise<Map<string, HiddenPaths>> {
+  const answers = new Map<unknown, HiddenPaths>()
+  const hidden = new Map<string, HiddenPaths>()
+  for (const [id, route] of routes) {
+    const rule = route.hiddenFields
+    if (rule === undefined || rule === null) continue
+    let trie = answers.get(rule)
+    if (trie === undefined) {
+      const answer = await rule(request)
+      if (!Array.isArray(answer) || answer.some((path) => typeof path !== 'string')) {
+        throw new InvalidHiddenFieldsError(`${String(route.method)} ${route.url}`, 'must return an array of field names')
+      }
+      trie = hiddenTrie(answer)
+      answers.set(rule, trie)
+    }
+    if (trie.children.size > 0) hidden.set(id, trie)
+  }
+  return hidden
+}
+
 /**
  * Sets up the documentation of the instance's opted-in routes. `decorator` is
  * the name of @fastify/swagger's decorator (its `decorator` option); without
@@ -45,12 +71,16 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
  */
 export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 'swagger'): RouteDocumentation {
   const routes = new Map<string, RestrictedRoute>()
+  let generated: (() => unknown) | null = null
   fastify.addHook('onReady', function wrapSwaggerDocument (done) {
     // The decorator may sit on an ancestor instance: wrap it where it is, so every instance sees the wrapper.
     let owner: Record<string, unknown> | null = fastify as unknown as Record<string, unknown>
     while (owner !== null && !Object.hasOwn(owner, decorator)) owner = Object.getPrototypeOf(owner)
     if (owner !== null && typeof owner[decorator] === 'function' && routes.size > 0) {
-      owner[decorator] = restrictedDocumentFunction(owner[decorator] as DocumentFunction, routes)
+      const generate = owner[decorator] as DocumentFunction
+      const self = owner
+      generated = () => generate.call(self)
+      owner[decorator] = restrictedDocumentFunction(generate, routes)
     }
     done()
   })
@@ -59,6 +89,39 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
       const id = String(++lastRouteId)
       routes.set(id, route)
       return { ...schema, [OPERATION_KEY]: id } as Schema
+    },
+    async documentFor (request, options) {
+      // Before ready, or without @fastify/swagger, there is no document to restrict.
+      if (generated === null) return null
+      const document = restrictedDocument(generated(), routes, await hiddenByRoute(request, routes))
+      return options?.yaml === true ? toYaml(document) : document
     }
+  }
+}
+
+/** Options for @fastify/swagger-ui that serve each caller the document `documentFor` makes for it. */
+export interface SwaggerUiVisibility {
+  uiHooks: { preHandler: (request: FastifyRequest) => Promise<void> }
+  transformSpecification: (specification: Record<string, any>, request: FastifyRequest) => Record<string, any>
+  transformSpecificationClone: false
+}
+
+/**
+ * @fastify/swagger-ui's `transformSpecification` is synchronous and a rule may
+ * not be: the caller's document is made in a preHandler of its document
+ * routes, and handed over by request.
+ */
+export function swaggerUiVisibility (documentation: RouteDocumentation): SwaggerUiVisibility {
+  const documents = new WeakMap<FastifyRequest, Record<string, any>>()
+  return {
+    uiHooks: {
+      async preHandler (request) {
+        if (!/\/(json|yaml)$/.test(request.routeOptions.url ?? '')) return
+        const document = await documentation.documentFor(request)
+        if (document !== null) documents.set(request, document as Record<string, any>)
+      }
+    },
+    transformSpecification: (specification, request) => documents.get(request) ?? specification,
+    transformSpecificationClone: false
   }
 }

@@ -165,10 +165,18 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
    * request; `whole` stands for no parameters (every field the request may see).
    */
   function select (request: FastifyRequest, query: Query | null, readSelection: (query: Query, rawQuery: string) => Selection | null, whole: Selection | null): void {
-    // The raw query string, the memo's key, is cut out of the URL only when there is something to read.
-    const parsed = hasRestriction(query, spec.rules) ? readSelection(query, rawQueryOf(request)) : null
-    const selection = parsed ?? whole
     const carrier = request as SelectionCarrier
+    let parsed: Selection | null = null
+    try {
+      // The raw query string, the memo's key, is cut out of the URL only when there is something to read.
+      if (hasRestriction(query, spec.rules)) parsed = readSelection(query, rawQueryOf(request))
+    } catch (error) {
+      // A success an error handler sends for the 400 still shows only what the request may see.
+      carrier[kSelection] = whole
+      carrier[kView] = whole === null ? unrestricted : null
+      throw error
+    }
+    const selection = parsed ?? whole
     carrier[kSelection] = selection
     // A restricted request's view is built on first read (see restrictedFieldsGetter): most handlers never ask.
     carrier[kView] = selection === null ? unrestricted : null
@@ -313,9 +321,16 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     done()
   }
 
+  /** Takes the rule's answer and reads the selection against what it leaves visible; an answer that is not declared names fails the rule. */
   function selectVisible (request: FastifyRequest, hidden: unknown): void {
-    const visibility = visibilities.of(hidden)
     const carrier = request as SelectionCarrier
+    let visibility: RouteVisibility
+    try {
+      visibility = visibilities.of(hidden)
+    } catch (error) {
+      ruleFailed(request)
+      throw error
+    }
     carrier[kVisibility] = visibility.hidden === null ? null : visibility
     // Set aside before validation where a querystring schema validates; else (or when an earlier hook replied) still in the query.
     select(request, carrier[kPending] ?? request.query as Query, visibility.readSelection, visibility.whole)
@@ -326,29 +341,29 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     let hidden: unknown
     try {
       hidden = (rule as (request: FastifyRequest) => unknown)(request)
-      if (!(hidden instanceof Promise)) selectVisible(request, hidden)
     } catch (error) {
       ruleFailed(request)
       done(error as Error)
       return
     }
     if (!(hidden instanceof Promise)) {
-      done()
+      selectAndContinue(request, hidden, done)
       return
     }
-    hidden.then((answer) => {
-      let failure: Error | undefined
-      try {
-        selectVisible(request, answer)
-      } catch (error) {
-        ruleFailed(request)
-        failure = error as Error
-      }
-      done(failure)
-    }, (error: Error) => {
+    hidden.then((answer) => selectAndContinue(request, answer, done), (error: Error) => {
       ruleFailed(request)
       done(error)
     })
+  }
+
+  function selectAndContinue (request: FastifyRequest, hidden: unknown, done: (error?: Error) => void): void {
+    try {
+      selectVisible(request, hidden)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    done()
   }
 
   function ruleFailed (request: FastifyRequest): void {

@@ -1,11 +1,12 @@
 import fp from 'fastify-plugin'
-import type { FastifyInstance, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
 import {
-  InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+  HiddenFieldsUnknownError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
 } from './errors.js'
-import { documentRestrictedRoutes } from './documentation.js'
+import { documentRestrictedRoutes, swaggerUiVisibility } from './documentation.js'
+import type { SwaggerUiVisibility } from './documentation.js'
 import { UNREAD, kPending, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
@@ -26,6 +27,16 @@ declare module 'fastify' {
   interface RouteShorthandOptions {
     /** Lets clients restrict this route's response fields with `?only=` and `?defer=`. */
     restrictFields?: boolean | RestrictFieldsRouteOptions
+  }
+  interface FastifyInstance {
+    /**
+     * The OpenAPI document (from @fastify/swagger) as the caller of `request`
+     * may see it: the fields each route's `hiddenFields` rule hides from it are
+     * left out. YAML text with `{ yaml: true }`; null before ready or without @fastify/swagger.
+     */
+    restrictedFieldsDocument: (request: FastifyRequest, options?: { yaml?: boolean }) => Promise<unknown>
+    /** Options to spread into @fastify/swagger-ui's, so that each caller fetches its own document. */
+    restrictedFieldsSwaggerUi: () => SwaggerUiVisibility
   }
   interface FastifyContextConfig {
     /** Same as the `restrictFields` route option. */
@@ -49,6 +60,12 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   const declaredByAnyRoute = new Set<string>()
   fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
   const documentation = documentRestrictedRoutes(fastify)
+  fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: { yaml?: boolean }) {
+    return documentation.documentFor(request, options)
+  })
+  fastify.decorate('restrictedFieldsSwaggerUi', function restrictedFieldsSwaggerUi () {
+    return swaggerUiVisibility(documentation)
+  })
 
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
@@ -97,12 +114,14 @@ const plugin = fp(fastifyRestrictedFields, {
 Object.assign(plugin, {
   default: plugin,
   fastifyRestrictedFields: plugin,
+  HiddenFieldsUnknownError,
   InvalidHiddenFieldsError,
   InvalidOptionError,
   InvalidParameterError,
   NoDeclaredFieldsError,
   PathTooDeepError,
   TooManyFieldsError,
+  UnaddressableFieldError,
   UnknownFieldError,
   UnreadableSchemaError,
   UnresolvedReferenceError
@@ -115,8 +134,8 @@ export { plugin as fastifyRestrictedFields }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
-export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions }
+export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiVisibility }
 export {
-  InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+  HiddenFieldsUnknownError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
 }

@@ -41,6 +41,28 @@ export interface RestrictedRoute {
   readonly paths: readonly string[]
   /** Whether a `hiddenFields` rule hides some fields from some requests. */
   readonly hidesFields?: boolean
+  /** The route's `hiddenFields` rule, which a caller's document asks what it hides. */
+  readonly hiddenFields?: ((request: any) => unknown) | null
+}
+
+/** A trie of hidden paths, as lib/projection.ts builds them: `whole` marks a hidden field. */
+export interface HiddenPaths { readonly whole: boolean, readonly children: ReadonlyMap<string, HiddenPaths> }
+
+/** One text per trie of hidden paths. */
+function hiddenText (hidden: HiddenPaths): string {
+  return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
+}
+
+/** Whether a dotted path, or one of its parents, is hidden. */
+function isHidden (path: string, hidden: HiddenPaths): boolean {
+  let level = hidden
+  for (const segment of path.split('.')) {
+    const below = level.children.get(segment)
+    if (below === undefined) return false
+    if (below.whole) return true
+    level = below
+  }
+  return false
 }
 
 /**
@@ -175,7 +197,7 @@ function candidatePaths (document: Json, version: Version, url: string): string[
   return [...stripped, documentPath(url)]
 }
 
-interface Found { route: RestrictedRoute, operation: Json, pathItem: Json }
+interface Found { id: string, route: RestrictedRoute, operation: Json, pathItem: Json }
 
 /**
  * Finds the operations of the routes: by the vendor key their schema carried,
@@ -196,7 +218,7 @@ function findOperations (document: Json, version: Version, routes: ReadonlyMap<s
       } else if (routes.has(id)) {
         delete operation[OPERATION_KEY]
         matched.add(id)
-        found.push({ route: routes.get(id) as RestrictedRoute, operation, pathItem })
+        found.push({ id, route: routes.get(id) as RestrictedRoute, operation, pathItem })
       }
     }
   }
@@ -209,7 +231,7 @@ function findOperations (document: Json, version: Version, routes: ReadonlyMap<s
         const operation = unmarked.get(key)
         if (operation === undefined) continue
         unmarked.delete(key)
-        found.push({ route, operation, pathItem: document.paths[path] })
+        found.push({ id, route, operation, pathItem: document.paths[path] })
         break
       }
     }
@@ -318,33 +340,37 @@ class Relaxation {
 
   /**
    * Relaxes a schema whose object level holds fields that can be restricted,
-   * `depth` levels of them from here. Returns the schema itself when nothing
-   * changes.
+   * `depth` levels of them from here, and leaves out the `hidden` paths at
+   * any depth. Returns the schema itself when nothing changes.
    */
-  relaxRecords (schema: unknown, depth: number): unknown {
-    if (!isObject(schema) || depth < 1) return schema
+  relaxRecords (schema: unknown, depth: number, hidden: HiddenPaths | null = null): unknown {
+    const relaxing = depth >= 1
+    if (!isObject(schema) || (!relaxing && hidden === null)) return schema
     let changed = false
     const relaxed: Json = {}
     for (const [keyword, value] of Object.entries(schema)) {
-      if (REQUIRING.includes(keyword)) {
+      if (relaxing && REQUIRING.includes(keyword)) {
         changed = true
         continue
       }
       let next = value
       if (keyword === '$ref') {
-        next = this.#recordsRef(value)
+        next = this.#recordsRef(value, relaxing, hidden)
+      } else if (keyword === 'required' && Array.isArray(value) && hidden !== null) {
+        const kept = value.filter((name) => hidden.children.get(name)?.whole !== true)
+        if (kept.length < value.length) next = kept
       } else if (keyword === 'properties' && isObject(value)) {
-        next = this.#mapValues(value, (property) => this.relaxRecords(property, depth - 1))
+        next = this.#relaxProperties(value, depth, hidden)
       } else if (keyword === 'items') {
-        next = this.relaxRecords(value, depth)
+        next = this.relaxRecords(value, depth, hidden)
       } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
-        next = this.#mapArray(value, (member) => this.relaxRecords(member, depth))
+        next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
       }
       changed ||= next !== value
       relaxed[keyword] = next
     }
     if (!changed) return schema
-    if (relaxed.oneOf !== undefined && relaxed.oneOf !== schema.oneOf) {
+    if (relaxing && relaxed.oneOf !== undefined && relaxed.oneOf !== schema.oneOf) {
       // Loosened alternatives may overlap, and oneOf forbids that.
       const alternatives = relaxed.oneOf
       delete relaxed.oneOf
@@ -354,35 +380,58 @@ class Relaxation {
     return relaxed
   }
 
-  /** A `$ref` to records: to the relaxed twin of the component, when relaxing changes it. */
-  #recordsRef (ref: unknown): unknown {
+  #relaxProperties (properties: Json, depth: number, hidden: HiddenPaths | null): Json {
+    let changed = false
+    const relaxed: Json = {}
+    for (const [name, property] of Object.entries(properties)) {
+      const below = hidden?.children.get(name)
+      if (below?.whole === true) {
+        changed = true
+        continue
+      }
+      relaxed[name] = this.relaxRecords(property, depth - 1, below ?? null)
+      changed ||= relaxed[name] !== property
+    }
+    return changed ? relaxed : properties
+  }
+
+  /** A `$ref` to records: to the twin of the component relaxed (when that changes it) and without the hidden paths. */
+  #recordsRef (ref: unknown, relaxing: boolean, hidden: HiddenPaths | null): unknown {
     const target = this.#componentName(ref)
-    if (target === null || !this.#changing.has(target)) return ref
-    // One twin serves every depth: it is relaxed all the way down.
-    return this.#twin(target, 'records', (original) => this.relaxRecords(original, Infinity) as Json,
-      'As restricted responses send it: any field may be left out.')
+    if (target === null) return ref
+    if (hidden === null) {
+      if (!relaxing || !this.#changing.has(target)) return ref
+      // One twin serves every depth: it is relaxed all the way down.
+      return this.#twin(target, 'records', (original) => this.relaxRecords(original, Infinity) as Json,
+        'As restricted responses send it: any field may be left out.')
+    }
+    return relaxing
+      ? this.#twin(target, `records ${hiddenText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
+        'As restricted responses send it to this caller: any field may be left out.')
+      : this.#twin(target, `hidden ${hiddenText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+        'As this caller is sent it.')
   }
 
   /** Relaxes the records array under `key` of an envelope, keeping the envelope as declared. */
-  relaxEnvelope (schema: unknown, key: string, depth: number, hops = 0): unknown {
+  relaxEnvelope (schema: unknown, key: string, depth: number, hidden: HiddenPaths | null = null, hops = 0): unknown {
     // A chain of `$ref`s that loops never reaches an envelope.
     if (!isObject(schema) || hops > MAX_REF_HOPS) return schema
     const target = this.#componentName(schema.$ref)
     if (target !== null) {
-      const relaxed = this.relaxEnvelope(this.#schemas[target], key, depth, hops + 1)
+      const relaxed = this.relaxEnvelope(this.#schemas[target], key, depth, hidden, hops + 1)
       if (relaxed === this.#schemas[target]) return schema
-      const ref = this.#twin(target, `envelope ${key} ${depth}`, () => relaxed as Json,
+      const ref = this.#twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : hiddenText(hidden)}`, () => relaxed as Json,
         `As restricted responses send it: any field of the records in \`${key}\` may be left out.`)
       return { ...schema, $ref: ref }
     }
     let relaxed: Json = schema
     for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
       if (!Array.isArray(schema[keyword])) continue
-      const members = this.#mapArray(schema[keyword], (member) => this.relaxEnvelope(member, key, depth, hops + 1))
+      const members = this.#mapArray(schema[keyword], (member) => this.relaxEnvelope(member, key, depth, hidden, hops + 1))
       if (members !== schema[keyword]) relaxed = { ...relaxed, [keyword]: members }
     }
     if (isObject(schema.properties) && Object.hasOwn(schema.properties, key)) {
-      const records = this.relaxRecords(schema.properties[key], depth)
+      const records = this.relaxRecords(schema.properties[key], depth, hidden)
       if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
     }
     return relaxed
@@ -416,6 +465,31 @@ class Relaxation {
     return { $ref: this.#errorRef }
   }
 
+  /**
+   * Removes the components that nothing outside the components refers to,
+   * directly or through other components: in a caller's document, the
+   * originals of the twins that left out hidden fields.
+   */
+  dropUnreferenced (document: Json): void {
+    const reached = new Set<string>()
+    const queue: string[] = []
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) {
+        for (const item of value) visit(item)
+      } else if (isObject(value)) {
+        const target = this.#componentName(value.$ref)
+        if (target !== null && !reached.has(target)) {
+          reached.add(target)
+          queue.push(target)
+        }
+        for (const member of Object.values(value)) if (member !== this.#schemas) visit(member)
+      }
+    }
+    visit(document)
+    while (queue.length > 0) visit(this.#schemas[queue.pop() as string])
+    for (const name of Object.keys(this.#schemas)) if (!reached.has(name)) delete this.#schemas[name]
+  }
+
   get version (): Version {
     return this.#version
   }
@@ -444,11 +518,11 @@ function withNote (description: unknown, note: string): string {
   return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${note}`
 }
 
-function relaxSuccess (relaxation: Relaxation, operation: Json, route: RestrictedRoute): void {
+function relaxSuccess (relaxation: Relaxation, operation: Json, route: RestrictedRoute, hidden: HiddenPaths | null): void {
   if (!isObject(operation.responses)) return
   const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
-    ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth)
-    : relaxation.relaxRecords(schema, route.maxDepth)
+    ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
+    : relaxation.relaxRecords(schema, route.maxDepth, hidden)
   // A `fields` route has no success schema to relax, and restricts every 2xx.
   const statuses = route.statusKey === undefined
     ? Object.keys(operation.responses).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
@@ -496,7 +570,14 @@ function documentError (relaxation: Relaxation, operation: Json): void {
   responses['400'] = response
 }
 
-function documentParameters (relaxation: Relaxation, operation: Json, pathItem: Json, route: RestrictedRoute): void {
+/** Removes hidden paths from the `enum` of a parameter schema and of its items. */
+function withoutHiddenNames (schema: unknown, hidden: HiddenPaths): void {
+  for (const level of [schema, isObject(schema) ? schema.items : undefined]) {
+    if (isObject(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => typeof path !== 'string' || !isHidden(path, hidden))
+  }
+}
+
+function documentParameters (relaxation: Relaxation, operation: Json, pathItem: Json, route: RestrictedRoute, hidden: HiddenPaths | null): void {
   const parameters: Json[] = Array.isArray(operation.parameters) ? operation.parameters : []
   const inherited: Json[] = Array.isArray(pathItem.parameters) ? pathItem.parameters : []
   const ours: Json[] = []
@@ -505,7 +586,9 @@ function documentParameters (relaxation: Relaxation, operation: Json, pathItem: 
     [route.deferParam, deferDescription(route.onlyParam, route.deferParam)]
   ]) {
     const own = [...parameters, ...inherited].find((parameter) => isObject(parameter) && parameter.in === 'query' && parameter.name === name)
-    const items = { type: 'string', enum: [...route.paths] }
+    const items = { type: 'string', enum: hidden === null ? [...route.paths] : route.paths.filter((path) => !isHidden(path, hidden)) }
+    // The route's own parameter lists the names its querystring schema was given: the hidden ones go too.
+    if (own !== undefined && hidden !== null) withoutHiddenNames(relaxation.version === '2.0' ? own : own.schema, hidden)
     if (relaxation.version === '2.0') {
       if (own === undefined) ours.push({ name, in: 'query', required: false, description, type: 'array', items, collectionFormat: 'multi' })
       else if (own.type === 'array') own.collectionFormat ??= 'multi'
@@ -523,8 +606,13 @@ function documentParameters (relaxation: Relaxation, operation: Json, pathItem: 
  * Returns the document made true for the given routes (by id, the value of
  * their `x-restricted-fields` key), or the document itself when it is
  * neither OpenAPI 3 nor Swagger 2.0. The input is not modified.
+ *
+ * With `hidden` (by route id, the paths its rule hides from one caller), it
+ * is that caller's document: the hidden fields appear neither in the
+ * parameters nor in the response schemas, and the components that only
+ * served to name them are left out.
  */
-export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>): unknown {
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, HiddenPaths>): unknown {
   if (!isObject(document)) return document
   const version = documentVersion(document)
   if (version === null || !isObject(document.paths)) return document
@@ -532,10 +620,12 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   const found = findOperations(copy, version, routes)
   if (found.length === 0) return copy
   const relaxation = new Relaxation(copy, version)
-  for (const { route, operation, pathItem } of found) {
-    relaxSuccess(relaxation, operation, route)
+  for (const { id, route, operation, pathItem } of found) {
+    const hiddenHere = hidden?.get(id) ?? null
+    relaxSuccess(relaxation, operation, route, hiddenHere)
     documentError(relaxation, operation)
-    documentParameters(relaxation, operation, pathItem, route)
+    documentParameters(relaxation, operation, pathItem, route, hiddenHere)
   }
+  if (hidden !== undefined && hidden.size > 0) relaxation.dropUnreferenced(copy)
   return copy
 }

@@ -13,12 +13,14 @@ test('the error constructors are exported with their codes', async (t) => {
     const error = new (entry as unknown as Record<string, new (...args: unknown[]) => { code: string, statusCode: number }>)[name]('a', 'b', 1)
     return [name, error.code, error.statusCode]
   }), [
+    ['HiddenFieldsUnknownError', 'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN', 500],
     ['InvalidHiddenFieldsError', 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500],
     ['InvalidOptionError', 'FST_RESTRICTED_FIELDS_INVALID_OPTION', 500],
     ['InvalidParameterError', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 400],
     ['NoDeclaredFieldsError', 'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS', 500],
     ['PathTooDeepError', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP', 400],
     ['TooManyFieldsError', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 400],
+    ['UnaddressableFieldError', 'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 500],
     ['UnknownFieldError', 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 400],
     ['UnreadableSchemaError', 'FST_RESTRICTED_FIELDS_UNREADABLE_SCHEMA', 500],
     ['UnresolvedReferenceError', 'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE', 500]

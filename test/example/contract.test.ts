@@ -25,11 +25,13 @@ async function example (t: Test): ReturnType<typeof buildApp> {
   return app
 }
 
-test('the served document is valid, complete, and names its components', async (t) => {
+test('the complete document is valid, names its components, and is what staff are served', async (t) => {
   const app = await example(t)
-  const document = (await app.inject('/documentation/json')).json()
+  await app.ready()
+  const document = JSON.parse(JSON.stringify(app.swagger()))
   await SwaggerParser.validate(structuredClone(document))
-  t.same(parse((await app.inject('/documentation/yaml')).body), document, 'the YAML document is the same')
+  t.same((await app.inject({ url: '/documentation/json', headers: STAFF })).json(), document, 'staff see every field')
+  t.same(parse((await app.inject({ url: '/documentation/yaml', headers: STAFF })).body), document, 'the YAML document is the same')
   t.same(document.servers, [{ url: '/', description: 'The server of this document' }])
   t.same(document.tags, [{ name: 'users', description: 'The users of the example' }])
   const operations = [document.paths['/api/users/'].get, document.paths['/api/users/{id}'].get]
@@ -43,6 +45,22 @@ test('the served document is valid, complete, and names its components', async (
   t.same(operations.map((operation: Json) => operation.responses['400'].content['application/json'].schema), Array(2).fill({
     anyOf: [{ $ref: '#/components/schemas/error' }, { $ref: '#/components/schemas/RestrictedFieldsError' }]
   }))
+})
+
+test('an anonymous caller is served a document that never names a field hidden from it', async (t) => {
+  const app = await example(t)
+  const response = await app.inject('/documentation/json')
+  const document = response.json()
+  await SwaggerParser.validate(structuredClone(document))
+  t.notMatch(response.body, /last_login/, 'not in the parameters, the schemas, or a description')
+  const yaml = (await app.inject('/documentation/yaml')).body
+  t.notMatch(yaml, /last_login/)
+  t.same(parse(yaml), document, 'the YAML document is the same')
+  t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
+  t.same(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff'])
+  const only = document.paths['/api/users/'].get.parameters.find((parameter: Json) => parameter.name === 'only')
+  t.same(only.schema.items.enum, ['id', 'name', 'email', 'is_staff'])
+  t.same((await app.inject({ url: '/documentation/json', headers: { authorization: 'Bearer wrong' } })).statusCode, 401, 'a wrong token gets no document')
 })
 
 const requests: Array<[string, number, unknown, Record<string, string>?]> = [
@@ -117,10 +135,16 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
 
 test('every response of the example, restricted or an error, matches the document, as an independent validator reads it', async (t) => {
   const app = await example(t)
-  // The trailing slash of /api/users/ is part of the route.
-  const api = new OpenAPIBackend({ definition: (await app.inject('/documentation/json')).json(), strict: true, ignoreTrailingSlashes: false })
-  await api.init()
+  // Each caller is checked against the document it is served. The trailing slash of /api/users/ is part of the route.
+  const apis = new Map<string | undefined, OpenAPIBackend>()
+  for (const headers of [{}, STAFF]) {
+    const api = new OpenAPIBackend({ definition: (await app.inject({ url: '/documentation/json', headers })).json(), strict: true, ignoreTrailingSlashes: false })
+    await api.init()
+    apis.set((headers as Record<string, string>).authorization, api)
+  }
   for (const [url, status, body, headers = {}] of requests) {
+    // A wrong token gets no document of its own: its 401 is checked against the anonymous one.
+    const api = apis.get(headers.authorization) ?? apis.get(undefined)!
     const response = await app.inject({ url, headers })
     const who = headers.authorization ?? 'anonymous'
     t.same([response.statusCode, response.json()], [status, body], `${who} ${url}`)
@@ -129,13 +153,15 @@ test('every response of the example, restricted or an error, matches the documen
     t.ok(operation?.responses?.[status], `${who} ${url}: ${status} is documented`)
     t.same(api.validateResponse(response.json(), operation as any, status).errors ?? [], [], `${who} ${url}: the body matches the document`)
   }
-  t.same(api.validateRequest({ method: 'get', path: '/api/users/', query: 'only=id&only=name&defer=name&page=2', headers: {} }).errors ?? [], [],
+  t.same(apis.get(undefined)!.validateRequest({ method: 'get', path: '/api/users/', query: 'only=id&only=name&defer=name&page=2', headers: {} }).errors ?? [], [],
     'the repeated form is what the document describes')
 })
 
 test('client types generated from the document let a restricted user lack any field, and type the plugin\'s 400 codes', async (t) => {
   const app = await example(t)
-  const types = astToString(await openapiTS((await app.inject('/documentation/json')).json()))
+  await app.ready()
+  // Clients are generated from the complete document.
+  const types = astToString(await openapiTS(JSON.parse(JSON.stringify(app.swagger()))))
   const check = `
 import type { components, paths } from './api.js'
 
