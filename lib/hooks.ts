@@ -337,7 +337,9 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   }
 
   /** Runs the rule, once per request, and reads the selection against what it leaves visible. */
-  function applyRule (request: FastifyRequest, done: (error?: Error) => void): void {
+  function applyRule (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    // From here on the reply depends on who asks: a shared cache must not give it to anyone else.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private')
     let hidden: unknown
     try {
       hidden = (rule as (request: FastifyRequest) => unknown)(request)
@@ -372,13 +374,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     carrier[kSelection] = null
   }
 
-  function restrictFieldsVisibility (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-    applyRule(request, done)
+  function restrictFieldsVisibility (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    applyRule(request, reply, done)
   }
 
   function restrictVisibleSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
-    // The reply depends on who asks: a shared cache must not give it to anyone else.
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private')
     const status = spec.statusOf(reply.statusCode)
     if (status === null) {
       done(null, payload)
@@ -396,7 +396,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
       return
     }
     // An earlier hook replied before the rule ran: it runs now, before anything is serialized.
-    applyRule(request, (error) => {
+    applyRule(request, reply, (error) => {
       if (error !== undefined) {
         done(error)
         return
