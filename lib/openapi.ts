@@ -437,16 +437,6 @@ class Relaxation {
     return relaxed
   }
 
-  #mapValues (object: Json, map: (value: unknown) => unknown): Json {
-    let changed = false
-    const mapped: Json = {}
-    for (const [key, value] of Object.entries(object)) {
-      mapped[key] = map(value)
-      changed ||= mapped[key] !== value
-    }
-    return changed ? mapped : object
-  }
-
   #mapArray (array: unknown[], map: (value: unknown) => unknown): unknown[] {
     const mapped = array.map(map)
     return mapped.some((value, index) => value !== array[index]) ? mapped : array

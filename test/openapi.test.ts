@@ -609,3 +609,55 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
   const bare = restrictedDocument({ swagger: '2.0', paths: { '/users': { get: marked('1', {}) } } }, routes(route)) as Json
   t.same(bare.definitions, { RestrictedFieldsError: ERROR_SCHEMA }, 'definitions are added to a document without them')
 })
+
+test('a caller\'s document leaves out the hidden paths: in schemas at any depth, behind $refs, in required, in both parameters', async (t) => {
+  const hiddenPaths = (...paths: string[]) => {
+    const root = { whole: false, children: new Map() }
+    for (const path of paths) {
+      let level: any = root
+      for (const segment of path.split('.')) {
+        if (!level.children.has(segment)) level.children.set(segment, { whole: false, children: new Map() })
+        level = level.children.get(segment)
+      }
+      level.whole = true
+    }
+    return root
+  }
+  const components = {
+    user: object({ id: { type: 'integer' }, secret: { type: 'string' }, profile: { $ref: '#/components/schemas/profile' } }),
+    profile: object({ city: { type: 'string' }, phone: { type: 'string' } }),
+    page: object({ count: { type: 'integer' }, results: { type: 'array', items: { $ref: '#/components/schemas/user' } } }),
+    unused: object({ secret: { type: 'string' } })
+  }
+  const paths = ['id', 'secret', 'profile', 'profile.city', 'profile.phone']
+  const document = openapi({
+    'get /users': marked('1', { 200: json({ $ref: '#/components/schemas/page' }) }),
+    'get /user': {
+      ...marked('2', { 200: json({ $ref: '#/components/schemas/user' }) }),
+      parameters: [{ name: 'only', in: 'query', schema: { type: 'array', items: { type: 'string', enum: paths } } }]
+    },
+    'get /shallow': marked('3', { 200: json(object({ id: { type: 'integer' }, secret: { type: 'string' }, profile: { $ref: '#/components/schemas/profile' } })) }),
+    'get /open': marked('4', { 200: json(object({ id: { type: 'integer' }, other: { type: 'string' } })) })
+  }, components)
+  const list = routes(
+    { ...route, url: '/users', shape: { kind: 'envelope', key: 'results' }, paths },
+    { ...route, url: '/user', paths },
+    { ...route, url: '/shallow', maxDepth: 1, paths: ['id', 'secret', 'profile'] },
+    { ...route, url: '/open', paths: ['id', 'other'] }
+  )
+  const hidden = hiddenPaths('secret', 'profile.phone')
+  const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden], ['3', hidden]])) as Json
+  t.notMatch(JSON.stringify(result), /secret|phone/, 'no hidden name anywhere')
+  const schemas = result.components.schemas
+  t.same(Object.keys(schemas).sort(), ['RestrictedFieldsError', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted'], 'the originals that named hidden fields are left out')
+  t.same(schemas.userRestricted.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted' } })
+  t.same(schemas.profileRestricted.properties, { city: { type: 'string' } })
+  t.same(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
+  t.same(schemas.profileRestricted2, { ...object({ city: { type: 'string' } }), description: 'As this caller is sent it.' }, 'below maxDepth, a schema keeps its required names but the hidden one')
+  const parameters = (path: string) => Object.fromEntries(result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameter.schema.items.enum]))
+  t.same(parameters('/users'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] })
+  t.same(parameters('/user'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] }, 'the route\'s own parameter too')
+  t.same(parameters('/open'), { only: ['id', 'other'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
+  const complete = restrictedDocument(document, list, new Map()) as Json
+  t.same(complete, restrictedDocument(document, list), 'a caller from whom nothing is hidden gets the complete document')
+})

@@ -43,6 +43,8 @@ test('names are checked against the fields of every restricted status; each keep
   t.equal(single.tree, single.primary.tree, 'one status: its own tree')
   const leafFirst = specFor({ 200: { type: 'object', properties: { job: { type: 'object' } } }, 201: other })
   t.same(declaredPaths(leafFirst.tree), ['job', 'job.state', 'id', 'label'], 'a field with nested fields in one status keeps them')
+  const both = specFor({ 200: { type: 'object', properties: { job: { type: 'object', properties: { kind: { type: 'string' } } } } }, 201: other })
+  t.same(declaredPaths(both.tree), ['job', 'job.kind', 'job.state', 'id', 'label'], 'nested fields of both statuses are merged')
 })
 
 test('a declared property that a request could not name fails at declaration, naming it', async (t) => {

@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Type } from '@fastify/type-provider-typebox'
@@ -338,4 +339,42 @@ test('a static document is changed the same way, its operations found by method 
   const document = app.swagger() as Json
   t.same(document.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { type: 'object', properties: { id: { type: 'integer' } } })
   t.same(written.paths['/users/{id}'].get.responses['200'].content['application/json'].schema.required, ['id'], 'the written document is not modified')
+})
+
+test('restrictedFieldsDocument serves each caller, from a route of the app\'s own, the document without what it may not see', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields, {
+    hiddenFields: (request) => {
+      if (request.headers['x-role'] === 'broken') return 'profile' as unknown as string[]
+      return request.headers['x-role'] === 'staff' ? [] : ['profile.phone', 'tags']
+    }
+  })
+  app.addSchema(userSchema)
+  app.get('/users/:id', { restrictFields: true, schema: { response: { 200: { $ref: 'user#' } } } }, async () => users[0])
+  app.get('/docs', async (request) => app.restrictedFieldsDocument(request))
+  app.get('/docs.yaml', async (request, reply) => reply.type('application/x-yaml').send(await app.restrictedFieldsDocument(request, { yaml: true })))
+  await app.ready()
+  const complete = JSON.parse(JSON.stringify(app.swagger()))
+  const anonymous = await app.inject('/docs')
+  t.notMatch(anonymous.body, /phone|tags/)
+  t.same(anonymous.json().components.schemas.userRestricted.properties, { id: { type: 'integer' }, name: { type: 'string' }, profile: { type: 'object', nullable: true, properties: { city: { type: 'string' } } } })
+  t.same(parse((await app.inject('/docs.yaml')).body), anonymous.json(), 'the same document as YAML')
+  t.same((await app.inject({ url: '/docs', headers: { 'x-role': 'staff' } })).json(), complete, 'staff get the complete document')
+  t.match(complete.components.schemas.userRestricted.properties, { tags: {} }, 'app.swagger() stays complete')
+  const broken = await app.inject({ url: '/docs', headers: { 'x-role': 'broken' } })
+  t.same([broken.statusCode, broken.json().code, broken.json().message], [500, 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 'Route GET /users/:id: the hiddenFields rule must return an array of field names'])
+})
+
+test('without an opted-in route, or before ready, a caller\'s document is the generated one', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields)
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  app.get('/plain', { schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
+  t.equal(await app.restrictedFieldsDocument({} as never), null, 'before ready')
+  await app.ready()
+  t.same((await app.inject('/documentation/json')).json(), JSON.parse(JSON.stringify(app.swagger())))
 })

@@ -108,7 +108,7 @@ async function appWith (t: Test, rule: HiddenFieldsRule, cacheSize: number, styl
     preValidation: earlyReply('preValidation', style),
     preHandler: earlyReply('preHandler', style)
   }, async () => ({ id: 0 }))
-  app.get('/undeclared', { restrictFields: true, schema: { response: { 200: record } } }, async (_request, reply) => reply.code(203).send(data))
+  app.get('/undeclared', { restrictFields: true, schema: { response: { 200: record } } }, async (_request, reply) => reply.code(203 as 200).send(data))
   return { app, calls: () => calls }
 }
 
@@ -276,4 +276,21 @@ test('names that look like selection syntax never share a compiled serializer', 
       t.same((await app.inject({ url: `/odd?${query}`, headers })).json(), body, `${JSON.stringify(headers)} ${query} #${round + 1}`)
     }
   }
+})
+
+test('hidden paths inside leaves are removed on every path: listed fields, copied payloads, envelopes of undeclared statuses', async (t) => {
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields, { hiddenFields: () => ['meta.phone', 'secret'] })
+  t.teardown(() => app.close())
+  app.get('/listed', { restrictFields: { fields: ['id', 'meta', 'secret'] } }, async () => data)
+  // An object with toJSON is left by the writer to the copy.
+  app.get('/copied', { restrictFields: true, schema: { response: { 200: record } } }, async () => ({ toJSON: () => data }))
+  const page = { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: record } } }
+  app.get('/page', { restrictFields: true, schema: { response: { 200: page } } }, async (_request, reply) => reply.code(203 as 200).send({ count: 1, secret: 'top', results: [data] }))
+  t.same((await app.inject('/listed?only=id,meta')).json(), { id: 1, meta: { note: 'n' } })
+  t.same((await app.inject('/copied?only=id,meta')).json(), { id: 1, meta: { note: 'n' } })
+  t.same((await app.inject('/page?only=id')).json(), {
+    count: 1,
+    results: [{ id: 1, profile: data.profile, meta: { note: 'n' }, tags: data.tags, deep: data.deep, extra: 'e' }]
+  }, 'the envelope and its records lose the hidden paths')
 })
