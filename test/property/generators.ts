@@ -18,17 +18,17 @@ const leafSchema: fc.Arbitrary<Schema> = fc.oneof(
   fc.constant({ type: 'integer', default: 7 })
 )
 
-function objectSchema (depth: number): fc.Arbitrary<Schema> {
+function objectSchema (depth: number, names: readonly string[] = NAMES): fc.Arbitrary<Schema> {
   const property: fc.Arbitrary<Schema> = depth === 0
     ? leafSchema
     : fc.oneof(
       { weight: 3, arbitrary: leafSchema },
-      { weight: 1, arbitrary: objectSchema(depth - 1) },
-      { weight: 1, arbitrary: objectSchema(depth - 1).map((schema) => ({ ...schema, nullable: true })) },
-      { weight: 1, arbitrary: objectSchema(depth - 1).map((schema) => ({ anyOf: [{ type: 'null' }, schema] })) },
-      { weight: 1, arbitrary: objectSchema(depth - 1).map((items) => ({ type: 'array', items })) }
+      { weight: 1, arbitrary: objectSchema(depth - 1, names) },
+      { weight: 1, arbitrary: objectSchema(depth - 1, names).map((schema) => ({ ...schema, nullable: true })) },
+      { weight: 1, arbitrary: objectSchema(depth - 1, names).map((schema) => ({ anyOf: [{ type: 'null' }, schema] })) },
+      { weight: 1, arbitrary: objectSchema(depth - 1, names).map((items) => ({ type: 'array', items })) }
     )
-  return fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 4 }).chain((names) => fc.record({
+  return fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 4 }).chain((names) => fc.record({
     properties: fc.tuple(...names.map(() => property)).map((schemas) => Object.fromEntries(names.map((name, i) => [name, schemas[i]]))),
     required: fc.subarray(names),
     additionalProperties: fc.constantFrom(undefined, false, true)
@@ -41,6 +41,11 @@ function objectSchema (depth: number): fc.Arbitrary<Schema> {
 
 /** A record schema up to three levels deep. */
 export const recordSchema = objectSchema(2)
+
+/** A record schema up to three levels deep whose property names are taken from `names`. */
+export function recordSchemaWith (names: readonly string[]): fc.Arbitrary<Schema> {
+  return objectSchema(2, names)
+}
 
 function unwrap (schema: Schema): Schema {
   return schema.anyOf !== undefined ? schema.anyOf[1] : schema
