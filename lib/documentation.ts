@@ -49,7 +49,7 @@ async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<strin
   const hidden = new Map<string, HiddenPaths>()
   for (const [id, route] of routes) {
     const rule = route.hiddenFields
-    if (rule === undefined || rule === null) continue
+    if (typeof rule !== 'function') continue
     let trie = answers.get(rule)
     if (trie === undefined) {
       const answer = await rule(request)

@@ -238,11 +238,10 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
       ({ projection, key, strips } = otherProjection(status, selection, visibility))
       own = null
     }
-    const state = states.get(status)!
     // A leaf with hidden paths inside its value is never compiled: the compiled serializer would write it whole.
     const restricted = (strips ? undefined : compiledSerializer(reply, status, key, projection, own)) ??
-      writingSerializer(reply, status, state, projection)
-    reply.serializer(status.standard === null ? restricted : validatingSerializer(reply, status, state.encoded, restricted, projection))
+      writingSerializer(reply, status, states.get(status)!, projection)
+    reply.serializer(status.standard === null ? restricted : validatingSerializer(reply, status, states.get(status)!.encoded, restricted, projection))
   }
 
   function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {

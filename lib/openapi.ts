@@ -563,7 +563,7 @@ function documentError (relaxation: Relaxation, operation: Json): void {
 /** Removes hidden paths from the `enum` of a parameter schema and of its items. */
 function withoutHiddenNames (schema: unknown, hidden: HiddenPaths): void {
   for (const level of [schema, isObject(schema) ? schema.items : undefined]) {
-    if (isObject(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => typeof path !== 'string' || !isHidden(path, hidden))
+    if (isObject(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => !isHidden(String(path), hidden))
   }
 }
 

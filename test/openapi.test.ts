@@ -660,4 +660,12 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   t.same(parameters('/open'), { only: ['id', 'other'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
   const complete = restrictedDocument(document, list, new Map()) as Json
   t.same(complete, restrictedDocument(document, list), 'a caller from whom nothing is hidden gets the complete document')
+  const swagger2 = {
+    swagger: '2.0',
+    info: { title: 't', version: '1' },
+    paths: { '/user': { get: { [OPERATION_KEY]: '1', parameters: [{ name: 'only', in: 'query', type: 'array', items: { type: 'string', enum: paths } }], responses: { 200: { description: 'ok', schema: object({ id: { type: 'integer' }, secret: { type: 'string' } }) } } } } }
+  }
+  const two = restrictedDocument(swagger2, routes({ ...route, url: '/user', paths }), new Map([['1', hidden]])) as Json
+  t.same(two.paths['/user'].get.parameters.map((parameter: Json) => [parameter.name, parameter.items.enum]), [['defer', ['id', 'profile', 'profile.city']], ['only', ['id', 'profile', 'profile.city']]], 'Swagger 2.0 too')
+  t.same(Object.keys(two.paths['/user'].get.responses['200'].schema.properties), ['id'])
 })
