@@ -13,10 +13,11 @@ export interface ReadmeBlock {
 /** Every fenced code block of README.md, in order. */
 export function readmeBlocks (): ReadmeBlock[] {
   const text = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8')
-  return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
-    language: match[1],
+  // A fence may be indented, inside a list item: its lines lose that indentation.
+  return [...text.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)].map((match) => ({
+    language: match[2],
     line: text.slice(0, match.index).split('\n').length + 1,
-    code: match[2]
+    code: match[3].split('\n').map((line) => line.slice(match[1].length)).join('\n')
   }))
 }
 
