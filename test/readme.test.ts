@@ -4,6 +4,10 @@ import { mkdtempSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildApp } from '../example/app.js'
+import { defaultUsersFile } from '../example/server.js'
+import { memoryStore } from '../example/store.js'
+import { loadUsers } from '../example/users.js'
 import { isClientBlock, readmeBlocks, shownOutput } from './readme.js'
 
 // Every JavaScript and TypeScript block of the README as a user would paste it: the TypeScript ones
@@ -53,6 +57,7 @@ t.before(async () => {
 
 t.test('every code block of the README is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
   t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at line ${block.line}`), [])
+  t.equal(blocks.filter((block) => block.language === 'json').length, 1, 'one JSON block, an error body the usage block prints')
   t.same(blocks.filter(isClientBlock).length, 1, 'one client block, compiled by the contract test')
   t.same(snippets.map((snippet) => snippet.name.replace(/-\d+/, '')), ['snippet.mjs', 'snippet.cjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs'],
     'usage, CommonJS, TypeBox, Zod, fetching only what is sent, fields that depend on who asks, OpenAPI component names')
@@ -78,4 +83,34 @@ t.test('under Fastify\'s default removeAdditional, the TypeBox block\'s strict q
   t.ok(typeBox.code.includes(strictSetting))
   const { code, stdout } = await run(process.execPath, ['typebox-defaults.js'])
   t.same({ code, stdout }, { code: 0, stdout: '[{"id":1,"email":"ada@example.com"}]\n200\n' })
+})
+
+t.test('each curl example of the README answers, from the example server, what the README shows', async (t) => {
+  // The README wraps long bodies (a continuation line starts with a space) and elides the rest of a list with ' …'.
+  const examples = blocks.filter((block) => block.language === '' && block.code.startsWith('$ ')).flatMap((block) =>
+    block.code.split(/^(?=\$ )/m).filter((part) => part.startsWith('$ curl ')).map((part) => {
+      const [command, ...output] = part.trimEnd().split('\n')
+      const url = /'(http:\/\/127\.0\.0\.1:3000[^']+)'$/.exec(command)![1]
+      const token = /-H 'Authorization: Bearer ([^']+)'/.exec(command)?.[1]
+      return { command, url, token, shown: output.join('\n').replace(/\n /g, '') }
+    }))
+  t.equal(examples.length, 10)
+  const app = await buildApp({ store: memoryStore(loadUsers(defaultUsersFile)), pageSize: 10, staffToken: 's3cret' })
+  t.teardown(() => app.close())
+  for (const { command, url, token, shown } of examples) {
+    const { pathname, search } = new URL(url)
+    const response = await app.inject({
+      url: pathname + search,
+      headers: { host: '127.0.0.1:3000', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) }
+    })
+    const [head, tail] = shown.split(' …')
+    if (tail === undefined) t.equal(response.body, shown, command)
+    else t.ok(response.body.startsWith(head) && response.body.endsWith(tail), command, { found: response.body })
+  }
+})
+
+t.test('the error body the README shows is one the usage block prints', async (t) => {
+  const [json] = blocks.filter((block) => block.language === 'json')
+  const usage = snippets[0]
+  t.ok(shownOutput(usage.code).split('\n').includes(json.code.trimEnd()))
 })
