@@ -1,4 +1,5 @@
 import { test } from 'tap'
+import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
@@ -80,4 +81,8 @@ test('a route opted in through config counts as opted in', async (t) => {
   await app.ready()
   t.same(lines, [])
   t.equal((await app.inject('/user?only=name')).body, '{"name":"Ada"}')
+})
+
+test('the README quotes the warning as it is logged', async (t) => {
+  t.ok(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes(`\n> ${warning}\n`))
 })
