@@ -2,11 +2,16 @@
  * `npm run bench:micro`: the per-request cost of the plugin's own work, in
  * nanoseconds per call, without HTTP: parsing a selection, finding it in the
  * memo of raw query strings, and looking up its compiled serializer.
+ * Results go to bench/micro.json, and the README's table is written from them.
  */
+import { writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { AdmissionCache } from '../lib/cache.js'
 import { declaredResponse } from '../lib/declared.js'
 import { parseSelection, selectionReader, selectionRules } from '../lib/selection.js'
 import { TOP_LEVEL_FIELDS, recordSchema } from './data.js'
+import { writeReadme } from './write-readme.js'
 
 const declared = declaredResponse(recordSchema, 'results', 8, { root: recordSchema, shared: {}, unresolved: () => { throw new Error('unresolved') } })!
 const rules = selectionRules({ onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8 })
@@ -18,6 +23,8 @@ const only = { only: ['id', 'name'] }
 const defer = { defer: TOP_LEVEL_FIELDS.filter((field) => field !== 'id' && field !== 'name') }
 const nested = { only: 'id,profile.city,tags.label', defer: 'profile.city' }
 
+const rows: Array<{ operation: string, ns: number }> = []
+
 function time (title: string, run: () => unknown): void {
   for (let i = 0; i < 200_000; i++) run()
   const rounds: number[] = []
@@ -28,6 +35,7 @@ function time (title: string, run: () => unknown): void {
   }
   rounds.sort((a, b) => a - b)
   console.log(`| ${title} | ${rounds[2].toFixed(0)} |`)
+  rows.push({ operation: title, ns: rounds[2] })
 }
 
 console.log('| operation | ns per call (median of 5) |')
@@ -38,3 +46,9 @@ time('parse defer of 8 fields', () => parseSelection(defer, declared.tree, rules
 time('parse nested paths with only and defer', () => parseSelection(nested, declared.tree, rules))
 time('remembered query string (memo hit)', () => read(only, 'only=id&only=name'))
 time('compiled serializer lookup (cache hit)', () => cache.get('id,name'))
+writeFileSync(fileURLToPath(new URL('../../bench/micro.json', import.meta.url)), JSON.stringify({
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+  rows
+}, null, 2) + '\n')
+writeReadme()

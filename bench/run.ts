@@ -25,8 +25,11 @@
  * - BENCH_PAIRS: pairs per ratio and page size (default 7);
  * - BENCH_PAGE_SIZES: records per page (default "20,100");
  * - BENCH_VARIANTS: "3,5" keeps only those variants, "-9" drops variant 9;
- *   a ratio runs when both its variants are kept.
- * The defaults take about five minutes. Results go to bench/results.json.
+ *   a ratio runs when both its variants are kept. The calibration pair
+ *   (variant 1 against itself) always runs.
+ * The defaults take about five minutes. Results go to bench/results.json,
+ * with the date, the machine and the calibration's spread, and the README's
+ * benchmark figures are written from them (bench/readme.ts).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -35,6 +38,8 @@ import { cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { HIDDEN_BY_RULE, SELECTED, TOP_LEVEL_FIELDS, churnSelections } from './data.js'
+import { CALIBRATION } from './readme.js'
+import { writeReadme } from './write-readme.js'
 
 interface Variant {
   id: string
@@ -108,7 +113,8 @@ function chooseVariants (spec: string | undefined): Variant[] {
   if (unknown.length > 0) badSetting(`BENCH_VARIANTS: unknown variant ${unknown.join(', ')}; the variants are ${allVariants.map((v) => v.id).join(', ')}`)
   const kept = ids.filter((id) => !id.startsWith('-'))
   const dropped = ids.filter((id) => id.startsWith('-')).map((id) => id.slice(1))
-  return allVariants.filter((v) => (kept.length === 0 || kept.includes(v.id)) && !dropped.includes(v.id))
+  // Variant 1 always runs: without the calibration pair, no other gap can be judged.
+  return allVariants.filter((v) => v.id === '1' || ((kept.length === 0 || kept.includes(v.id)) && !dropped.includes(v.id)))
 }
 
 const sliceSeconds = numberSetting('BENCH_SLICE_SECONDS', 1, false)
@@ -320,9 +326,12 @@ try {
     settings: { sliceSeconds, pairs: pairCount, pageSizes, connections: CONNECTIONS, pinned },
     variants: measuredVariants,
     ratios,
+    // The spread of the baseline against itself, per page size: what noise alone does in this run.
+    calibration: Object.fromEntries(pageSizes.map((size) => [size, results[size].ratios[CALIBRATION].rps])),
     results,
     table: lines.join('\n')
   }, null, 2) + '\n')
+  writeReadme()
 } catch (error) {
   console.error(`bench: ${(error as Error).message}`)
   process.exitCode = 1

@@ -40,8 +40,39 @@ export async function startServer (env: ServerEnvironment, storage: 'memory' | '
   const pageSize = integerSetting('PAGE_SIZE', env.PAGE_SIZE, 10, 1, 1000)
   const port = integerSetting('PORT', env.PORT, 3000, 0, 65535)
   const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
-  const store = storage === 'memory' ? memoryStore(users) : databaseStore(await seededDatabase(users))
+  const db = storage === 'database' ? await seededDatabase(users) : null
+  const store = db === null ? memoryStore(users) : databaseStore(db)
   const app = await buildApp({ store, pageSize, staffToken: env.STAFF_TOKEN, logger: { level } })
+  // Closing the app closes the database: PGlite writes nothing to disk here, but its WebAssembly instance is released.
+  if (db !== null) {
+    app.addHook('onClose', async function closeDatabase () {
+      await db.close()
+      app.log.info('Database closed')
+    })
+  }
   await app.listen({ host: env.HOST ?? '127.0.0.1', port })
   return app
+}
+
+/**
+ * Closes the app on SIGINT (Ctrl-C) and SIGTERM (process managers, containers):
+ * requests in flight finish, the database closes, and the process exits 0 once
+ * nothing is left to run (1 if closing failed). Signals that come while it
+ * closes are ignored; the listeners stay, so Node never turns one into a kill.
+ */
+export function closeOnSignals (app: FastifyInstance): void {
+  let closing = false
+  function shutDown (signal: NodeJS.Signals): void {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'Closing the server')
+    app.close().then(() => {
+      app.log.info('Server closed')
+    }, (error: Error) => {
+      app.log.error(error, 'Closing the server failed')
+      process.exitCode = 1
+    })
+  }
+  process.on('SIGINT', shutDown)
+  process.on('SIGTERM', shutDown)
 }

@@ -44,6 +44,11 @@ declare module 'fastify' {
   }
 }
 
+/** Logged when the app is ready and no route has opted in: the usual cause is a registration that was not awaited. */
+const NO_OPTED_IN_ROUTE = 'fastify-restricted-fields: no route has opted in with restrictFields, so no response will be restricted. ' +
+  'The plugin sees only routes declared after it has loaded: await app.register(fastifyRestrictedFields) before declaring routes ' +
+  '(in CommonJS, declare them in app.register(fastifyRestrictedFields).after(() => { ... }))'
+
 function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
   // A new array: Fastify shares the original one with the automatic HEAD route.
   if (existing === undefined) return [hook]
@@ -66,12 +71,21 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   fastify.decorate('restrictedFieldsSwaggerUi', function restrictedFieldsSwaggerUi () {
     return swaggerUiVisibility(documentation)
   })
+  // Fastify runs onRoute hooks when a route is declared and keeps no list of routes that a plugin can
+  // read later (neither the route's options nor its config), so a route declared before this plugin
+  // loaded cannot be found: all the plugin can tell is that it saw no opted-in route at all.
+  let optedInRoutes = 0
+  fastify.addHook('onReady', function warnWithoutOptedInRoutes (this: FastifyInstance, done: (error?: Error) => void) {
+    if (optedInRoutes === 0) this.log.warn(NO_OPTED_IN_ROUTE)
+    done()
+  })
 
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
     const resolved = resolveRouteOptions(value, globalOptions, route)
     if (resolved === null) return
+    optedInRoutes++
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
     const paths = declaredPaths(spec.tree)
     for (const path of paths) declaredByAnyRoute.add(path)

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-// The package as users get it: packed by `npm pack`, whose prepack script
+// The package as users get it: packed by `npm pack`, whose prepare script
 // builds lib/ alone into dist/package (so the tests reading dist/lib meanwhile
 // are not disturbed), then installed from the tarball into a project of its
 // own, next to the oldest Fastify we support.

@@ -11,6 +11,7 @@ import { parse } from 'yaml'
 import { buildApp } from '../../example/app.js'
 import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
+import { isClientBlock, readmeBlocks } from '../readme.js'
 
 type Json = Record<string, any>
 
@@ -162,28 +163,8 @@ test('client types generated from the document let a restricted user lack any fi
   await app.ready()
   // Clients are generated from the complete document.
   const types = astToString(await openapiTS(JSON.parse(JSON.stringify(app.swagger()))))
-  const check = `
-import type { components, paths } from './api.js'
-
-type User = paths['/api/users/{id}']['get']['responses'][200]['content']['application/json']
-declare const user: User
-// @ts-expect-error a restricted user may lack its name
-const name: string = user.name
-const maybeName: string | undefined = user.name
-
-type Page = paths['/api/users/']['get']['responses'][200]['content']['application/json']
-declare const page: Page
-const count: number = page.count
-// @ts-expect-error a record of a page may lack its id
-const id: number = page.results[0].id
-
-type BadRequest = paths['/api/users/']['get']['responses'][400]['content']['application/json']
-type PluginError = Extract<BadRequest, components['schemas']['RestrictedFieldsError']>
-const code: PluginError['code'] = 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'
-// @ts-expect-error only the plugin's codes
-const other: PluginError['code'] = 'FST_ERR_VALIDATION'
-export { name, maybeName, count, id, code, other }
-`
+  // The README's client block, as pasted.
+  const check = readmeBlocks().find(isClientBlock)!.code
   const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-types-'))
   t.teardown(() => rmSync(directory, { recursive: true, force: true }))
   writeFileSync(join(directory, 'api.ts'), types)
@@ -194,4 +175,5 @@ export { name, maybeName, count, id, code, other }
   const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   t.same(diagnostics, [])
   t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
+  t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'the README names the 400 body as it is generated')
 })

@@ -2,7 +2,9 @@ import { test } from 'tap'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { startServer } from '../../example/server.js'
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import { closeOnSignals, startServer } from '../../example/server.js'
 
 test('the example server answers over real HTTP', async (t) => {
   const app = await startServer({ PORT: '0', PAGE_SIZE: '5', LOG_LEVEL: 'silent' })
@@ -53,13 +55,6 @@ test('the built entry point serves with the logger on', async (t) => {
   t.same(await (await fetch(`${url}/api/users/1?only=name`)).json(), { name: 'Ada Lovelace' })
 })
 
-test('the database example serves the same API from an embedded database', async (t) => {
-  const app = await startServer({ PORT: '0', LOG_LEVEL: 'silent' }, 'database')
-  t.teardown(() => app.close())
-  const { port } = app.server.address() as { port: number }
-  t.same(await (await fetch(`http://127.0.0.1:${port}/api/users/200?defer=email`)).json(), { id: 200, name: 'Yukihiro Liskov', is_staff: false })
-})
-
 test('npm run example:db runs its built entry point, which reports a bad setting and exits 1', async (t) => {
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
   const child = spawn(process.execPath, [main, 'database'], { env: { ...process.env, PAGE_SIZE: 'ten' } })
@@ -68,4 +63,73 @@ test('npm run example:db runs its built entry point, which reports a bad setting
   const [code] = await once(child, 'exit')
   t.equal(code, 1)
   t.equal(stderr, "Cannot start the example server: PAGE_SIZE must be an integer from 1 to 1000, got 'ten'\n")
+})
+
+/**
+ * Starts the built entry point, fetches a path once it listens, then sends it a signal;
+ * gives the body fetched, the exit code and the log messages.
+ */
+async function stopWithSignal (args: string[], path: string, signal: NodeJS.Signals): Promise<{ body: unknown, code: number | null, messages: string[] }> {
+  const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
+  const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, PORT: '0' } })
+  let stdout = ''
+  let body: unknown
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk
+    const listening = /Server listening at (http:\/\/[^"]+)/.exec(String(chunk))
+    if (listening !== null) {
+      fetch(listening[1] + path).then((response) => response.json()).then((json) => {
+        body = json
+        child.kill(signal)
+      }, () => child.kill('SIGKILL'))
+    }
+  })
+  const [code] = await once(child, 'exit')
+  return { body, code, messages: stdout.trim().split('\n').map((line) => JSON.parse(line).msg) }
+}
+
+test('SIGINT closes the example server, which exits 0', async (t) => {
+  const { body, code, messages } = await stopWithSignal([], '/api/users/1?only=name', 'SIGINT')
+  t.same(body, { name: 'Ada Lovelace' })
+  t.equal(code, 0)
+  t.same(messages.slice(-2), ['Closing the server', 'Server closed'])
+})
+
+test('the database example serves the same API from an embedded database; SIGTERM closes the server and the database, and it exits 0', async (t) => {
+  const { body, code, messages } = await stopWithSignal(['database'], '/api/users/200?defer=email', 'SIGTERM')
+  t.same(body, { id: 200, name: 'Yukihiro Liskov', is_staff: false })
+  t.equal(code, 0)
+  t.same(messages.slice(-3), ['Closing the server', 'Database closed', 'Server closed'])
+})
+
+test('a server that cannot close says so and sets the exit code to 1', async (t) => {
+  const lines: Array<{ msg: string, err?: { message: string } }> = []
+  let failed: () => void
+  const logged = new Promise<void>((resolve) => { failed = resolve })
+  const stream = new Writable({
+    write (chunk, _encoding, callback) {
+      const line = JSON.parse(String(chunk))
+      lines.push(line)
+      if (line.msg === 'Closing the server failed') failed()
+      callback()
+    }
+  })
+  const app = Fastify({ logger: { level: 'info', stream } })
+  app.addHook('onClose', async function stuck () { throw new Error('stuck') })
+  await app.ready()
+  const listeners = (): number[] => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]
+  const before = listeners()
+  closeOnSignals(app)
+  const added = process.listeners('SIGTERM').at(-1) as () => void
+  t.teardown(() => {
+    process.exitCode = undefined
+    process.removeListener('SIGINT', added)
+    process.removeListener('SIGTERM', added)
+  })
+  t.same(listeners(), before.map((count) => count + 1))
+  process.emit('SIGTERM')
+  process.emit('SIGINT')
+  await logged
+  t.same(lines.map((line) => [line.msg, line.err?.message]), [['Closing the server', undefined], ['Closing the server failed', 'stuck']], 'a signal while closing is ignored')
+  t.equal(process.exitCode, 1)
 })

@@ -1,0 +1,118 @@
+/**
+ * The README's benchmark figures, written from the committed results: the
+ * opening claim's range, the tables of `npm run bench` (bench/results.json)
+ * and the table of `npm run bench:micro` (bench/micro.json). Each sits
+ * between a pair of markers in README.md; `npm run bench:readme` rewrites
+ * them, and test/bench-readme.test.ts fails when they disagree with the files.
+ */
+
+interface Spread { median: number, q1: number, q3: number, min: number, max: number }
+
+/** What bench/results.json holds, as far as the README reads it. */
+export interface BenchResults {
+  date: string
+  machine: { cpus: number, model: string, node: string, os: string }
+  settings: { sliceSeconds: number, pairs: number, pageSizes: number[], connections: number, pinned: boolean }
+  variants: Array<{ id: string, title: string }>
+  ratios: Array<{ name: string, title: string, over: string, under: string, target: number | null, targetPages?: number[] }>
+  /** Per page size: the median req/s of every variant, and the spread of every ratio's per-pair values. */
+  results: Record<string, { variants: Record<string, { rps: number }>, ratios: Record<string, { rps: Spread }> }>
+}
+
+/** What bench/micro.json holds. */
+export interface MicroResults {
+  date: string
+  machine: { cpus: number, model: string, node: string }
+  rows: Array<{ operation: string, ns: number }>
+}
+
+/** The ratio that measures the baseline against itself: what noise alone does. */
+export const CALIBRATION = '1/1'
+/** The ratios of the opening claim: compiled selections against the hand-written route. */
+export const CLAIM_RATIOS = ['3/5', '4/5']
+
+/** Fewer pairs than this make a short run, said so under the table. */
+export const SHORT_RUN_PAIRS = 5
+
+const two = (value: number): string => value.toFixed(2)
+const day = (date: string): string => date.slice(0, 10)
+
+/** The lowest and highest medians of the claim's ratios over every page size, as "0.91 to 0.96" (one figure when they are equal). */
+export function claimRange (bench: BenchResults): string {
+  const medians = Object.values(bench.results).flatMap((page) =>
+    CLAIM_RATIOS.filter((name) => page.ratios[name] !== undefined).map((name) => page.ratios[name].rps.median))
+  if (medians.length === 0) throw new Error(`bench/results.json measures none of the ratios ${CLAIM_RATIOS.join(', ')}`)
+  const low = two(Math.min(...medians))
+  const high = two(Math.max(...medians))
+  return low === high ? low : `${low} to ${high}`
+}
+
+/** The Benchmarks section's figures: the run's settings, the ratio table, the calibration's spread and the variants' throughput. */
+export function benchSection (bench: BenchResults): string {
+  const sizes = bench.settings.pageSizes
+  const pages = sizes.map((size) => `page ${size}`)
+  const cell = (name: string, size: number): string => {
+    const spread = bench.results[size].ratios[name]?.rps
+    return spread === undefined ? '–' : `${two(spread.median)} [${two(spread.q1)}–${two(spread.q3)}]`
+  }
+  const target = (ratio: BenchResults['ratios'][number]): string => {
+    if (ratio.over === ratio.under) return 'noise'
+    if (ratio.target === null) return '–'
+    return ratio.targetPages === undefined ? `≥ ${ratio.target}` : `≥ ${ratio.target} at page ${ratio.targetPages.join(', ')}`
+  }
+  const calibration = sizes.filter((size) => bench.results[size].ratios[CALIBRATION] !== undefined).map((size) => {
+    const { q1, q3, min, max } = bench.results[size].ratios[CALIBRATION].rps
+    return `${Math.round((q3 - q1) * 100)}% at page ${size} (its pairs ranged from ${two(min)} to ${two(max)})`
+  })
+  if (calibration.length === 0) throw new Error(`bench/results.json has no calibration pair (${CALIBRATION})`)
+  const { settings, machine } = bench
+  return [
+    `The committed run, \`bench/results.json\`, of ${day(bench.date)}: ${machine.cpus} cores (${machine.model}), Node ${machine.node}, ${machine.os}; ` +
+      `${settings.pairs} ${settings.pairs === 1 ? 'pair' : 'pairs'} of back-to-back ${settings.sliceSeconds} s slices per ratio and page size, order alternating, ` +
+      `${settings.connections} connections${settings.pinned ? ', load generator and server pinned to one core each' : ''}.`,
+    '',
+    `| ratio | what it compares | target | ${pages.join(' | ')} |`,
+    `|---|---|---:|${sizes.map(() => '---:').join('|')}|`,
+    ...bench.ratios.map((ratio) => `| ${ratio.name} | ${ratio.title} | ${target(ratio)} | ${sizes.map((size) => cell(ratio.name, size)).join(' | ')} |`),
+    '',
+    `**How far to trust it.** The calibration pair (${CALIBRATION}), the baseline against itself, shows what noise alone does in that run: ` +
+      `its interquartile range spans ${calibration.join(' and ')}. A gap inside that range is not a gap.` +
+      (settings.pairs < SHORT_RUN_PAIRS ? ` With ${settings.pairs} ${settings.pairs === 1 ? 'pair' : 'pairs'} per ratio, quartiles say little: this is a short run, which shows that every variant runs, not how they compare.` : ''),
+    '',
+    `| variant | ${pages.map((page) => `${page}: req/s`).join(' | ')} |`,
+    `|---|${sizes.map(() => '---:').join('|')}|`,
+    ...bench.variants.map((variant) => `| ${variant.id}. ${variant.title} | ${sizes.map((size) => {
+      const measured = bench.results[size].variants[variant.id]
+      return measured === undefined ? '–' : String(Math.round(measured.rps))
+    }).join(' | ')} |`)
+  ].join('\n')
+}
+
+/** The microbenchmark's table, with the run it comes from. */
+export function microSection (micro: MicroResults): string {
+  return [
+    `The committed run, \`bench/micro.json\`, of ${day(micro.date)}: ${micro.machine.cpus} cores (${micro.machine.model}), Node ${micro.machine.node}.`,
+    '',
+    '| operation | ns per call (median of 5) |',
+    '|---|---:|',
+    ...micro.rows.map((row) => `| ${row.operation} | ${Math.round(row.ns)} |`)
+  ].join('\n')
+}
+
+/** Replaces what lies between `<!-- name -->` and `<!-- /name -->`; throws when the markers are missing. */
+function between (text: string, name: string, content: string, block: boolean): string {
+  const open = `<!-- ${name} -->`
+  const close = `<!-- /${name} -->`
+  const start = text.indexOf(open)
+  const end = text.indexOf(close)
+  if (start === -1 || end < start) throw new Error(`README.md has no ${open} … ${close} markers`)
+  const inner = block ? `\n${content}\n` : content
+  return text.slice(0, start + open.length) + inner + text.slice(end)
+}
+
+/** The README with its benchmark figures written from the results. */
+export function updateReadme (readme: string, bench: BenchResults, micro: MicroResults): string {
+  let text = between(readme, 'bench:claim', claimRange(bench), false)
+  text = between(text, 'bench:results', benchSection(bench), true)
+  return between(text, 'bench:micro', microSection(micro), true)
+}

@@ -1,0 +1,112 @@
+import { test } from 'tap'
+import { readFileSync } from 'node:fs'
+import { benchSection, claimRange, microSection, updateReadme } from '../../bench/readme.js'
+import type { BenchResults, MicroResults } from '../../bench/readme.js'
+
+const file = (name: string): string => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8')
+
+test('the README\'s benchmark figures and opening claim are those of the committed bench/results.json and bench/micro.json', async (t) => {
+  const readme = file('README.md')
+  t.equal(updateReadme(readme, JSON.parse(file('bench/results.json')), JSON.parse(file('bench/micro.json'))), readme,
+    'npm run bench:readme writes them from the committed files')
+})
+
+const spread = (median: number, q1 = median, q3 = median, min = q1, max = q3) => ({ median, q1, q3, min, max })
+
+/** A run of two ratios at two page sizes, the second ratio measured at page 20 only. */
+function run (pairs: number, pinned: boolean): BenchResults {
+  return {
+    date: '2026-11-23T10:00:00.000Z',
+    machine: { cpus: 4, model: 'Test CPU', node: 'v20.19.0', os: 'linux 6' },
+    settings: { sliceSeconds: 1, pairs, pageSizes: [20, 100], connections: 16, pinned },
+    variants: [{ id: '1', title: 'baseline' }, { id: '3', title: 'only' }, { id: '5', title: 'hand-written' }],
+    ratios: [
+      { name: '1/1', title: 'calibration', over: '1', under: '1', target: null },
+      { name: '3/5', title: 'compiled', over: '3', under: '5', target: 0.95, targetPages: [20] },
+      { name: '3/1', title: 'against the baseline', over: '3', under: '1', target: 1.5 }
+    ],
+    results: {
+      20: {
+        variants: { 1: { rps: 1000.4 }, 3: { rps: 2000.6 }, 5: { rps: 2100 } },
+        ratios: { '1/1': { rps: spread(1, 0.98, 1.03, 0.9, 1.1) }, '3/5': { rps: spread(0.951) }, '3/1': { rps: spread(2) } }
+      },
+      100: {
+        variants: { 1: { rps: 400 }, 5: { rps: 1000 } },
+        ratios: { '1/1': { rps: spread(1.01, 0.99, 1.05) } }
+      }
+    }
+  }
+}
+
+test('the section gives the run\'s settings, every ratio at every page size, the calibration\'s spread and the variants\' throughput', async (t) => {
+  t.equal(benchSection(run(9, true)), [
+    'The committed run, `bench/results.json`, of 2026-11-23: 4 cores (Test CPU), Node v20.19.0, linux 6; 9 pairs of back-to-back 1 s slices per ratio and page size, ' +
+      'order alternating, 16 connections, load generator and server pinned to one core each.',
+    '',
+    '| ratio | what it compares | target | page 20 | page 100 |',
+    '|---|---|---:|---:|---:|',
+    '| 1/1 | calibration | noise | 1.00 [0.98–1.03] | 1.01 [0.99–1.05] |',
+    '| 3/5 | compiled | ≥ 0.95 at page 20 | 0.95 [0.95–0.95] | – |',
+    '| 3/1 | against the baseline | ≥ 1.5 | 2.00 [2.00–2.00] | – |',
+    '',
+    '**How far to trust it.** The calibration pair (1/1), the baseline against itself, shows what noise alone does in that run: ' +
+      'its interquartile range spans 5% at page 20 (its pairs ranged from 0.90 to 1.10) and 6% at page 100 (its pairs ranged from 0.99 to 1.05). A gap inside that range is not a gap.',
+    '',
+    '| variant | page 20: req/s | page 100: req/s |',
+    '|---|---:|---:|',
+    '| 1. baseline | 1000 | 400 |',
+    '| 3. only | 2001 | – |',
+    '| 5. hand-written | 2100 | 1000 |'
+  ].join('\n'))
+})
+
+test('a short run says so, and an unpinned one does not claim pinning', async (t) => {
+  const [settings, , , , , , , , trust] = benchSection(run(1, false)).split('\n')
+  t.equal(settings, 'The committed run, `bench/results.json`, of 2026-11-23: 4 cores (Test CPU), Node v20.19.0, linux 6; 1 pair of back-to-back 1 s slices per ratio and page size, order alternating, 16 connections.')
+  t.match(trust, / A gap inside that range is not a gap\. With 1 pair per ratio, quartiles say little: this is a short run, which shows that every variant runs, not how they compare\.$/)
+  t.match(benchSection(run(3, true)).split('\n')[8], / With 3 pairs per ratio, quartiles say little/)
+})
+
+test('the claim quotes the lowest and highest medians of the compiled ratios, one figure when they are equal', async (t) => {
+  t.equal(claimRange(run(9, true)), '0.95')
+  const wider = run(9, true)
+  wider.results[100].ratios['4/5'] = { rps: spread(0.914) }
+  wider.results[100].ratios['3/5'] = { rps: spread(0.957) }
+  t.equal(claimRange(wider), '0.91 to 0.96')
+})
+
+test('a run without the claim\'s ratios or without the calibration cannot be written', async (t) => {
+  const bare = run(9, true)
+  delete bare.results[20].ratios['3/5']
+  t.throws(() => claimRange(bare), { message: 'bench/results.json measures none of the ratios 3/5, 4/5' })
+  delete bare.results[20].ratios['1/1']
+  delete bare.results[100].ratios['1/1']
+  t.throws(() => benchSection(bare), { message: 'bench/results.json has no calibration pair (1/1)' })
+})
+
+const micro: MicroResults = {
+  date: '2026-11-23T11:00:00.000Z',
+  machine: { cpus: 2, model: 'Test CPU', node: 'v20.19.0' },
+  rows: [{ operation: 'parse', ns: 761.4 }, { operation: 'lookup', ns: 70.5 }]
+}
+
+test('the microbenchmark table gives the run and each operation in whole nanoseconds', async (t) => {
+  t.equal(microSection(micro), [
+    'The committed run, `bench/micro.json`, of 2026-11-23: 2 cores (Test CPU), Node v20.19.0.',
+    '',
+    '| operation | ns per call (median of 5) |',
+    '|---|---:|',
+    '| parse | 761 |',
+    '| lookup | 71 |'
+  ].join('\n'))
+})
+
+test('the README is written between its markers, and markers missing or out of order are an error', async (t) => {
+  const readme = 'claim: <!-- bench:claim -->old<!-- /bench:claim -->.\n<!-- bench:results -->\nold\n<!-- /bench:results -->\n<!-- bench:micro -->\n<!-- /bench:micro -->\n'
+  const written = updateReadme(readme, run(9, true), micro)
+  t.ok(written.startsWith('claim: <!-- bench:claim -->0.95<!-- /bench:claim -->.\n<!-- bench:results -->\nThe committed run, `bench/results.json`'))
+  t.ok(written.endsWith('| 5. hand-written | 2100 | 1000 |\n<!-- /bench:results -->\n<!-- bench:micro -->\nThe committed run, `bench/micro.json`, of 2026-11-23: 2 cores (Test CPU), Node v20.19.0.\n\n| operation | ns per call (median of 5) |\n|---|---:|\n| parse | 761 |\n| lookup | 71 |\n<!-- /bench:micro -->\n'))
+  t.equal(updateReadme(written, run(9, true), micro), written, 'writing twice changes nothing')
+  t.throws(() => updateReadme('no markers', run(9, true), micro), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
+  t.throws(() => updateReadme('<!-- /bench:claim --><!-- bench:claim -->', run(9, true), micro), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
+})

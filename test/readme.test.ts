@@ -1,0 +1,116 @@
+import t from 'tap'
+import { execFile } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildApp } from '../example/app.js'
+import { defaultUsersFile } from '../example/server.js'
+import { memoryStore } from '../example/store.js'
+import { loadUsers } from '../example/users.js'
+import { isClientBlock, readmeBlocks, shownOutput } from './readme.js'
+
+// Every JavaScript and TypeScript block of the README as a user would paste it: the TypeScript ones
+// type-checked, all of them run, and what a block shows it prints (in the comment lines that end it)
+// compared with what it prints. The package is the build of lib/ (npm test builds before the suite;
+// test/package.test.ts checks that the packed package is that build). The client block, which needs
+// the generated OpenAPI types, is compiled by test/example/contract.test.ts.
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+// Inside the project, so that the snippets find its node_modules: fastify, zod, typebox...
+const directory = mkdtempSync(join(root, 'dist', 'readme-'))
+t.teardown(() => rm(directory, { recursive: true, force: true }))
+
+const blocks = readmeBlocks()
+const snippets = blocks.filter((block) => (block.language === 'js' || block.language === 'ts') && !isClientBlock(block)).map((block) => {
+  const commonJs = block.language === 'js' && block.code.includes('require(') && !/^import /m.test(block.code)
+  const name = `snippet-${block.line}.${block.language === 'ts' ? 'ts' : commonJs ? 'cjs' : 'mjs'}`
+  return { ...block, name, run: name.replace(/\.ts$/, '.js') }
+})
+
+/** Runs a command to its end, without tap's NODE_OPTIONS (coverage of tsc and of the snippets would only slow them down). */
+async function run (command: string, args: string[]): Promise<{ code: number | string | null, stdout: string, stderr: string }> {
+  const { NODE_OPTIONS, ...env } = process.env
+  return await new Promise((resolve) => {
+    execFile(command, args, { cwd: directory, env }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : error.code ?? null, stdout, stderr })
+    })
+  })
+}
+
+// The TypeBox block shows a strict querystring with ajv's removeAdditional turned off; the README says what Fastify's default does.
+const typeBox = snippets.find((snippet) => snippet.code.includes('TypeBoxTypeProvider'))!
+const strictSetting = 'Fastify({ ajv: { customOptions: { removeAdditional: false } } })'
+
+t.before(async () => {
+  for (const snippet of snippets) {
+    await writeFile(join(directory, snippet.name), snippet.code.replaceAll("'fastify-restricted-fields'", "'../lib/index.js'"))
+  }
+  await writeFile(join(directory, 'typebox-defaults.ts'), typeBox.code.replace(strictSetting, 'Fastify()').replaceAll("'fastify-restricted-fields'", "'../lib/index.js'"))
+  await writeFile(join(directory, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'], types: ['node'], strict: true, skipLibCheck: true
+    },
+    files: [...snippets.filter((snippet) => snippet.language === 'ts').map((snippet) => snippet.name), 'typebox-defaults.ts']
+  }))
+})
+
+t.test('every code block of the README is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
+  t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at line ${block.line}`), [])
+  t.equal(blocks.filter((block) => block.language === 'json').length, 1, 'one JSON block, an error body the usage block prints')
+  t.same(blocks.filter(isClientBlock).length, 1, 'one client block, compiled by the contract test')
+  t.same(snippets.map((snippet) => snippet.name.replace(/-\d+/, '')), ['snippet.mjs', 'snippet.cjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs'],
+    'usage, CommonJS, TypeBox, Zod, fetching only what is sent, fields that depend on who asks, OpenAPI component names, each caller\'s document')
+})
+
+t.test('the TypeScript blocks type-check in strict mode against the package', async (t) => {
+  const tsc = join(root, 'node_modules/typescript/bin/tsc')
+  const { code, stdout, stderr } = await run(process.execPath, [tsc, '-p', 'tsconfig.json'])
+  t.same({ code, output: stdout + stderr }, { code: 0, output: '' })
+})
+
+t.test('each block runs as pasted and prints what it shows', async (t) => {
+  const outcomes = await Promise.all(snippets.map(async (snippet) => {
+    const { code, stdout, stderr } = await run(process.execPath, [snippet.run])
+    return { block: `${snippet.language} at README line ${snippet.line}`, code, stdout, stderr }
+  }))
+  t.same(outcomes, snippets.map((snippet) => ({
+    block: `${snippet.language} at README line ${snippet.line}`, code: 0, stdout: shownOutput(snippet.code), stderr: ''
+  })))
+})
+
+t.test('under Fastify\'s default removeAdditional, the TypeBox block\'s strict querystring drops an unknown key instead of rejecting it', async (t) => {
+  t.ok(typeBox.code.includes(strictSetting))
+  const { code, stdout } = await run(process.execPath, ['typebox-defaults.js'])
+  t.same({ code, stdout }, { code: 0, stdout: '[{"id":1,"email":"ada@example.com"}]\n200\n' })
+})
+
+t.test('each curl example of the README answers, from the example server, what the README shows', async (t) => {
+  // The README wraps long bodies (a continuation line starts with a space) and elides the rest of a list with ' …'.
+  const examples = blocks.filter((block) => block.language === '' && block.code.startsWith('$ ')).flatMap((block) =>
+    block.code.split(/^(?=\$ )/m).filter((part) => part.startsWith('$ curl ')).map((part) => {
+      const [command, ...output] = part.trimEnd().split('\n')
+      const url = /'(http:\/\/127\.0\.0\.1:3000[^']+)'$/.exec(command)![1]
+      const token = /-H 'Authorization: Bearer ([^']+)'/.exec(command)?.[1]
+      return { command, url, token, shown: output.join('\n').replace(/\n /g, '') }
+    }))
+  t.equal(examples.length, 10)
+  const app = await buildApp({ store: memoryStore(loadUsers(defaultUsersFile)), pageSize: 10, staffToken: 's3cret' })
+  t.teardown(() => app.close())
+  for (const { command, url, token, shown } of examples) {
+    const { pathname, search } = new URL(url)
+    const response = await app.inject({
+      url: pathname + search,
+      headers: { host: '127.0.0.1:3000', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) }
+    })
+    const [head, tail] = shown.split(' …')
+    if (tail === undefined) t.equal(response.body, shown, command)
+    else t.ok(response.body.startsWith(head) && response.body.endsWith(tail), command, { found: response.body })
+  }
+})
+
+t.test('the error body the README shows is one the usage block prints', async (t) => {
+  const [json] = blocks.filter((block) => block.language === 'json')
+  const usage = snippets[0]
+  t.ok(shownOutput(usage.code).split('\n').includes(json.code.trimEnd()))
+})
