@@ -116,7 +116,7 @@ export function swaggerUiVisibility (documentation: RouteDocumentation): Swagger
   return {
     uiHooks: {
       async preHandler (request) {
-        if (!/\/(json|yaml)$/.test(request.routeOptions.url ?? '')) return
+        if (!/\/(json|yaml)$/.test(String(request.routeOptions.url))) return
         const document = await documentation.documentFor(request)
         if (document !== null) documents.set(request, document as Record<string, any>)
       }

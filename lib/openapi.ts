@@ -561,8 +561,8 @@ function documentError (relaxation: Relaxation, operation: Json): void {
 }
 
 /** Removes hidden paths from the `enum` of a parameter schema and of its items. */
-function withoutHiddenNames (schema: unknown, hidden: HiddenPaths): void {
-  for (const level of [schema, isObject(schema) ? schema.items : undefined]) {
+function withoutHiddenNames (schema: Json, hidden: HiddenPaths): void {
+  for (const level of [schema, schema.items]) {
     if (isObject(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => !isHidden(String(path), hidden))
   }
 }

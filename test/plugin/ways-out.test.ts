@@ -103,7 +103,8 @@ async function appWith (t: Test, rule: HiddenFieldsRule, cacheSize: number, styl
   }
   app.get('/early', {
     restrictFields: true,
-    schema: { response: { 200: record } },
+    // A querystring schema: the parameters are set aside before validation, and a preHandler reply still finds them.
+    schema: { querystring: { type: 'object', properties: { early: { type: 'string' } } }, response: { 200: record } },
     onRequest: earlyReply('onRequest', style),
     preValidation: earlyReply('preValidation', style),
     preHandler: earlyReply('preHandler', style)
