@@ -72,15 +72,17 @@ interface RouteSerializers { copy: Serializer | null | undefined }
 function writingSerializer (reply: FastifyReply, spec: RouteSpec, state: RouteSerializers, projection: Projection): Serializer {
   return function writeRestricted (payload) {
     const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, spec, schema)
+    const writer = new ProjectionWriter(spec.writer, compile)
     try {
-      return new ProjectionWriter(spec.writer, compile).write(payload, projection)
+      return writer.write(payload, projection)
     } catch (error) {
       if (error !== WRITER_GAVE_UP) throw error
     }
     // The schema of every declared field without defaults: it serializes any copied selection.
     // Compiled once per route; null (a compiler that refused it) is remembered too.
-    if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false }))
-    return (state.copy ?? JSON.stringify)(copyProjection(payload, projection, spec.shape))
+    if (state.copy === undefined) state.copy = compileOrNull(reply, spec, pruneSchema(spec.declared!, wholeProjection(spec.tree), { defaults: false, variants: 'copy' }))
+    const copy = copyProjection(payload, spec.tree, projection, spec.shape, (variants, record) => writer.choose(variants, record))
+    return (state.copy ?? JSON.stringify)(copy)
   }
 }
 
@@ -153,7 +155,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     let serializer = selection.serializer ?? spec.cache.get(selection.key)
     if (serializer === undefined && spec.declared !== null && spec.cache.admit(selection.key)) {
       // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true }))
+      serializer = compileOrNull(reply, spec, pruneSchema(spec.declared, selection.projection, { defaults: true, variants: 'choose' }))
       spec.cache.set(selection.key, serializer)
     }
     if (serializer !== undefined) selection.serializer = serializer

@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
 import {
   InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes } from './documentation.js'
 import { kPending, kSelection, kView, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
@@ -94,7 +94,8 @@ Object.assign(plugin, {
   TooManyFieldsError,
   UnknownFieldError,
   UnreadableSchemaError,
-  UnresolvedReferenceError
+  UnresolvedReferenceError,
+  UnsupportedSchemaError
 })
 
 export default plugin
@@ -107,5 +108,5 @@ export { plugin as 'module.exports' }
 export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions }
 export {
   InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+  TooManyFieldsError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

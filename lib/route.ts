@@ -5,7 +5,7 @@
 import { AdmissionCache } from './cache.js'
 import { declaredFromList, declaredResponse } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
-import { InvalidOptionError, NoDeclaredFieldsError, UnreadableSchemaError, UnresolvedReferenceError } from './errors.js'
+import { InvalidOptionError, NoDeclaredFieldsError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { selectionReader, selectionRules } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
@@ -92,7 +92,8 @@ export function buildRouteSpec (
     const declared = declaredResponse(schema, options.resultsKey, options.maxDepth, {
       root: schema,
       shared: sharedSchemas,
-      unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
+      unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) },
+      unreadable: (pointer, keyword, reason) => { throw new UnsupportedSchemaError(route, success.key, pointer, keyword, reason) }
     })
     if (declared === null) throw new NoDeclaredFieldsError(route)
     found = { tree: declared.tree, shape: declared.shape, declared, statusKey: success.key, restricts: statusRule(success.key, response), standard }

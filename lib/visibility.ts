@@ -43,7 +43,7 @@ function withoutHidden (tree: FieldTree, hidden: HiddenTrie): FieldTree {
       nodes.push({ ...node, children, wholeKey: wholeKeyOf(node.name, children) })
     }
   }
-  return makeTree(nodes)
+  return makeTree(nodes, tree)
 }
 
 /**

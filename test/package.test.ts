@@ -170,7 +170,7 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
     'function', true, true, [],
     [
       'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
-      'TooManyFieldsError', 'UnknownFieldError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'default', 'fastifyRestrictedFields'
+      'TooManyFieldsError', 'UnknownFieldError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError', 'default', 'fastifyRestrictedFields'
     ],
     '{"b":2}'
   ]) + '\n')
