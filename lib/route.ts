@@ -95,7 +95,11 @@ export function buildRouteSpec (
       unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) },
       unreadable: (pointer, keyword, reason) => { throw new UnsupportedSchemaError(route, success.key, pointer, keyword, reason) }
     })
-    if (declared === null) throw new NoDeclaredFieldsError(route)
+    if (declared === null) {
+      // A schema is there, but neither it nor its items is an object with fields.
+      const keyword = Object.hasOwn(schema, 'type') ? 'type' : Object.keys(schema)[0] ?? '{}'
+      throw new UnsupportedSchemaError(route, success.key, '#', keyword, 'it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them')
+    }
     found = { tree: declared.tree, shape: declared.shape, declared, statusKey: success.key, restricts: statusRule(success.key, response), standard }
   }
 

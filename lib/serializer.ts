@@ -184,6 +184,8 @@ function copyRecord (record: Record<string, unknown>, tree: FieldTree, projectio
  */
 export function copyProjection (payload: unknown, tree: FieldTree, projection: Projection, shape: PayloadShape, choose: VariantChooser): unknown {
   if (shape.kind === 'envelope' || shape.kind === 'auto') {
+    // An envelope's toJSON() stands for it too, before its records are found.
+    if (payload !== null && typeof (payload as { toJSON?: unknown }).toJSON === 'function') payload = (payload as { toJSON: () => unknown }).toJSON()
     if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
       const results = (payload as Record<string, unknown>)[shape.key]
       if (Array.isArray(results)) {
