@@ -8,7 +8,7 @@ import { declaredResponse } from '../lib/declared.js'
 import { parseSelection, selectionReader, selectionRules } from '../lib/selection.js'
 import { TOP_LEVEL_FIELDS, recordSchema } from './data.js'
 
-const declared = declaredResponse(recordSchema, 'results', 8, { root: recordSchema, shared: {}, unresolved: () => { throw new Error('unresolved') } })!
+const declared = declaredResponse(recordSchema, 'results', 8, { root: recordSchema, shared: {}, unresolved: () => { throw new Error('unresolved') }, unreadable: () => { throw new Error('unreadable') } })!
 const rules = selectionRules({ onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8 })
 const read = selectionReader(declared.tree, rules, 100)
 const cache = new AdmissionCache<string>(100)

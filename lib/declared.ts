@@ -94,7 +94,7 @@ export interface RefContext {
   /** Called with the `$ref` text when it cannot be resolved; must throw. */
   unresolved: (ref: string) => never
   /** Called when a schema cannot be read: the JSON pointer of the part, the keyword and why; must throw. */
-  unreadable?: (pointer: string, keyword: string, reason: string) => never
+  unreadable: (pointer: string, keyword: string, reason: string) => never
 }
 
 /** A schema and where it sits: the id of its document (`base`) and its JSON pointer there. */
@@ -137,15 +137,15 @@ class References {
     this.#context = context
     const ownId = context.root.$id
     this.rootId = typeof ownId === 'string' && ownId !== '' && !ownId.startsWith('#') ? ownId : ROOT_ID
-    this.#add(context.root, this.rootId)
+    this.#add(context.root, this.rootId, '')
   }
 
-  #add (schema: JsonSchema, id: string): boolean {
+  #add (schema: JsonSchema, id: string, where: string): void {
     try {
       this.#resolver.addSchema(schema, id)
-      return true
-    } catch {
-      return false
+    } catch (error) {
+      // Two different schemas under one `$id`: fast-json-stringify refuses them too.
+      this.#context.unreadable(where + '#', '$id', (error as Error).message)
     }
   }
 
@@ -155,7 +155,7 @@ class References {
     const fragment = hash === -1 ? '' : ref.slice(hash + 1)
     const documentId = id === '' ? base : id
     if (!this.#resolver.hasSchema(documentId) && Object.hasOwn(this.#context.shared, documentId)) {
-      this.#add(this.#context.shared[documentId], documentId)
+      this.#add(this.#context.shared[documentId], documentId, documentId)
     }
     let target: JsonSchema | undefined
     if (this.#resolver.hasSchema(documentId)) {
@@ -170,9 +170,7 @@ class References {
   }
 
   unreadable (located: Located, keyword: string, reason: string): never {
-    const where = (located.base === this.rootId ? '' : located.base) + '#' + located.pointer
-    if (this.#context.unreadable !== undefined) return this.#context.unreadable(where, keyword, reason)
-    throw new Error(`cannot read ${where} (${keyword}): ${reason}`)
+    return this.#context.unreadable((located.base === this.rootId ? '' : located.base) + '#' + located.pointer, keyword, reason)
   }
 
   /**

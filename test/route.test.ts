@@ -46,6 +46,18 @@ test('a response schema without object fields, or one that cannot be read, fails
       message: "Route GET /tags: cannot read the fields of its response schema for status 201 at '#' (keyword 'type'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
     },
     {
+      response: { 200: {} },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword '{}'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
+    },
+    {
+      response: { 200: { items: { type: 'string' } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword 'items'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
+    },
+    {
+      response: { 200: { type: 'object', properties: { a: { $id: 'dup', type: 'string' }, b: { $id: 'dup', type: 'integer' } } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword '$id'): There is already another schema with id \"dup\"."
+    },
+    {
       response: { 200: { $ref: '#/definitions/a', definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } } },
       message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#/definitions/a' (keyword '$ref'): its references loop without reaching a schema"
     },
