@@ -53,8 +53,8 @@ export interface Variants {
    * fast-json-stringify tests it; null for the variant taken when no earlier one matched (`else`).
    */
   readonly tests: ReadonlyArray<JsonSchema | null>
-  /** Each variant's own leaf node of each name it has. */
-  readonly own: ReadonlyArray<ReadonlyMap<string, FieldNode>>
+  /** Each variant's own fields, in its own order, each read from that variant's schemas only. */
+  readonly own: readonly FieldTree[]
 }
 
 /** The declared fields of one object level, in the order the route's serializer writes them. */
@@ -402,7 +402,7 @@ class Reader {
       }
     }
     const nodes = [...all].map(([name, lists]) => this.field(name, lists[0], depthLeft, lists.length > 1 ? lists : null))
-    const own = variants.map((properties) => new Map([...properties].map(([name, locations]) => [name, this.field(name, locations, 1)])))
+    const own = variants.map((properties) => makeTree([...properties].map(([name, locations]) => this.field(name, locations, depthLeft)), { variants: null, nullable }))
     return makeTree(nodes, { variants: { tests: expanded.variants.map((variant) => variant.test), own }, nullable })
   }
 
@@ -454,18 +454,28 @@ class Reader {
     }
     // Deeper levels stay leaves: a recursive schema would otherwise never end.
     if (depthLeft <= 1) return leaf
-    const merged = emptyExpanded()
-    for (const expanded of expansions) mergeInto(merged, expanded, this.refs, locations[0])
-    if (isObjectLike(merged) && merged.items === null) {
-      return { ...leaf, children: this.level(merged, nullable, depthLeft - 1) }
-    }
-    if (merged.items !== null && !isObjectLike(merged)) {
-      const items = expand(merged.items, this.refs)
-      if (isObjectLike(items) && items.items === null) {
-        return { ...leaf, isArray: true, children: this.level(items, items.nullable, depthLeft - 1) }
+    // The nested fields: those of the object, or of the array's items. Where
+    // variants disagree (an object in one, an array of objects in another), a
+    // nested name of either is declared; each variant writes its own.
+    const nested = emptyExpanded()
+    let objects = 0
+    let arrays = 0
+    let itemsNullable = false
+    for (const expanded of expansions) {
+      if (isObjectLike(expanded) && expanded.items === null) {
+        mergeInto(nested, expanded, this.refs, locations[0])
+        objects++
+      } else if (expanded.items !== null && !isObjectLike(expanded)) {
+        const items = expand(expanded.items, this.refs)
+        if (isObjectLike(items) && items.items === null) {
+          mergeInto(nested, items, this.refs, locations[0])
+          itemsNullable ||= items.nullable
+          arrays++
+        }
       }
     }
-    return leaf
+    if (objects + arrays === 0) return leaf
+    return { ...leaf, isArray: objects === 0, children: this.level(nested, objects === 0 ? itemsNullable : nullable || itemsNullable, depthLeft - 1) }
   }
 }
 

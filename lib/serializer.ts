@@ -46,7 +46,7 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
     const schema: JsonSchema = {
       type: 'object',
       // fromEntries defines keys, so a field named __proto__ stays a field.
-      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, node, sub, options, open)]))
+      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, open)]))
     }
     if (!open) schema.additionalProperties = false
     return schema
@@ -57,8 +57,9 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
     return schema
   }
   const choices: JsonSchema[] = variants.tests.map((test, index) => {
-    const properties = variantFields(projection, variants.own[index])
-      .map(({ field: { node, sub }, leaf }) => [node.name, fieldSchema(node, leaf, sub, options, options.variants === 'choose')])
+    const own = variants.own[index]
+    const properties = variantProjection(projection, own)
+      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
     const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
     if (options.variants === 'copy') choice.additionalProperties = false
     else if (test !== null) choice.not = { not: test }
@@ -70,38 +71,46 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
 }
 
 const byName = new WeakMap<Projection, Map<string, ProjectedField>>()
-const variantOrders = new WeakMap<Projection, Map<ReadonlyMap<string, FieldNode>, VariantField[]>>()
+const ownProjections = new WeakMap<Projection, Map<FieldTree, Projection>>()
 
-/** A kept field of a variant, with the variant's own leaf node. */
-interface VariantField { field: ProjectedField, leaf: FieldNode }
-
-/** The kept fields that a variant has, in the variant's own order (the order its serializer writes them in), built once per projection and variant. */
-function variantFields (projection: Projection, own: ReadonlyMap<string, FieldNode>): VariantField[] {
-  let orders = variantOrders.get(projection)
-  if (orders === undefined) {
-    orders = new Map()
-    variantOrders.set(projection, orders)
+/**
+ * A projection of a level of variants, read into one variant's own fields:
+ * the kept fields that the variant has, in its own order (the order its
+ * serializer writes them in), nested levels read into its own nested fields.
+ * Built once per projection and variant.
+ */
+export function variantProjection (projection: Projection, own: FieldTree): Projection {
+  let byTree = ownProjections.get(projection)
+  if (byTree === undefined) {
+    byTree = new Map()
+    ownProjections.set(projection, byTree)
   }
-  let fields = orders.get(own)
-  if (fields === undefined) {
+  let translated = byTree.get(own)
+  if (translated === undefined) {
     let names = byName.get(projection)
     if (names === undefined) {
       names = new Map(projection.map((field) => [field.node.name, field]))
       byName.set(projection, names)
     }
-    fields = []
-    for (const [name, leaf] of own) {
-      const field = names.get(name)
-      if (field !== undefined) fields.push({ field, leaf })
+    const fields: ProjectedField[] = []
+    for (const node of own.nodes) {
+      const field = names.get(node.name)
+      if (field === undefined) continue
+      // A field kept whole is read through the fields the request sees of it, so hidden ones stay hidden.
+      const sub = node.children === null || field.node.children === null
+        ? null
+        : variantProjection(field.sub ?? wholeProjection(field.node.children), node.children)
+      fields.push({ node, sub })
     }
-    orders.set(own, fields)
+    translated = fields
+    byTree.set(own, translated)
   }
-  return fields
+  return translated
 }
 
-/** A kept field's schema; `leaf` is the node whose schema a leaf is written with (a variant's own). */
-function fieldSchema (node: FieldNode, leaf: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
-  if (node.children === null) return options.defaults ? leaf.schema : leaf.schemaWithoutDefault
+/** A kept field's schema. */
+function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
+  if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
   let schema: JsonSchema
   if (node.isArray) {
     schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open) }
@@ -109,7 +118,7 @@ function fieldSchema (node: FieldNode, leaf: FieldNode, sub: Projection | null, 
   } else {
     schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open)
   }
-  if (options.defaults && leaf.hasDefault) schema.default = leaf.defaultValue
+  if (options.defaults && node.hasDefault) schema.default = node.defaultValue
   return schema
 }
 
@@ -159,15 +168,15 @@ function copyValue (value: unknown, tree: FieldTree, projection: Projection, cho
 }
 
 function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, choose: VariantChooser): Record<string, unknown> {
-  const copy: Record<string, unknown> = {}
   // A record of a level of variants keeps the fields of its own variant (all kept ones when it matches none).
   const own = tree.variants === null ? undefined : tree.variants.own[choose(tree.variants, record)]
-  const fields = own === undefined ? projection.map((field) => ({ field, leaf: field.node })) : variantFields(projection, own)
-  for (const { field: { node, sub }, leaf } of fields) {
+  if (own !== undefined) return copyRecord(record, own, variantProjection(projection, own), choose)
+  const copy: Record<string, unknown> = {}
+  for (const { node, sub } of projection) {
     const value = record[node.name]
     if (value === undefined) {
       // The compiled serializer writes a declared default for a missing field; so must the copy.
-      if (leaf.hasDefault) copy[node.name] = leaf.defaultValue
+      if (node.hasDefault) copy[node.name] = node.defaultValue
       continue
     }
     // Fields kept whole are still copied level by level, so undeclared keys never pass.
@@ -282,46 +291,34 @@ export class ProjectionWriter {
   }
 
   #writeRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection): string {
-    if (tree.variants !== null) return this.#writeVariant(record, tree.variants, projection)
+    // A record of a level of variants is written with the kept fields of its own variant, in that variant's order.
+    if (tree.variants !== null) {
+      const own = this.#variant(tree.variants, record)
+      return this.#writeRecord(record, own, variantProjection(projection, own))
+    }
     let json = '{'
     for (let i = 0; i < projection.length; i++) {
       const { node, sub } = projection[i]
-      json = this.#writeField(json, record, node, node, sub)
+      const value = record[node.name]
+      let text: string
+      if (value === undefined) {
+        // As fast-json-stringify does: a missing field with a default gets it, others are left out.
+        if (!node.hasDefault) continue
+        text = JSON.stringify(node.defaultValue)
+      } else if (node.children === null) {
+        text = simpleLeaf(node, value) ?? this.#leaf(node)(value)
+      } else if (value === null && node.nullable) {
+        text = 'null'
+      } else if (node.isArray) {
+        if (!Array.isArray(value)) throw WRITER_GAVE_UP
+        text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
+      } else {
+        if (!isRecord(value) || typeof value.toJSON === 'function') throw WRITER_GAVE_UP
+        text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
+      }
+      json += json.length === 1 ? node.jsonKey + text : ',' + node.jsonKey + text
     }
     return json + '}'
-  }
-
-  /** A record of a level of variants, written with the kept fields of its own variant, in that variant's order. */
-  #writeVariant (record: Record<string, unknown>, variants: Variants, projection: Projection): string {
-    const fields = variantFields(projection, this.#variant(variants, record))
-    let json = '{'
-    for (let i = 0; i < fields.length; i++) {
-      const { field: { node, sub }, leaf } = fields[i]
-      json = this.#writeField(json, record, node, leaf, sub)
-    }
-    return json + '}'
-  }
-
-  /** `json` with one kept field of a record appended, if the record has it (or a default). */
-  #writeField (json: string, record: Record<string, unknown>, node: FieldNode, leaf: FieldNode, sub: Projection | null): string {
-    const value = record[node.name]
-    let text: string
-    if (value === undefined) {
-      // As fast-json-stringify does: a missing field with a default gets it, others are left out.
-      if (!leaf.hasDefault) return json
-      text = JSON.stringify(leaf.defaultValue)
-    } else if (node.children === null) {
-      text = simpleLeaf(leaf, value) ?? this.#leaf(leaf)(value)
-    } else if (value === null && node.nullable) {
-      text = 'null'
-    } else if (node.isArray) {
-      if (!Array.isArray(value)) throw WRITER_GAVE_UP
-      text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
-    } else {
-      if (!isRecord(value) || typeof value.toJSON === 'function') throw WRITER_GAVE_UP
-      text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
-    }
-    return json.length === 1 ? json + node.jsonKey + text : json + ',' + node.jsonKey + text
   }
 
   #writeArray (items: unknown[], tree: FieldTree, projection: Projection): string {
@@ -339,8 +336,8 @@ export class ProjectionWriter {
     return json + ']'
   }
 
-  /** The own leaves of the variant a record is; gives up on a record that matches no variant. */
-  #variant (variants: Variants, record: Record<string, unknown>): ReadonlyMap<string, FieldNode> {
+  /** The own fields of the variant a record is; gives up on a record that matches no variant. */
+  #variant (variants: Variants, record: Record<string, unknown>): FieldTree {
     const own = variants.own[this.choose(variants, record)]
     if (own === undefined) throw WRITER_GAVE_UP
     return own
