@@ -238,7 +238,11 @@ function filterValue (value: unknown, raw: Schema, only: Trie, defer: Trie): unk
   if (Array.isArray(value)) return value.map((item) => filterValue(item, schema.items, only, defer))
   const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {
+  // fast-json-stringify writes required properties first, each group in declared order; so does the plugin.
+  const required: string[] = schema.required ?? []
+  const entries = Object.entries(schema.properties as Record<string, Schema>)
+  const ordered = [...entries.filter(([name]) => required.includes(name)), ...entries.filter(([name]) => !required.includes(name))]
+  for (const [name, property] of ordered) {
     if (!(name in record)) continue
     const kept = only.whole ? ALL : only.children.get(name)
     const dropped = defer.children.get(name)
