@@ -275,3 +275,24 @@ test('a serializer compiler that refuses the variant chooser leaves records to t
   const response = await app.inject('/written?only=kind,lives')
   t.same([response.statusCode, response.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog","lives":1}]'])
 })
+
+test('a hiddenFields rule hides a field of every variant, nested ones included, on every path', async (t) => {
+  const owner = { type: 'object', properties: { name: { type: 'string' }, phone: { type: 'string' } } }
+  const schema = { type: 'array', items: { oneOf: [cat, { ...dog, properties: { ...dog.properties, owner } }] } }
+  const payload = [{ kind: 'cat', name: 'Tom', lives: 9 }, { kind: 'dog', name: 'Rex', barks: true, owner: { name: 'Ann', phone: '1' } }]
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  for (const [url, cacheSize] of [['/compiled', 100], ['/written', 0]] as const) {
+    app.get(url, { restrictFields: { cacheSize, hiddenFields: () => ['lives', 'owner.phone'] }, schema: { response: { 200: schema } } }, async () => payload)
+  }
+  await app.ready()
+  for (const url of ['/compiled', '/compiled', '/written']) {
+    const whole = await app.inject(url)
+    t.same([whole.statusCode, whole.body], [200, '[{"kind":"cat","name":"Tom"},{"kind":"dog","name":"Rex","barks":true,"owner":{"name":"Ann"}}]'], url)
+    const owners = await app.inject(`${url}?only=owner`)
+    t.same([owners.statusCode, owners.body], [200, '[{},{"owner":{"name":"Ann"}}]'], `${url}?only=owner`)
+    const hidden = await app.inject(`${url}?only=lives`)
+    t.equal(hidden.statusCode, 400, `${url}?only=lives`)
+  }
+})
