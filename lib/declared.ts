@@ -582,7 +582,7 @@ export function declaredFromList (paths: readonly string[]): FieldTree {
   return build(root)
 }
 
-/** Lists the dotted paths of a tree, depth first, in declared order. */
+/** Lists the dotted paths of a tree, depth first, in the tree's order. */
 export function declaredPaths (tree: FieldTree, prefix = ''): string[] {
   const paths: string[] = []
   for (const node of tree.nodes) {
