@@ -259,6 +259,41 @@ function mergeInto (a: Expanded, b: Expanded, refs: References, at: Located): vo
   }
 }
 
+/** The properties a schema's parts require to hold one constant (`const`, or an `enum` of one value), with that value. */
+function requiredConstants (parts: Located[]): Map<string, unknown> {
+  const required = new Set<string>()
+  const constants = new Map<string, unknown>()
+  for (const { schema } of parts) {
+    if (Array.isArray(schema.required)) for (const name of schema.required) required.add(name)
+    for (const [name, property] of Object.entries(schema.properties as JsonSchema)) {
+      if (!isObject(property)) continue
+      if (Object.hasOwn(property, 'const')) constants.set(name, property.const)
+      else if (Array.isArray(property.enum) && property.enum.length === 1) constants.set(name, property.enum[0])
+    }
+  }
+  return new Map([...constants].filter(([name]) => required.has(name)))
+}
+
+/**
+ * Tests that choose between tagged variants (each requires one property, the
+ * same for all, to hold a constant of its own: a discriminator, TypeBox and
+ * Zod literals) by that property alone. For any record that fits one of the
+ * variants they choose what testing each whole variant chooses, as
+ * fast-json-stringify does, at a fraction of the cost. Null when the variants
+ * are not tagged so.
+ */
+function tagTests (members: Expanded[]): JsonSchema[] | null {
+  if (members.some((member) => member.variants !== null)) return null
+  const constants = members.map((member) => requiredConstants(member.parts))
+  for (const name of constants[0].keys()) {
+    if (!constants.every((each) => each.has(name))) continue
+    const values = constants.map((each) => JSON.stringify(each.get(name)))
+    if (new Set(values).size !== values.length) continue
+    return constants.map((each) => ({ type: 'object', required: [name], properties: { [name]: { const: each.get(name) } } }))
+  }
+  return null
+}
+
 function isObjectLike (expanded: Expanded): boolean {
   return expanded.parts.length > 0 || expanded.variants !== null
 }
@@ -312,6 +347,8 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
       mergeInto(result, members[0].expanded, refs, located)
       continue
     }
+    const tags = tagTests(members.map((member) => member.expanded))
+    if (tags !== null) members.forEach((member, index) => { member.test = tags[index] })
     const choice = emptyExpanded()
     choice.variants = []
     for (const { test, expanded } of members) {

@@ -33,11 +33,12 @@ export interface PruneOptions {
  * pruneSchema: every object level lists only the kept properties, closes
  * itself with `additionalProperties: false` and drops `required` and
  * `patternProperties`, so that nothing removed comes back and nothing missing throws.
- * A level of variants becomes an `anyOf` of the variants, each listing the
- * kept fields it has and testing, with `not: { not: test }`, what the route's
- * own serializer tests to choose it. Inside a variant nothing is closed: the
- * serializer validates a record against the whole variant, and a closed level
- * would refuse the fields that restriction leaves out.
+ * A level of variants becomes a chain of `if`/`then`/`else`: each variant's
+ * test (what the route's own serializer tests to choose it), then the kept
+ * fields it has; a record that matches none ends in an `anyOf` of the same
+ * variants, which fails as the route's serializer fails. Inside a variant
+ * nothing is closed: a closed level would refuse, in that last `anyOf`, the
+ * fields that restriction leaves out.
  */
 
 function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean): JsonSchema {
@@ -56,18 +57,31 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
     if (nullable) schema.nullable = true
     return schema
   }
-  const choices: JsonSchema[] = variants.tests.map((test, index) => {
-    const own = variants.own[index]
+  const kept = variants.own.map((own): JsonSchema => {
     const properties = variantProjection(projection, own)
       .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
     const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
     if (options.variants === 'copy') choice.additionalProperties = false
-    else if (test !== null) choice.not = { not: test }
     return choice
   })
-  if (options.variants === 'copy') choices.push(merged())
+  if (options.variants === 'copy') {
+    const choices = [...kept, merged()]
+    if (nullable) choices.push({ type: 'null' })
+    return { anyOf: choices }
+  }
+  // The record that matches no variant meets what the route's own serializer does: no option matches, and it throws.
+  const choices = kept.map((choice, index) => {
+    const test = variants.tests[index]
+    return test === null ? choice : { ...choice, not: { not: test } }
+  })
   if (nullable) choices.push({ type: 'null' })
-  return { anyOf: choices }
+  let chain: JsonSchema = { anyOf: choices }
+  // fast-json-stringify tests only the `if` of a branch, not the branch it then writes.
+  for (let index = kept.length - 1; index >= 0; index--) {
+    const test = variants.tests[index]
+    chain = test === null ? kept[index] : { if: test, then: kept[index], else: chain }
+  }
+  return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
 }
 
 const byName = new WeakMap<Projection, Map<string, ProjectedField>>()

@@ -179,3 +179,19 @@ test('declaredResponse fails on an anchor it cannot find, and names a loop insid
   t.throws(() => treeOf({ type: 'object', properties: { a: { $ref: '#nowhere' } } }), { message: 'unresolved #nowhere' })
   t.throws(() => treeOf({ $ref: 'loop#' }, { loop: { $ref: 'loop#' } }), { message: 'unreadable loop# ($ref): its references loop without reaching a schema' })
 })
+
+test('declaredResponse tells tagged variants apart by their tag alone, and others by the whole variant', async (t) => {
+  const tagged = (name: string, tag: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'object', required: ['kind'], properties: { kind: tag, [name]: { type: 'integer' }, ...extra } })
+  const testsOf = (schema: JsonSchema): unknown => treeOf(schema).variants?.tests
+  t.same(testsOf({ oneOf: [tagged('a', { const: 'a' }), tagged('b', { enum: ['b'] }, { odd: true })] }), [
+    { type: 'object', required: ['kind'], properties: { kind: { const: 'a' } } },
+    { type: 'object', required: ['kind'], properties: { kind: { const: 'b' } } }
+  ], 'a const or an enum of one value, required by every variant')
+  const same = { anyOf: [tagged('a', { const: 'x' }), tagged('b', { const: 'x' })] }
+  t.same(testsOf(same), same.anyOf, 'variants that share a tag value are tested whole')
+  const untagged = { anyOf: [tagged('a', { const: 'a' }), { type: 'object', properties: { kind: { const: 'b' }, b: {} } }] }
+  t.same(testsOf(untagged), untagged.anyOf, 'a tag one variant does not require is no tag')
+  const nested = { anyOf: [{ anyOf: [tagged('a', { const: 'a' }), tagged('c', { const: 'c' })] }, tagged('b', { const: 'b' })] }
+  t.equal((testsOf(nested) as unknown[]).length, 3, 'variants of variants are tested whole')
+  t.same((testsOf(nested) as unknown[])[2], nested.anyOf[1])
+})

@@ -260,7 +260,9 @@ test('a record that matches no variant fails as the route fails without the plug
   t.same([(await app.inject('/plain')).statusCode, (await app.inject('/plain')).body], [500, failure], 'the route without the plugin')
   await app.inject('/compiled?only=name')
   const compiled = await app.inject('/compiled?only=name')
-  t.same([compiled.statusCode, compiled.body], [500, failure])
+  // fast-json-stringify names the schema it failed on: in the pruned schema, one it merged.
+  t.same([compiled.statusCode, compiled.json().error], [500, 'Internal Server Error'])
+  t.match(compiled.json().message, /^The value of '[^']*' does not match schema definition\.$/)
   const written = await app.inject('/written?only=name,kind')
   t.same([written.statusCode, written.body], [500, failure])
 })
