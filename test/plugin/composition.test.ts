@@ -246,6 +246,10 @@ test('variants nested in variants, and a field two allOf members declare, are re
 test('null stays null for nullable variants, a nullable array field and a nullable envelope', async (t) => {
   const pets = await appWith(t, { type: 'array', items: { anyOf: [cat, dog, { type: 'null' }] } }, () => [null, { kind: 'cat', lives: 1 }])
   await expectEverywhere(t, pets, '?only=lives', 200, '[null,{"lives":1}]')
+  // Records declared before the envelope's other keys: the writer leaves the page to the copy.
+  const petPage = { type: 'object', properties: { results: { type: 'array', items: { anyOf: [cat, dog, { type: 'null' }] } }, count: { type: 'integer' } } }
+  const copied = await appWith(t, petPage, () => ({ results: [null, { kind: 'cat', lives: 1 }], count: 2 }))
+  await expectEverywhere(t, copied, '?only=lives', 200, '{"results":[null,{"lives":1}],"count":2}')
   const tagged = { type: 'object', properties: { id: { type: 'integer' }, tags: { type: ['array', 'null'], items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } } } } }
   const tags = await appWith(t, tagged, () => ({ id: 1, tags: null }))
   await expectEverywhere(t, tags, '?only=tags.a', 200, '{"tags":null}')
