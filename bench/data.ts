@@ -18,6 +18,24 @@ export const recordSchema = {
 
 export const TOP_LEVEL_FIELDS = Object.keys(recordSchema.properties)
 
+const [firstHalf, secondHalf] = [TOP_LEVEL_FIELDS.slice(0, 5), TOP_LEVEL_FIELDS.slice(5)].map((names) => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((name) => [name, recordSchema.properties[name as keyof typeof recordSchema.properties]]))
+}))
+
+/** The same record declared as the allOf of two halves, the way OpenAPI inheritance writes it. */
+export const allOfRecordSchema = { allOf: [firstHalf, secondHalf] }
+
+/** The same record as two variants told apart by `kind`, each with every field. */
+export const oneOfRecordSchema = {
+  oneOf: ['a', 'b'].map((kind) => ({
+    type: 'object',
+    required: ['kind'],
+    properties: { kind: { const: kind }, ...recordSchema.properties }
+  })),
+  discriminator: { propertyName: 'kind' }
+}
+
 /** The two fields every restricted variant returns. */
 export const SELECTED = ['id', 'name']
 

@@ -13,7 +13,7 @@ import { parseSelection, selectionReader, selectionRules } from '../lib/selectio
 import { TOP_LEVEL_FIELDS, recordSchema } from './data.js'
 import { writeReadme } from './write-readme.js'
 
-const declared = declaredResponse(recordSchema, 'results', 8, { root: recordSchema, shared: {}, unresolved: () => { throw new Error('unresolved') } })!
+const declared = declaredResponse(recordSchema, 'results', 8, { root: recordSchema, shared: {}, unresolved: () => { throw new Error('unresolved') }, unreadable: () => { throw new Error('unreadable') } })!
 const rules = selectionRules({ onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8 })
 const read = selectionReader(declared.tree, rules, 100)
 const cache = new AdmissionCache<string>(100)

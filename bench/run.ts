@@ -77,7 +77,9 @@ const allVariants: Variant[] = [
   { id: '6', title: `json-mask in a preSerialization hook, ${only}`, path: `/mask/records?${only}`, sameAs: '5' },
   { id: '7c', title: 'naive object copy in a preSerialization hook, the churned field sets', path: '/copy/records', churn: true },
   { id: '8', title: 'churn: a field set not seen before, every request, through the plugin', path: '/flux/records', churn: true },
-  { id: '9', title: `visibility rule hiding ${HIDDEN_BY_RULE.join(', ')} (not selected), ${only}`, path: `/rule/records?${only}`, sameAs: '3' }
+  { id: '9', title: `visibility rule hiding ${HIDDEN_BY_RULE.join(', ')} (not selected), ${only}`, path: `/rule/records?${only}`, sameAs: '3' },
+  { id: '10', title: `allOf record (two halves), ${only} through the plugin`, path: `/comp/records?${only}`, sameAs: '5' },
+  { id: '11', title: `oneOf record (two variants told apart by kind), ${only} through the plugin`, path: `/vars/records?${only}`, sameAs: '5' }
 ]
 
 const allRatios: Ratio[] = [
@@ -88,7 +90,9 @@ const allRatios: Ratio[] = [
   { name: '2/1', title: 'opted-in route, no parameters / route without the option', over: '2', under: '1', target: 0.98 },
   { name: '2/1h', title: 'opted-in route, no parameters / two no-op hooks', over: '2', under: '1h', target: null },
   { name: '9/3', title: 'per-request visibility rule / no rule, same request', over: '9', under: '3', target: 0.95, pages: [20] },
-  { name: '3/6', title: `${only}, compiled / json-mask`, over: '3', under: '6', target: 1.15, targetPages: [100] }
+  { name: '3/6', title: `${only}, compiled / json-mask`, over: '3', under: '6', target: 1.15, targetPages: [100] },
+  { name: '10/5', title: `allOf record, ${only}, compiled / hand-written route`, over: '10', under: '5', target: 0.95 },
+  { name: '11/5', title: `oneOf record of two variants, ${only}, compiled / hand-written route`, over: '11', under: '5', target: 0.95 }
 ]
 
 function fail (message: string): never {

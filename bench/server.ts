@@ -6,7 +6,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import mask from 'json-mask'
 import fastifyRestrictedFields from '../lib/index.js'
-import { HIDDEN_BY_RULE, SELECTED, makeRecords, recordSchema, twoFieldSchema } from './data.js'
+import { HIDDEN_BY_RULE, SELECTED, allOfRecordSchema, makeRecords, oneOfRecordSchema, recordSchema, twoFieldSchema } from './data.js'
 
 const pageSize = Number(process.argv[2] ?? 20)
 const records = makeRecords(pageSize)
@@ -54,6 +54,19 @@ async function withPlugin (app: FastifyInstance): Promise<void> {
   app.get('/records', { schema: fullSchema, restrictFields: true }, async () => records)
 }
 
+async function withAllOf (app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRestrictedFields)
+  app.get('/records', { schema: { response: { 200: { type: 'array', items: allOfRecordSchema } } }, restrictFields: true }, async () => records)
+}
+
+// Records of both variants, alternately: the second is chosen after the first is tested.
+const variantRecords = records.map((record, i) => ({ kind: i % 2 === 0 ? 'a' : 'b', ...record }))
+
+async function withOneOf (app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRestrictedFields)
+  app.get('/records', { schema: { response: { 200: { type: 'array', items: oneOfRecordSchema } } }, restrictFields: true }, async () => variantRecords)
+}
+
 // A per-request visibility rule at its cheapest: the same hidden field for every request.
 function hideByRule (): readonly string[] {
   return HIDDEN_BY_RULE
@@ -76,6 +89,8 @@ await app.register(withoutPlugin)
 await app.register(withPlugin, { prefix: '/plug' })
 await app.register(withPlugin, { prefix: '/flux' })
 await app.register(withRule, { prefix: '/rule' })
+await app.register(withAllOf, { prefix: '/comp' })
+await app.register(withOneOf, { prefix: '/vars' })
 await app.listen({ host: '127.0.0.1', port: 0 })
 process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n')
 

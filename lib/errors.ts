@@ -71,6 +71,13 @@ export const UnaddressableFieldError: CodedErrorConstructor<'FST_RESTRICTED_FIEL
   500
 )
 
+/** Thrown at route declaration: a part of the response schema cannot be read into fields. */
+export const UnsupportedSchemaError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNSUPPORTED_SCHEMA', 500, [string, string, string, string, string]> = createError(
+  'FST_RESTRICTED_FIELDS_UNSUPPORTED_SCHEMA',
+  "Route %s: cannot read the fields of its response schema for status %s at '%s' (keyword '%s'): %s",
+  500
+)
+
 /** 500: a `hiddenFields` rule returned something other than declared field names. */
 export const InvalidHiddenFieldsError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500, [string, string]> = createError(
   'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS',

@@ -7,7 +7,7 @@ import type {
   FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
-import type { JsonSchema, PayloadShape } from './declared.js'
+import type { FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { projectTree, projectWhole, wholeProjection } from './projection.js'
 import type { KeyedProjection, PathTrie, Projection } from './projection.js'
 import { UNDECLARED_STATUS } from './route.js'
@@ -81,31 +81,30 @@ function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSch
   }
 }
 
-/** A selection projected onto one status's fields; `strips` when some leaf has hidden paths removed from its value. */
-type StatusProjection = KeyedProjection & { readonly strips: boolean }
-
 /** Per-status state of the serializers that are not compiled per selection. */
 interface StatusSerializers {
   copy: Serializer | null | undefined
   /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
   readonly encoded: WriterRoute
   /** Projections of selections made for another tree than the route's, by selection. */
-  readonly projections: WeakMap<Selection, StatusProjection>
+  readonly projections: WeakMap<Selection, KeyedProjection>
 }
 
 /** The restricted serializer of a reply whose selection has no compiled serializer: write, or copy where the writer gives up. */
-function writingSerializer (reply: FastifyReply, status: StatusSpec, state: StatusSerializers, projection: Projection): Serializer {
+function writingSerializer (reply: FastifyReply, status: StatusSpec, state: StatusSerializers, projection: Projection, tree: FieldTree): Serializer {
   return function writeRestricted (payload) {
     const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
+    const writer = new ProjectionWriter(status.writer, compile)
     try {
-      return new ProjectionWriter(status.writer, compile).write(payload, projection)
+      return writer.write(payload, projection, tree)
     } catch (error) {
       if (error !== WRITER_GAVE_UP) throw error
     }
     // The schema of every declared field without defaults: it serializes any copied selection.
     // Compiled once per status; null (a compiler that refused it) is remembered too.
-    if (state.copy === undefined) state.copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false }))
-    return (state.copy ?? JSON.stringify)(copyProjection(payload, projection, status.shape))
+    if (state.copy === undefined) state.copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
+    const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))
+    return (state.copy ?? JSON.stringify)(copy)
   }
 }
 
@@ -199,7 +198,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     let serializer = selection?.serializer ?? status.cache.get(key)
     if (serializer === undefined && status.declared !== null && status.cache.admit(key)) {
       // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true }))
+      serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true, variants: 'choose' }))
       status.cache.set(key, serializer)
     }
     // Kept with the selection, so that a remembered selection needs no other lookup.
@@ -208,12 +207,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   }
 
   /** The projection of a selection for a status whose tree is not the route's: made from the selection's paths, once. */
-  function otherProjection (status: StatusSpec, selection: Selection, visibility: RouteVisibility | null): StatusProjection {
+  function otherProjection (status: StatusSpec, selection: Selection, visibility: RouteVisibility | null): KeyedProjection {
     const state = states.get(status)!
     let projected = state.projections.get(selection)
     if (projected === undefined) {
-      const visible = visibility === null ? { tree: status.tree, strips: false } : treeFor(visibility, status)
-      projected = { ...projectTree(visible.tree, selection.tries.only, selection.tries.defer), strips: visible.strips }
+      projected = projectTree(visibility === null ? status.tree : treeFor(visibility, status).tree, selection.tries.only, selection.tries.defer)
       state.projections.set(selection, projected)
     }
     return projected
@@ -232,15 +230,16 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     }
     if (selection === null) return
     let { projection, key } = selection
-    let strips = visibility !== null && visibility.strips
     let own: Selection | null = selection
     if (status.tree !== spec.tree) {
-      ({ projection, key, strips } = otherProjection(status, selection, visibility))
+      ({ projection, key } = otherProjection(status, selection, visibility))
       own = null
     }
-    // A leaf with hidden paths inside its value is never compiled: the compiled serializer would write it whole.
-    const restricted = (strips ? undefined : compiledSerializer(reply, status, key, projection, own)) ??
-      writingSerializer(reply, status, states.get(status)!, projection)
+    // What the request sees of this status: a leaf with hidden paths inside its value is never compiled,
+    // since the compiled serializer would write it whole.
+    const visible = visibility === null ? null : treeFor(visibility, status)
+    const restricted = (visible?.strips === true ? undefined : compiledSerializer(reply, status, key, projection, own)) ??
+      writingSerializer(reply, status, states.get(status)!, projection, visible?.tree ?? status.tree)
     reply.serializer(status.standard === null ? restricted : validatingSerializer(reply, status, states.get(status)!.encoded, restricted, projection))
   }
 
@@ -277,12 +276,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     }
   }
 
-  /** A status's visible tree under a visibility: the visibility's own when the status has the route's tree. */
+  /** A status's visible tree under a visibility, worked out once: the visibility's own when the status has the route's tree. */
   function treeFor (visibility: RouteVisibility, status: StatusSpec): Visible {
-    if (status.tree === spec.tree) return { tree: visibility.tree, strips: visibility.strips }
     let tree = visibility.statusTrees.get(status)
     if (tree === undefined) {
-      tree = visibility.hidden === null ? { tree: status.tree, strips: false } : visibleTree(status.tree, visibility.hidden)
+      tree = status.tree === spec.tree ? visibility : visibleTree(status.tree, visibility.hidden!)
       visibility.statusTrees.set(status, tree)
     }
     return tree

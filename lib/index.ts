@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
 import {
   HiddenFieldsUnknownError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes, swaggerUiVisibility } from './documentation.js'
 import type { SwaggerUiVisibility } from './documentation.js'
@@ -138,7 +138,8 @@ Object.assign(plugin, {
   UnaddressableFieldError,
   UnknownFieldError,
   UnreadableSchemaError,
-  UnresolvedReferenceError
+  UnresolvedReferenceError,
+  UnsupportedSchemaError
 })
 
 export default plugin
@@ -151,5 +152,5 @@ export { plugin as 'module.exports' }
 export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiVisibility }
 export {
   HiddenFieldsUnknownError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

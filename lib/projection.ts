@@ -1,6 +1,6 @@
 /**
  * A projection is what a selection keeps of the declared fields: per object
- * level, the kept fields in declared order, each kept whole or narrowed by a
+ * level, the kept fields in the tree's order, each kept whole or narrowed by a
  * projection of its own. It is built from the tries of requested paths that
  * lib/selection.ts reads out of the query, and read by the serializers.
  */
@@ -12,7 +12,7 @@ export interface ProjectedField {
   readonly sub: Projection | null
 }
 
-/** The fields one object level keeps, in declared order. */
+/** The fields one object level keeps, in the tree's order. */
 export type Projection = readonly ProjectedField[]
 
 /** A trie of requested paths; `whole` marks a path that was named itself, not only through a child. */

@@ -5,7 +5,7 @@
 import { AdmissionCache } from './cache.js'
 import { declaredFromList, declaredResponse, mergeTrees } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
-import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError } from './errors.js'
+import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { selectionReader, selectionRules } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
@@ -115,6 +115,7 @@ export function buildRouteSpec (
     statusOf = statusLookup(new Map(), status)
   } else {
     const entries = new Map<string, StatusSpec | typeof UNDECLARED_STATUS>()
+    let firstWithout: { key: string, schema: JsonSchema } | null = null
     for (const key of keys) {
       const schema = entrySchema(response[key]) as JsonSchema | StandardSchema
       const standard = isStandardSchema(schema) ? schema : null
@@ -122,9 +123,11 @@ export function buildRouteSpec (
       const declared = declaredResponse(json, options.resultsKey, options.maxDepth, {
         root: json,
         shared: sharedSchemas,
-        unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) }
+        unresolved: (ref) => { throw new UnresolvedReferenceError(route, ref) },
+        unreadable: (pointer, keyword, reason) => { throw new UnsupportedSchemaError(route, key, pointer, keyword, reason) }
       })
       if (declared === null) {
+        firstWithout ??= { key, schema: json }
         entries.set(key, UNDECLARED_STATUS)
         continue
       }
@@ -132,7 +135,13 @@ export function buildRouteSpec (
       statuses.push(status)
       entries.set(key, status)
     }
-    if (statuses.length === 0) throw new NoDeclaredFieldsError(route)
+    if (statuses.length === 0) {
+      if (firstWithout === null) throw new NoDeclaredFieldsError(route)
+      // A schema is there, but neither it nor its items is an object with fields.
+      const { key, schema } = firstWithout
+      const keyword = Object.hasOwn(schema, 'type') ? 'type' : Object.keys(schema)[0] ?? '{}'
+      throw new UnsupportedSchemaError(route, key, '#', keyword, 'it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them')
+    }
     statusOf = statusLookup(entries, UNDECLARED_STATUS)
   }
 

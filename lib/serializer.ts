@@ -9,9 +9,9 @@
  *   slower answer for values the writer leaves to it.
  * None of them changes the handler's payload.
  */
-import type { DeclaredResponse, FieldNode, JsonSchema, PayloadShape } from './declared.js'
+import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './declared.js'
 import { wholeProjection } from './projection.js'
-import type { Projection } from './projection.js'
+import type { ProjectedField, Projection } from './projection.js'
 import { stripHidden } from './visibility.js'
 
 /** Serializes a response payload to JSON text. */
@@ -20,48 +20,150 @@ export type Serializer = (payload: unknown) => string
 export interface PruneOptions {
   /** Keep declared defaults; the object-copy path fills them in itself and must not get them twice. */
   defaults: boolean
+  /**
+   * How a level of variants is written: `choose` keeps the choice, each
+   * variant with the kept fields it has, chosen as the route's serializer
+   * chooses it; `copy` serializes copies, which hold only fields of their
+   * own variant already: the first variant whose fields a copy's keys fit
+   * writes them in that variant's order, else all the fields it has.
+   */
+  variants: 'choose' | 'copy'
 }
 
 /*
  * pruneSchema: every object level lists only the kept properties, closes
  * itself with `additionalProperties: false` and drops `required` and
  * `patternProperties`, so that nothing removed comes back and nothing missing throws.
+ * A level of variants becomes a chain of `if`/`then`/`else`: each variant's
+ * test (what the route's own serializer tests to choose it), then the kept
+ * fields it has; a record that matches none ends in an `anyOf` of the same
+ * variants, which fails as the route's serializer fails. Inside a variant
+ * nothing is closed: a closed level would refuse, in that last `anyOf`, the
+ * fields that restriction leaves out.
  */
 
-function objectSchema (projection: Projection, options: PruneOptions): JsonSchema {
-  return {
-    type: 'object',
-    // fromEntries defines keys, so a field named __proto__ stays a field.
-    properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options)])),
-    additionalProperties: false
+function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean): JsonSchema {
+  const variants = tree.variants
+  const merged = (): JsonSchema => {
+    const schema: JsonSchema = {
+      type: 'object',
+      // fromEntries defines keys, so a field named __proto__ stays a field.
+      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, open)]))
+    }
+    if (!open) schema.additionalProperties = false
+    return schema
   }
+  if (variants === null) {
+    const schema = merged()
+    if (nullable) schema.nullable = true
+    return schema
+  }
+  const kept = variants.own.map((own): JsonSchema => {
+    const properties = variantProjection(projection, own)
+      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
+    const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
+    if (options.variants === 'copy') choice.additionalProperties = false
+    return choice
+  })
+  if (options.variants === 'copy') {
+    const choices = [...kept, merged()]
+    if (nullable) choices.push({ type: 'null' })
+    return { anyOf: choices }
+  }
+  // The record that matches no variant meets what the route's own serializer does: no option matches, and it throws.
+  const choices = kept.map((choice, index) => {
+    const test = variants.tests[index]
+    return test === null ? choice : { ...choice, not: { not: test } }
+  })
+  if (nullable) choices.push({ type: 'null' })
+  let chain: JsonSchema = { anyOf: choices }
+  // fast-json-stringify tests only the `if` of a branch, not the branch it then writes.
+  for (let index = kept.length - 1; index >= 0; index--) {
+    const test = variants.tests[index]
+    chain = test === null ? kept[index] : { if: test, then: kept[index], else: chain }
+  }
+  return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
 }
 
-function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions): JsonSchema {
+const byName = new WeakMap<Projection, Map<string, ProjectedField>>()
+const ownProjections = new WeakMap<Projection, Map<FieldTree, Projection>>()
+
+/**
+ * A projection of a level of variants, read into one variant's own fields:
+ * the kept fields that the variant has, in its own order (the order its
+ * serializer writes them in), nested levels read into its own nested fields.
+ * Built once per projection and variant.
+ */
+export function variantProjection (projection: Projection, own: FieldTree): Projection {
+  let byTree = ownProjections.get(projection)
+  if (byTree === undefined) {
+    byTree = new Map()
+    ownProjections.set(projection, byTree)
+  }
+  let translated = byTree.get(own)
+  if (translated === undefined) {
+    let names = byName.get(projection)
+    if (names === undefined) {
+      names = new Map(projection.map((field) => [field.node.name, field]))
+      byName.set(projection, names)
+    }
+    const fields: ProjectedField[] = []
+    for (const node of own.nodes) {
+      const field = names.get(node.name)
+      if (field === undefined) continue
+      // A field kept whole is read through the fields the request sees of it, so hidden ones stay hidden.
+      const sub = node.children === null || field.node.children === null
+        ? null
+        : variantProjection(field.sub ?? wholeProjection(field.node.children), node.children)
+      fields.push({ node, sub })
+    }
+    translated = fields
+    byTree.set(own, translated)
+  }
+  return translated
+}
+
+/** A kept field's schema. */
+function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
   if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
-  let schema = objectSchema(sub ?? wholeProjection(node.children), options)
-  if (node.isArray) schema = { type: 'array', items: schema }
-  if (node.nullable) schema.nullable = true
+  let schema: JsonSchema
+  if (node.isArray) {
+    schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open) }
+    if (node.nullable) schema.nullable = true
+  } else {
+    schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open)
+  }
   if (options.defaults && node.hasDefault) schema.default = node.defaultValue
   return schema
 }
 
 /** Returns the response schema that serializes exactly the projected fields of a declared response. */
 export function pruneSchema (declared: DeclaredResponse, projection: Projection, options: PruneOptions): JsonSchema {
-  const records = objectSchema(projection, options)
-  const { shape } = declared
+  const { shape, tree } = declared
   let schema: JsonSchema
   if (shape.kind === 'envelope') {
     const envelope = declared.envelope as JsonSchema
-    schema = {
-      ...envelope,
-      properties: { ...envelope.properties, [shape.key]: { type: 'array', items: records } }
-    }
-    delete schema.$id
+    const records = objectSchema(tree, projection, tree.nullable, options, false)
+    schema = { ...envelope, properties: { ...envelope.properties, [shape.key]: { type: 'array', items: records } } }
+  } else if (shape.kind === 'array') {
+    schema = { type: 'array', items: objectSchema(tree, projection, tree.nullable, options, false) }
   } else {
-    schema = shape.kind === 'array' ? { type: 'array', items: records } : records
+    schema = objectSchema(tree, projection, tree.nullable, options, false)
   }
   return { ...declared.localDefinitions, ...schema }
+}
+
+/**
+ * The schema that tells which variant of a level the route's serializer
+ * chooses for a record: it writes the variant's index, or -1 when none matches.
+ */
+export function variantChooserSchema (declared: DeclaredResponse, variants: Variants): JsonSchema {
+  let chain: JsonSchema = { const: -1 }
+  for (let index = variants.tests.length - 1; index >= 0; index--) {
+    const test = variants.tests[index]
+    chain = test === null ? { const: index } : { if: test, then: { const: index }, else: chain }
+  }
+  return { ...declared.localDefinitions, ...chain }
 }
 
 /*
@@ -69,15 +171,21 @@ export function pruneSchema (declared: DeclaredResponse, projection: Projection,
  * declared order, serialized afterwards with a schema of every declared field.
  */
 
-function copyValue (value: unknown, projection: Projection): unknown {
+/** Tells the index of the variant a record is, as the route's serializer chooses it; -1 for none. */
+export type VariantChooser = (variants: Variants, record: Record<string, unknown>) => number
+
+function copyValue (value: unknown, tree: FieldTree, projection: Projection, choose: VariantChooser): unknown {
   if (value === null || typeof value !== 'object') return value
   // As fast-json-stringify does, an object's toJSON() stands for it.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON: () => unknown }).toJSON(), projection)
-  if (Array.isArray(value)) return value.map((item) => copyValue(item, projection))
-  return copyRecord(value as Record<string, unknown>, projection)
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON: () => unknown }).toJSON(), tree, projection, choose)
+  if (Array.isArray(value)) return value.map((item) => copyValue(item, tree, projection, choose))
+  return copyRecord(value as Record<string, unknown>, tree, projection, choose)
 }
 
-function copyRecord (record: Record<string, unknown>, projection: Projection): Record<string, unknown> {
+function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, choose: VariantChooser): Record<string, unknown> {
+  // A record of a level of variants keeps the fields of its own variant (all kept ones when it matches none).
+  const own = tree.variants === null ? undefined : tree.variants.own[choose(tree.variants, record)]
+  if (own !== undefined) return copyRecord(record, own, variantProjection(projection, own), choose)
   const copy: Record<string, unknown> = {}
   for (const { node, sub } of projection) {
     const value = record[node.name]
@@ -89,7 +197,7 @@ function copyRecord (record: Record<string, unknown>, projection: Projection): R
     // Fields kept whole are still copied level by level, so undeclared keys never pass.
     copy[node.name] = node.children === null
       ? (node.strip === undefined ? value : stripHidden(value, node.strip))
-      : copyValue(value, sub ?? wholeProjection(node.children))
+      : copyValue(value, node.children, sub ?? wholeProjection(node.children), choose)
   }
   return copy
 }
@@ -98,16 +206,18 @@ function copyRecord (record: Record<string, unknown>, projection: Projection): R
  * Copies the projected fields of a payload of the given shape into a new
  * payload. Values that are not records (null, strings) are returned as they are.
  */
-export function copyProjection (payload: unknown, projection: Projection, shape: PayloadShape): unknown {
+export function copyProjection (payload: unknown, tree: FieldTree, projection: Projection, shape: PayloadShape, choose: VariantChooser): unknown {
   if (shape.kind === 'envelope' || shape.kind === 'auto') {
+    // An envelope's toJSON() stands for it too, before its records are found.
+    if (payload !== null && typeof (payload as { toJSON?: unknown }).toJSON === 'function') payload = (payload as { toJSON: () => unknown }).toJSON()
     if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
       const results = (payload as Record<string, unknown>)[shape.key]
       if (Array.isArray(results)) {
-        return { ...payload, [shape.key]: copyValue(results, projection) }
+        return { ...payload, [shape.key]: copyValue(results, tree, projection, choose) }
       }
     }
   }
-  return copyValue(payload, projection)
+  return copyValue(payload, tree, projection, choose)
 }
 
 /*
@@ -132,11 +242,13 @@ export interface WriterRoute {
   readonly leaves: Map<JsonSchema, Serializer>
   /** The envelope without its records, compiled once; null when the writer cannot write the envelope. */
   envelope?: Serializer | null
+  /** Compiled variant choosers, by the tests of a level (shared by the level and its visible variants); null when the compiler refused one. */
+  readonly choosers: Map<Variants['tests'], Serializer | null>
 }
 
 /** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
 export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {
-  return { shape, declared, leaves: new Map() }
+  return { shape, declared, leaves: new Map(), choosers: new Map() }
 }
 
 function isRecord (value: unknown): value is Record<string, unknown> {
@@ -178,20 +290,31 @@ export class ProjectionWriter {
     this.#compile = compile
   }
 
-  /** JSON text of the projected payload; throws WRITER_GAVE_UP for a payload it leaves to copyProjection. */
-  write (payload: unknown, projection: Projection): string {
+  /**
+   * JSON text of the projected payload, read against `visible` (the route's
+   * tree by default); throws WRITER_GAVE_UP for a payload it leaves to copyProjection.
+   */
+  write (payload: unknown, projection: Projection, visible?: FieldTree): string {
     const { shape } = this.#route
     if (this.#route.declared === null) return this.#writeListed(payload, projection, shape)
+    // The tree the request sees, when a rule hides some fields: its variants' own fields lose them too.
+    const tree = visible ?? this.#route.declared.tree
     if (shape.kind === 'array') {
       if (!Array.isArray(payload)) throw WRITER_GAVE_UP
-      return this.#writeArray(payload, projection)
+      return this.#writeArray(payload, tree, projection)
     }
+    if (payload === null && (shape.kind === 'object' ? tree.nullable : this.#route.declared.envelope?.nullable === true)) return 'null'
     if (!isRecord(payload) || typeof payload.toJSON === 'function') throw WRITER_GAVE_UP
-    if (shape.kind === 'object') return this.#writeRecord(payload, projection)
-    return this.#writeEnvelope(payload, projection, (shape as { key: string }).key)
+    if (shape.kind === 'object') return this.#writeRecord(payload, tree, projection)
+    return this.#writeEnvelope(payload, tree, projection, (shape as { key: string }).key)
   }
 
-  #writeRecord (record: Record<string, unknown>, projection: Projection): string {
+  #writeRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection): string {
+    // A record of a level of variants is written with the kept fields of its own variant, in that variant's order.
+    if (tree.variants !== null) {
+      const own = this.#variant(tree.variants, record)
+      return this.#writeRecord(record, own, variantProjection(projection, own))
+    }
     let json = '{'
     for (let i = 0; i < projection.length; i++) {
       const { node, sub } = projection[i]
@@ -208,35 +331,57 @@ export class ProjectionWriter {
         text = 'null'
       } else if (node.isArray) {
         if (!Array.isArray(value)) throw WRITER_GAVE_UP
-        text = this.#writeArray(value, sub ?? wholeProjection(node.children))
+        text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
       } else {
         if (!isRecord(value) || typeof value.toJSON === 'function') throw WRITER_GAVE_UP
-        text = this.#writeRecord(value, sub ?? wholeProjection(node.children))
+        text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
       }
       json += json.length === 1 ? node.jsonKey + text : ',' + node.jsonKey + text
     }
     return json + '}'
   }
 
-  #writeArray (items: unknown[], projection: Projection): string {
+  #writeArray (items: unknown[], tree: FieldTree, projection: Projection): string {
     let json = '['
     for (let i = 0; i < items.length; i++) {
       const item = items[i]
-      if (!isRecord(item) || typeof item.toJSON === 'function') throw WRITER_GAVE_UP
       if (i > 0) json += ','
-      json += this.#writeRecord(item, projection)
+      if (item === null && tree.nullable) {
+        json += 'null'
+        continue
+      }
+      if (!isRecord(item) || typeof item.toJSON === 'function') throw WRITER_GAVE_UP
+      json += this.#writeRecord(item, tree, projection)
     }
     return json + ']'
   }
 
-  #writeEnvelope (payload: Record<string, unknown>, projection: Projection, key: string): string {
+  /** The own fields of the variant a record is; gives up on a record that matches no variant. */
+  #variant (variants: Variants, record: Record<string, unknown>): FieldTree {
+    const own = variants.own[this.choose(variants, record)]
+    if (own === undefined) throw WRITER_GAVE_UP
+    return own
+  }
+
+  /** The index of the variant the route's serializer chooses for a record; -1 for none, or when the chooser cannot be compiled. */
+  choose (variants: Variants, record: Record<string, unknown>): number {
+    const choosers = this.#route.choosers
+    let chooser = choosers.get(variants.tests)
+    if (chooser === undefined) {
+      chooser = this.#compile(variantChooserSchema(this.#route.declared!, variants))
+      choosers.set(variants.tests, chooser)
+    }
+    return chooser === null ? -1 : Number(chooser(record))
+  }
+
+  #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {
     const records = payload[key]
     const envelope = this.#envelope()
     if (envelope === null || !Array.isArray(records)) throw WRITER_GAVE_UP
     // The envelope's other fields, written by its own compiled serializer; the records go where the schema declares them.
     const rest = envelope(payload)
     const head = rest.length === 2 ? '{' : rest.slice(0, -1) + ','
-    return head + JSON.stringify(key) + ':' + this.#writeArray(records, projection) + '}'
+    return head + JSON.stringify(key) + ':' + this.#writeArray(records, tree, projection) + '}'
   }
 
   #envelope (): Serializer | null {
@@ -253,7 +398,7 @@ export class ProjectionWriter {
         (schema.additionalProperties === undefined || schema.additionalProperties === false)
       if (writable) {
         const { [key]: _records, ...properties } = schema.properties
-        const { $id: _id, required: _required, ...rest } = schema
+        const { required: _required, nullable: _nullable, ...rest } = schema
         rest.properties = properties
         if (required.length > 0) rest.required = required.filter((name) => name !== key)
         route.envelope = this.#compile({ ...route.declared!.localDefinitions, ...rest })

@@ -14,7 +14,7 @@ export interface StandardSchema {
   readonly '~standard': {
     readonly vendor: string
     readonly validate: (value: unknown) => StandardResult | Promise<StandardResult>
-    readonly jsonSchema?: { readonly output: (options: { target: string }) => JsonSchema }
+    readonly jsonSchema?: { readonly output: (options: { target: string, libraryOptions?: Record<string, unknown> }) => JsonSchema }
   }
 }
 
@@ -37,7 +37,9 @@ export function standardOutputSchema (schema: StandardSchema): JsonSchema | stri
   }
   let json: JsonSchema
   try {
-    json = standard.jsonSchema.output({ target: 'draft-07' })
+    // A value JSON Schema cannot describe (a Zod date, a codec's output) becomes a leaf
+    // that allows anything: it is written as the route's own serializer writes it, with JSON.stringify.
+    json = standard.jsonSchema.output({ target: 'draft-07', libraryOptions: { unrepresentable: 'any' } })
   } catch (error) {
     return `a Standard Schema from '${String(standard.vendor)}' whose JSON Schema cannot be generated (${(error as Error).message})`
   }

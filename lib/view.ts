@@ -11,9 +11,9 @@ import type { Projection } from './projection.js'
 export interface FieldSelection {
   /** True when `only` or `defer` restrict the response. */
   readonly restricted: boolean
-  /** Top-level fields the response will contain, in declared order. */
+  /** Top-level fields the response will contain, in the order the route writes them (required ones first, as fast-json-stringify writes them). */
   readonly fields: readonly string[]
-  /** Every dotted path the response will contain, parents before children, in declared order. */
+  /** Every dotted path the response will contain, parents before children, in the order the route writes them. */
   readonly paths: readonly string[]
   /** Whether the response will contain `path` (a field name or a dotted path). */
   has: (path: string) => boolean

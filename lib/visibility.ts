@@ -45,7 +45,14 @@ function withoutHidden (tree: FieldTree, hidden: PathTrie): Visible {
       nodes.push({ ...node, strip: below })
     }
   }
-  return { tree: makeTree(nodes), strips }
+  // Each variant's own fields lose what is hidden too: a record is written with its own variant's nodes.
+  let variants = tree.variants
+  if (variants !== null) {
+    const own = variants.own.map((fields) => withoutHidden(fields, hidden))
+    strips ||= own.some((visible) => visible.strips)
+    variants = { tests: variants.tests, own: own.map((visible) => visible.tree) }
+  }
+  return { tree: makeTree(nodes, { variants, nullable: tree.nullable }), strips }
 }
 
 /**

@@ -123,3 +123,75 @@ test('declaredFromList builds the tree of dotted paths, parents implied and kept
   t.same(declaredPaths(tree), ['id', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.label'])
   t.equal(tree.byName.get('id')?.children, null)
 })
+
+test('declaredResponse reads composition: allOf merged, variants and if/then/else as variants with their tests', async (t) => {
+  const a = { type: 'object', properties: { kind: { const: 'a' }, x: { type: 'integer' } } }
+  const b = { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'integer' } } }
+  const choice = (name: string): JsonSchema => ({ if: { properties: { [name]: { const: 1 } } }, then: { properties: { [name + 'Then']: {} } }, else: { properties: { [name + 'Else']: {} } } })
+  const cases: Array<{ title: string, schema: JsonSchema, paths: string[], tests: unknown[] | null }> = [
+    { title: 'members that are not objects are skipped', schema: { allOf: [true, a], anyOf: [true, a] }, paths: ['kind', 'x'], tests: null },
+    { title: 'an if without then or else is not read', schema: { ...a, if: { required: ['x'] } }, paths: ['kind', 'x'], tests: null },
+    { title: 'an if with only then: its fields, or none', schema: { ...a, if: { required: ['x'] }, then: b }, paths: ['kind', 'x', 'y'], tests: [{ required: ['x'] }, null] },
+    {
+      title: 'variants of variants: an if/then/else among anyOf members',
+      schema: { anyOf: [{ type: 'object', ...choice('p') }, b] },
+      paths: ['pThen', 'pElse', 'kind', 'y'],
+      tests: [
+        { allOf: [{ type: 'object', ...choice('p') }, { properties: { p: { const: 1 } } }] },
+        { type: 'object', ...choice('p') },
+        b
+      ]
+    },
+    {
+      title: 'two if/then/else members of an allOf cross into four variants',
+      schema: { allOf: [choice('p'), choice('q')] },
+      paths: ['pThen', 'qThen', 'qElse', 'pElse'],
+      tests: [
+        { allOf: [{ properties: { p: { const: 1 } } }, { properties: { q: { const: 1 } } }] },
+        { properties: { p: { const: 1 } } },
+        { properties: { q: { const: 1 } } },
+        null
+      ]
+    }
+  ]
+  for (const { title, schema, paths, tests } of cases) {
+    const tree = treeOf(schema)
+    t.same([declaredPaths(tree), tree.variants?.tests ?? null], [paths, tests], title)
+  }
+})
+
+test('declaredResponse merges an envelope declared by several members, a key declared twice included', async (t) => {
+  const schema = {
+    allOf: [
+      { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } },
+      { type: 'object', properties: { count: { minimum: 0 }, results: { type: 'array', items: tagSchema } } }
+    ]
+  }
+  const declared = declaredResponse(schema, 'results', 8, context({}, schema))
+  t.same(declared?.envelope, {
+    type: 'object',
+    properties: { count: { allOf: [{ type: 'integer' }, { minimum: 0 }] }, results: { type: 'array', items: tagSchema } },
+    required: ['count']
+  })
+})
+
+test('declaredResponse fails on an anchor it cannot find, and names a loop inside a shared schema by its id', async (t) => {
+  t.throws(() => treeOf({ type: 'object', properties: { a: { $ref: '#nowhere' } } }), { message: 'unresolved #nowhere' })
+  t.throws(() => treeOf({ $ref: 'loop#' }, { loop: { $ref: 'loop#' } }), { message: 'unreadable loop# ($ref): its references loop without reaching a schema' })
+})
+
+test('declaredResponse tells tagged variants apart by their tag alone, and others by the whole variant', async (t) => {
+  const tagged = (name: string, tag: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'object', required: ['kind'], properties: { kind: tag, [name]: { type: 'integer' }, ...extra } })
+  const testsOf = (schema: JsonSchema): unknown => treeOf(schema).variants?.tests
+  t.same(testsOf({ oneOf: [tagged('a', { const: 'a' }), tagged('b', { enum: ['b'] }, { odd: true })] }), [
+    { type: 'object', required: ['kind'], properties: { kind: { const: 'a' } } },
+    { type: 'object', required: ['kind'], properties: { kind: { const: 'b' } } }
+  ], 'a const or an enum of one value, required by every variant')
+  const same = { anyOf: [tagged('a', { const: 'x' }), tagged('b', { const: 'x' })] }
+  t.same(testsOf(same), same.anyOf, 'variants that share a tag value are tested whole')
+  const untagged = { anyOf: [tagged('a', { const: 'a' }), { type: 'object', properties: { kind: { const: 'b' }, b: {} } }] }
+  t.same(testsOf(untagged), untagged.anyOf, 'a tag one variant does not require is no tag')
+  const nested = { anyOf: [{ anyOf: [tagged('a', { const: 'a' }), tagged('c', { const: 'c' })] }, tagged('b', { const: 'b' })] }
+  t.equal((testsOf(nested) as unknown[]).length, 3, 'variants of variants are tested whole')
+  t.same((testsOf(nested) as unknown[])[2], nested.anyOf[1])
+})

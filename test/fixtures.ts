@@ -37,7 +37,8 @@ export function context (shared: Record<string, JsonSchema> = {}, root: JsonSche
   return {
     root,
     shared,
-    unresolved: (ref) => { throw new Error(`unresolved ${ref}`) }
+    unresolved: (ref) => { throw new Error(`unresolved ${ref}`) },
+    unreadable: (pointer, keyword, reason) => { throw new Error(`unreadable ${pointer} (${keyword}): ${reason}`) }
   }
 }
 

@@ -23,7 +23,8 @@ test('the error constructors are exported with their codes', async (t) => {
     ['UnaddressableFieldError', 'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 500],
     ['UnknownFieldError', 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 400],
     ['UnreadableSchemaError', 'FST_RESTRICTED_FIELDS_UNREADABLE_SCHEMA', 500],
-    ['UnresolvedReferenceError', 'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE', 500]
+    ['UnresolvedReferenceError', 'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE', 500],
+    ['UnsupportedSchemaError', 'FST_RESTRICTED_FIELDS_UNSUPPORTED_SCHEMA', 500]
   ])
 })
 

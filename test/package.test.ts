@@ -170,7 +170,8 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
     'function', true, true, [],
     [
       'HiddenFieldsUnknownError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
-      'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'default', 'fastifyRestrictedFields'
+      'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
+      'default', 'fastifyRestrictedFields'
     ],
     '{"b":2}'
   ]) + '\n')

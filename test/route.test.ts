@@ -66,10 +66,50 @@ test('a declared property that a request could not name fails at declaration, na
 
 test('a route without declared fields fails at declaration, saying how to fix it', async (t) => {
   const message = 'Route GET /tags has restrictFields enabled but declares no fields: add a response schema for status 200 (or 2xx), or list the fields with restrictFields: { fields: [...] }'
-  for (const response of [{}, { 404: tagSchema }, { 200: { type: 'string' } }, { 200: null }]) {
+  for (const response of [{}, { 404: tagSchema }, { 200: null }]) {
     t.throws(() => specFor(response), { code: 'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS', message }, JSON.stringify(response))
   }
   t.throws(() => buildRouteSpec(options, undefined, {}, 'GET /tags'), { message })
+})
+
+test('a response schema without object fields, or one that cannot be read, fails at declaration naming the status, the place and the keyword', async (t) => {
+  const rows: Array<{ response: Record<string, unknown>, message: string }> = [
+    {
+      response: { 200: { type: 'string' } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword 'type'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
+    },
+    {
+      response: { 201: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { a: {} } }] } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 201 at '#' (keyword 'type'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
+    },
+    {
+      response: { 200: {} },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword '{}'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
+    },
+    {
+      response: { 200: { items: { type: 'string' } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword 'items'): it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them"
+    },
+    {
+      response: { 200: { type: 'object', properties: { a: { $id: 'dup', type: 'string' }, b: { $id: 'dup', type: 'integer' } } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword '$id'): There is already another schema with id \"dup\"."
+    },
+    {
+      response: { 200: { $ref: '#/definitions/a', definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#/definitions/a' (keyword '$ref'): its references loop without reaching a schema"
+    },
+    {
+      response: { 200: { type: 'object', properties: { pet: { anyOf: Array.from({ length: 65 }, (_, i) => ({ type: 'object', properties: { [`k${i}`]: {} } })) } } } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#/properties/pet' (keyword 'anyOf'): it has more than 64 variants"
+    },
+    {
+      response: { 200: { allOf: Array.from({ length: 3 }, (_, m) => ({ anyOf: Array.from({ length: 5 }, (_, i) => ({ type: 'object', properties: { [`k${m}${i}`]: {} } })) })) } },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword 'allOf'): its members combine into more than 64 variants"
+    }
+  ]
+  for (const { response, message } of rows) {
+    t.throws(() => specFor(response), { code: 'FST_RESTRICTED_FIELDS_UNSUPPORTED_SCHEMA', statusCode: 500, message }, JSON.stringify(response).slice(0, 80))
+  }
 })
 
 test('an unresolvable $ref fails at declaration, naming the route and the ref', async (t) => {

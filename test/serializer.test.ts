@@ -12,7 +12,7 @@ const tree = treeOf(userSchema)
 function copy (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {
   const selection = parseSelection(query, tree, rules)
   if (selection === null) throw new Error('no selection')
-  return copyProjection(payload, selection.projection, shape)
+  return copyProjection(payload, tree, selection.projection, shape, () => -1)
 }
 
 const cases: Array<{ title: string, query: Record<string, unknown>, expected: unknown }> = [
@@ -56,13 +56,13 @@ test('copyProjection leaves values that are not records as they are', async (t) 
 test('copyProjection on a tree from a list copies nested arrays too', async (t) => {
   const listed = declaredFromList(['id', 'tags.label'])
   const selection = parseSelection({ only: 'tags' }, listed, rules)
-  t.same(copyProjection({ id: 1, tags: [{ label: 'a', x: 1 }] }, selection!.projection, { kind: 'object' }), { tags: [{ label: 'a' }] })
+  t.same(copyProjection({ id: 1, tags: [{ label: 'a', x: 1 }] }, listed, selection!.projection, { kind: 'object' }, () => -1), { tags: [{ label: 'a' }] })
 })
 
 function prune (schema: JsonSchema, query: Record<string, unknown>, defaults = true, shared: Record<string, JsonSchema> = {}): JsonSchema {
   const declared = declaredResponse(schema, 'results', 8, context(shared, schema))!
   const selection = parseSelection(query, declared.tree, rules)!
-  return pruneSchema(declared, selection.projection, { defaults })
+  return pruneSchema(declared, selection.projection, { defaults, variants: 'choose' })
 }
 
 const closed = (properties: JsonSchema): JsonSchema => ({ type: 'object', properties, additionalProperties: false })
@@ -155,7 +155,7 @@ const writerCases: Case[] = [
 function written (c: Case): { text: string | typeof WRITER_GAVE_UP, expected: () => string } {
   const declared = declaredResponse(c.schema, 'results', 8, context({}, c.schema))!
   const selection = parseSelection(c.query, declared.tree, rules)!
-  const expected = (): string => fastJsonStringify(pruneSchema(declared, selection.projection, { defaults: true }))(c.payload)
+  const expected = (): string => fastJsonStringify(pruneSchema(declared, selection.projection, { defaults: true, variants: 'choose' }))(c.payload)
   const writer = new ProjectionWriter(writerRoute(declared.shape, declared), (schema) => fastJsonStringify(schema))
   try {
     return { text: writer.write(c.payload, selection.projection), expected }
@@ -219,7 +219,7 @@ test('ProjectionWriter on a route declared by a list writes what JSON.stringify 
     const selection = parseSelection({ only }, listed, rules)!
     for (const { payload, shape } of rows) {
       const text = new ProjectionWriter(writerRoute(shape, null), () => null).write(payload, selection.projection)
-      t.equal(text, JSON.stringify(copyProjection(payload, selection.projection, shape)), `${only} ${JSON.stringify(payload)}`)
+      t.equal(text, JSON.stringify(copyProjection(payload, listed, selection.projection, shape, () => -1)), `${only} ${JSON.stringify(payload)}`)
     }
   }
 })

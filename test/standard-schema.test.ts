@@ -26,7 +26,9 @@ test('standardOutputSchema gives draft-07 JSON Schema of the output, or says wha
     required: ['id'],
     additionalProperties: false
   })
-  t.equal(standardOutputSchema(z.object({ at: z.date() }) as never), "a Standard Schema from 'zod' whose JSON Schema cannot be generated (Date cannot be represented in JSON Schema)")
+  t.same(standardOutputSchema(z.object({ at: z.date() }) as never), { type: 'object', properties: { at: {} }, required: ['at'], additionalProperties: false }, 'a date is a leaf that allows any value')
+  const throwing = { '~standard': { vendor: 'x', validate: () => ({ value: 1 }), jsonSchema: { output: () => { throw new Error('no') } } } }
+  t.equal(standardOutputSchema(throwing), "a Standard Schema from 'x' whose JSON Schema cannot be generated (no)")
   t.equal(standardOutputSchema({ '~standard': { vendor: 'arktype', validate: () => ({ value: 1 }) } }), "a Standard Schema from 'arktype' that does not implement Standard JSON Schema (~standard.jsonSchema)")
 })
 

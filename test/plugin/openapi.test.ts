@@ -380,3 +380,77 @@ test('without an opted-in route, or before ready, a caller\'s document is the ge
   await app.ready()
   t.same((await app.inject('/documentation/json')).json(), JSON.parse(JSON.stringify(app.swagger())))
 })
+
+test('composed and variant schemas are documented relaxed: every restricted response of every shape matches the document', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields, { maxDepth: 2 })
+  app.addSchema({ $id: 'base', type: 'object', required: ['id', 'createdBy'], properties: { id: { type: 'integer' }, createdBy: { type: 'string' } } })
+  app.addSchema({ $id: 'place', type: 'object', required: ['city', 'zip'], additionalProperties: false, properties: { city: { type: 'string' }, zip: { type: 'string' } } })
+  app.addSchema({ $id: 'node', type: 'object', required: ['id', 'label', 'children'], properties: { id: { type: 'integer' }, label: { type: 'string' }, children: { type: 'array', items: { $ref: 'node#' } } } })
+  const cat = { type: 'object', required: ['kind', 'name', 'lives'], properties: { kind: { type: 'string', enum: ['cat'] }, name: { type: 'string' }, lives: { type: 'integer' } } }
+  const dog = { type: 'object', required: ['kind', 'name', 'barks'], properties: { kind: { type: 'string', enum: ['dog'] }, name: { type: 'string' }, barks: { type: 'boolean' } } }
+  const person = {
+    allOf: [
+      { $ref: 'base#' },
+      { type: 'object', required: ['name', 'home'], properties: { name: { type: 'string' }, home: { allOf: [{ $ref: 'place#' }], description: 'Where they live' } } }
+    ]
+  }
+  const routes: Array<{ url: string, schema: Json, payload: unknown }> = [
+    { url: '/people', schema: { type: 'array', items: person }, payload: [{ id: 1, createdBy: 'x', name: 'Ada', home: { city: 'Oslo', zip: '1' } }] },
+    {
+      url: '/mixed',
+      schema: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } }, allOf: [{ type: 'object', required: ['role'], properties: { role: { type: 'string' } } }] },
+      payload: { id: 1, name: 'Ada', role: 'admin' }
+    },
+    { url: '/pets', schema: { type: 'array', items: { oneOf: [cat, dog], discriminator: { propertyName: 'kind' } } }, payload: [{ kind: 'cat', name: 'Tom', lives: 9 }, { kind: 'dog', name: 'Rex', barks: true }] },
+    { url: '/any', schema: { type: 'array', items: { anyOf: [cat, dog] } }, payload: [{ kind: 'dog', name: 'Rex', barks: true }] },
+    {
+      url: '/branches',
+      schema: {
+        type: 'object',
+        required: ['kind'],
+        properties: { kind: { type: 'string' } },
+        if: { properties: { kind: { enum: ['a'] } } },
+        then: { required: ['a'], properties: { a: { type: 'integer' } } },
+        else: { required: ['b'], properties: { b: { type: 'integer' } } }
+      },
+      payload: { kind: 'a', a: 1 }
+    },
+    { url: '/maybe', schema: { type: 'object', nullable: true, required: ['id'], properties: { id: { type: 'integer' } } }, payload: null },
+    { url: '/tree', schema: { $ref: 'node#' }, payload: { id: 1, label: 'a', children: [{ id: 2, label: 'b', children: [{ id: 3, label: 'c', children: [] }] }] } },
+    {
+      url: '/page',
+      schema: { allOf: [{ type: 'object', required: ['count'], properties: { count: { type: 'integer' } } }, { type: 'object', required: ['results'], properties: { results: { type: 'array', items: person } } }] },
+      payload: { count: 1, results: [{ id: 1, createdBy: 'x', name: 'Ada', home: { city: 'Oslo', zip: '1' } }] }
+    }
+  ]
+  for (const { url, schema, payload } of routes) {
+    app.get(url, { restrictFields: true, schema: { operationId: url.slice(1), response: { 200: schema } } }, async () => payload)
+  }
+  await app.ready()
+  const document = app.swagger() as Json
+  await SwaggerParser.validate(structuredClone(document) as never)
+  const check = await contract(document)
+  const requests: Array<[string, unknown]> = [
+    ['/people?only=id', [{ id: 1 }]],
+    ['/people?only=home.city', [{ home: { city: 'Oslo' } }]],
+    ['/people?defer=createdBy,home.zip', [{ id: 1, name: 'Ada', home: { city: 'Oslo' } }]],
+    ['/mixed?only=id', { id: 1 }],
+    ['/mixed?defer=name', { id: 1, role: 'admin' }],
+    ['/pets?only=lives', [{ lives: 9 }, {}]],
+    ['/pets?defer=kind', [{ name: 'Tom', lives: 9 }, { name: 'Rex', barks: true }]],
+    ['/any?only=name', [{ name: 'Rex' }]],
+    ['/branches?defer=kind', { a: 1 }],
+    ['/branches?only=b', {}],
+    ['/maybe?only=id', null],
+    ['/tree?only=children.id', { children: [{ id: 2 }] }],
+    ['/tree?defer=label', { id: 1, children: [{ id: 2, label: 'b', children: [{ id: 3, label: 'c', children: [] }] }] }],
+    ['/page?only=home.zip', { count: 1, results: [{ home: { zip: '1' } }] }],
+    ['/page', routes[7].payload]
+  ]
+  for (const [url, body] of requests) {
+    t.same((await check(t, app, url)).body, body, url)
+  }
+})

@@ -295,3 +295,31 @@ test('hidden paths inside leaves are removed on every path: listed fields, copie
     results: [{ id: 1, profile: data.profile, meta: { note: 'n' }, tags: data.tags, deep: data.deep, extra: 'e' }]
   }, 'the envelope and its records lose the hidden paths')
 })
+
+test('a hidden path inside a leaf of a variant is removed, whichever variant the record is', async (t) => {
+  for (const cacheSize of [100, 0]) {
+    const app = Fastify()
+    await app.register(fastifyRestrictedFields, { hiddenFields: () => ['meta.phone', 'secret'], cacheSize })
+    t.teardown(() => app.close())
+    const person = { type: 'object', required: ['kind'], properties: { kind: { const: 'person' }, id: { type: 'integer' }, meta: { type: 'object', additionalProperties: true } } }
+    const company = {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { const: 'company' }, id: { type: 'integer' }, secret: { type: 'string' }, meta: { type: 'object', properties: { phone: { type: 'string' }, city: { type: 'string' } } } }
+    }
+    const records = [
+      { kind: 'person', id: 1, meta: { phone: 'p', note: 'n' } },
+      { kind: 'company', id: 2, secret: 's', meta: { phone: 'p', city: 'c' } }
+    ]
+    app.get('/parties', { restrictFields: true, schema: { response: { 200: { type: 'array', items: { oneOf: [person, company] } } } } }, async () => records)
+    // Objects with toJSON: the writer leaves them to the copy.
+    app.get('/copied', { restrictFields: true, schema: { response: { 200: { type: 'array', items: { oneOf: [person, company] } } } } }, async () => records.map((record) => ({ toJSON: () => record })))
+    const expected = [{ kind: 'person', id: 1, meta: { note: 'n' } }, { kind: 'company', id: 2, meta: { city: 'c' } }]
+    for (let round = 0; round < 3; round++) {
+      for (const url of ['/parties', '/parties?only=kind,id,meta', '/copied', '/copied?defer=id']) {
+        const body = url.includes('defer=id') ? expected.map(({ id: _id, ...rest }) => rest) : expected
+        t.same((await app.inject(url)).json(), body, `cacheSize ${cacheSize} ${url} #${round + 1}`)
+      }
+    }
+  }
+})

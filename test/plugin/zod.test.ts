@@ -118,7 +118,7 @@ test('a response schema the plugin cannot read fails at declaration, saying what
   t.teardown(() => app.close())
   class Joi { type = 'object' }
   const cases: Array<{ schema: unknown, found: string }> = [
-    { schema: z.object({ at: z.date() }), found: "a Standard Schema from 'zod' whose JSON Schema cannot be generated (Date cannot be represented in JSON Schema)" },
+    { schema: { '~standard': { version: 1, vendor: 'arktype', validate: () => ({ value: 1 }), jsonSchema: { output: () => { throw new Error('no JSON Schema for morphs') } } } }, found: "a Standard Schema from 'arktype' whose JSON Schema cannot be generated (no JSON Schema for morphs)" },
     { schema: { '~standard': { version: 1, vendor: 'valibot', validate: () => ({ value: 1 }) } }, found: "a Standard Schema from 'valibot' that does not implement Standard JSON Schema (~standard.jsonSchema)" },
     { schema: new Joi(), found: 'an instance of Joi, not a JSON Schema object' },
     { schema: Object.create(Object.create(null)), found: 'an instance of a class, not a JSON Schema object' }

@@ -47,6 +47,79 @@ export function recordSchemaWith (names: readonly string[]): fc.Arbitrary<Schema
   return objectSchema(2, names)
 }
 
+/** Drops `additionalProperties: true` at every level, so that every key a route writes is declared. */
+function closedKeys (schema: Schema): Schema {
+  if (Array.isArray(schema)) return schema.map(closedKeys) as unknown as Schema
+  if (schema === null || typeof schema !== 'object') return schema
+  const copy: Schema = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === true) continue
+    copy[key] = key === 'default' ? value : closedKeys(value)
+  }
+  return copy
+}
+
+/** A composed record schema and records that fit it: members of an allOf, properties beside an allOf, variants with a discriminator, or if/then/else. */
+export interface ComposedCase {
+  schema: Schema
+  records: unknown[]
+  paths: string[]
+  only: string[] | null
+  defer: string[] | null
+}
+
+function split (schema: Schema, at: number): [Schema, Schema] {
+  const names = Object.keys(schema.properties)
+  const part = (chosen: string[]): Schema => ({
+    type: 'object',
+    properties: Object.fromEntries(chosen.map((name) => [name, schema.properties[name]])),
+    required: schema.required.filter((name: string) => chosen.includes(name))
+  })
+  return [part(names.slice(0, at)), part(names.slice(at))]
+}
+
+function withKind (schema: Schema, kind: string): Schema {
+  return { ...schema, properties: { kind: { const: kind }, ...schema.properties }, required: ['kind', ...schema.required] }
+}
+
+function composedOf (kind: string, first: Schema, second: Schema, at: number): fc.Arbitrary<{ schema: Schema, records: fc.Arbitrary<unknown>, paths: string[] }> {
+  if (kind === 'allOf' || kind === 'properties+allOf') {
+    const [left, right] = split(first, at)
+    const schema = kind === 'allOf' ? { allOf: [left, right] } : { ...left, allOf: [right] }
+    return fc.constant({ schema, records: valueOf(first), paths: pathsOf(first) })
+  }
+  const a = withKind(first, 'a')
+  const b = withKind(second, 'b')
+  const records = fc.oneof(valueOf(a), valueOf(b))
+  const paths = [...new Set([...pathsOf(a), ...pathsOf(b)])]
+  if (kind === 'oneOf') return fc.constant({ schema: { oneOf: [a, b], discriminator: { propertyName: 'kind' } }, records, paths })
+  const { properties: thenProperties } = a
+  const { properties: elseProperties } = b
+  const schema = {
+    type: 'object',
+    properties: { kind: { type: 'string' } },
+    required: ['kind'],
+    if: { properties: { kind: { const: 'a' } } },
+    then: { properties: thenProperties },
+    else: { properties: elseProperties }
+  }
+  return fc.constant({ schema, records, paths })
+}
+
+/** A composed schema, records that fit it, and a selection of the names any of its parts declares. */
+export const composedCase: fc.Arbitrary<ComposedCase> = fc.tuple(
+  fc.constantFrom('allOf', 'properties+allOf', 'oneOf', 'if'),
+  objectSchema(1).map(closedKeys),
+  objectSchema(1).map(closedKeys),
+  fc.integer({ min: 0, max: 4 })
+).chain(([kind, first, second, at]) => composedOf(kind, first, second, at)).chain(({ schema, records, paths }) => fc.record({
+  schema: fc.constant(schema),
+  records: fc.array(records, { minLength: 1, maxLength: 3 }),
+  paths: fc.constant(paths),
+  only: fc.option(fc.subarray(paths), { nil: null }),
+  defer: fc.option(fc.subarray(paths), { nil: null })
+}))
+
 function unwrap (schema: Schema): Schema {
   return schema.anyOf !== undefined ? schema.anyOf[1] : schema
 }
@@ -71,6 +144,7 @@ export function valueOf (schema: Schema): fc.Arbitrary<unknown> {
       return record
     })
   }
+  if (Object.hasOwn(schema, 'const')) return fc.constant(schema.const)
   if (schema.type === 'integer') return fc.integer({ min: -1000, max: 1000 })
   if (schema.type === 'boolean') return fc.boolean()
   if (Array.isArray(schema.type)) return fc.oneof(fc.constant(null), fc.string({ maxLength: 5 }))
@@ -169,7 +243,11 @@ function filterValue (value: unknown, raw: Schema, only: Trie, defer: Trie): unk
   if (Array.isArray(value)) return value.map((item) => filterValue(item, schema.items, only, defer))
   const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {
+  // fast-json-stringify writes required properties first, each group in declared order; so does the plugin.
+  const required: string[] = schema.required ?? []
+  const entries = Object.entries(schema.properties as Record<string, Schema>)
+  const ordered = [...entries.filter(([name]) => required.includes(name)), ...entries.filter(([name]) => !required.includes(name))]
+  for (const [name, property] of ordered) {
     if (!(name in record)) continue
     const kept = only.whole ? ALL : only.children.get(name)
     const dropped = defer.children.get(name)

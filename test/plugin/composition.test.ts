@@ -1,0 +1,304 @@
+import { test } from 'tap'
+import type { Test } from 'tap'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import Type from 'typebox'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import fastifyRestrictedFields from '../../lib/index.js'
+
+/** Sends each url to the compiled route (twice: the second is compiled), the written one and a copied one; all must answer `body`. */
+async function expectEverywhere (t: Test, app: FastifyInstance, url: string, status: number, body: string): Promise<void> {
+  for (const prefix of ['/compiled', '/compiled', '/written', '/copied']) {
+    const response = await app.inject(prefix + url)
+    t.same([response.statusCode, response.body], [status, body], prefix + url)
+  }
+}
+
+/** An app with the same schema and handler under /compiled, /written (never compiled) and /copied (records with toJSON, left to the copy). */
+async function appWith (t: Test, schema: unknown, payload: () => unknown, setup: (app: FastifyInstance) => void = () => {}, maxDepth = 8): Promise<FastifyInstance> {
+  const app = Fastify()
+  setup(app)
+  await app.register(fastifyRestrictedFields, { maxDepth })
+  t.teardown(() => app.close())
+  app.get('/plain', { schema: { response: { 200: schema } } }, async () => payload())
+  app.get('/compiled', { restrictFields: true, schema: { response: { 200: schema } } }, async () => payload())
+  app.get('/written', { restrictFields: { cacheSize: 0 }, schema: { response: { 200: schema } } }, async () => payload())
+  app.get('/copied', { restrictFields: { cacheSize: 0 }, schema: { response: { 200: schema } } }, async () => {
+    const value = payload()
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { toJSON: () => value } : value
+  })
+  await app.ready()
+  return app
+}
+
+const base = { $id: 'base', type: 'object', required: ['id'], properties: { id: { type: 'integer' }, createdBy: { type: 'string' } } }
+const profile = { $id: 'profile', type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string' } } }
+const withShared = (app: FastifyInstance): void => {
+  app.addSchema(base)
+  app.addSchema(profile)
+}
+
+test('an allOf record with a $ref member is read as the merge of its members', async (t) => {
+  const schema = { allOf: [{ $ref: 'base#' }, { type: 'object', properties: { name: { type: 'string' } } }] }
+  const app = await appWith(t, schema, () => ({ id: 1, createdBy: 'x', name: 'Ada', password: 'p' }), withShared)
+  await expectEverywhere(t, app, '', 200, '{"id":1,"createdBy":"x","name":"Ada"}')
+  await expectEverywhere(t, app, '?only=id', 200, '{"id":1}')
+  await expectEverywhere(t, app, '?defer=createdBy', 200, '{"id":1,"name":"Ada"}')
+})
+
+test('TypeBox Intersect is read as the merge of its members', async (t) => {
+  const schema = Type.Intersect([Type.Object({ id: Type.Integer() }), Type.Object({ name: Type.String() })])
+  const app = await appWith(t, schema, () => ({ id: 1, name: 'Ada' }))
+  await expectEverywhere(t, app, '?only=name', 200, '{"name":"Ada"}')
+})
+
+test('an envelope whose results items are allOf is recognised, and its own keys are never removed', async (t) => {
+  const schema = {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      next: { type: ['string', 'null'] },
+      previous: { type: ['string', 'null'] },
+      results: { type: 'array', items: { allOf: [{ $ref: 'base#' }, { type: 'object', properties: { name: { type: 'string' } } }] } }
+    }
+  }
+  const app = await appWith(t, schema, () => ({ count: 1, next: null, previous: null, results: [{ id: 1, createdBy: 'x', name: 'Ada' }] }), withShared)
+  await expectEverywhere(t, app, '?only=id', 200, '{"count":1,"next":null,"previous":null,"results":[{"id":1}]}')
+  await expectEverywhere(t, app, '?defer=count', 400, '{"statusCode":400,"code":"FST_RESTRICTED_FIELDS_UNKNOWN_FIELD","error":"Bad Request","message":"Unknown field \'count\' in query parameter \'defer\'; allowed fields: id, createdBy, name"}')
+})
+
+test('an envelope composed with allOf keeps its keys and restricts its records', async (t) => {
+  const page = { type: 'object', properties: { count: { type: 'integer' } } }
+  const schema = { allOf: [page, { type: 'object', properties: { results: { type: 'array', items: { $ref: 'base#' } } } }] }
+  const app = await appWith(t, schema, () => ({ count: 1, results: [{ id: 1, createdBy: 'x' }] }), withShared)
+  await expectEverywhere(t, app, '?only=createdBy', 200, '{"count":1,"results":[{"createdBy":"x"}]}')
+})
+
+test('properties beside allOf: defer removes only the named field, nested paths of allOf members are declared', async (t) => {
+  const schema = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    allOf: [{ type: 'object', properties: { profile: { $ref: 'profile#' }, role: { type: 'string' } } }]
+  }
+  const app = await appWith(t, schema, () => ({ id: 1, name: 'Ada', profile: { city: 'Oslo', zip: '1' }, role: 'admin' }), withShared)
+  await expectEverywhere(t, app, '?defer=name', 200, '{"id":1,"profile":{"city":"Oslo","zip":"1"},"role":"admin"}')
+  await expectEverywhere(t, app, '?only=profile.city', 200, '{"profile":{"city":"Oslo"}}')
+})
+
+test('a field written { allOf: [{ $ref }], description } has the nested fields of the referenced schema', async (t) => {
+  const schema = { type: 'object', properties: { id: { type: 'integer' }, profile: { allOf: [{ $ref: 'profile#' }], description: 'Where they live' } } }
+  const app = await appWith(t, schema, () => ({ id: 1, profile: { city: 'Oslo', zip: '1' } }), withShared)
+  await expectEverywhere(t, app, '?only=profile.city', 200, '{"profile":{"city":"Oslo"}}')
+  await expectEverywhere(t, app, '?defer=profile.city', 200, '{"id":1,"profile":{"zip":"1"}}')
+})
+
+const cat = { type: 'object', required: ['kind'], properties: { kind: { const: 'cat' }, name: { type: 'string' }, lives: { type: 'integer' } } }
+const dog = { type: 'object', required: ['kind'], properties: { kind: { const: 'dog' }, name: { type: 'string' }, barks: { type: 'boolean' } } }
+const pets = [{ kind: 'cat', name: 'Tom', lives: 9, barks: false }, { kind: 'dog', name: 'Rex', barks: true, lives: 1 }]
+
+for (const [title, schema] of [
+  ['oneOf with a discriminator', { oneOf: [cat, dog], discriminator: { propertyName: 'kind' } }],
+  ['anyOf', { anyOf: [cat, dog] }],
+  ['TypeBox Union', Type.Union([
+    Type.Object({ kind: Type.Literal('cat'), name: Type.Optional(Type.String()), lives: Type.Optional(Type.Integer()) }),
+    Type.Object({ kind: Type.Literal('dog'), name: Type.Optional(Type.String()), barks: Type.Optional(Type.Boolean()) })
+  ])]
+] as const) {
+  test(`variants (${title}): every name is declared, each record keeps the names of its own variant`, async (t) => {
+    const app = await appWith(t, { type: 'array', items: schema }, () => pets)
+    const plain = await app.inject('/plain')
+    t.equal(plain.body, '[{"kind":"cat","name":"Tom","lives":9},{"kind":"dog","name":"Rex","barks":true}]')
+    await expectEverywhere(t, app, '', 200, plain.body)
+    await expectEverywhere(t, app, '?only=lives', 200, '[{"lives":9},{}]')
+    await expectEverywhere(t, app, '?only=barks', 200, '[{},{"barks":true}]')
+    await expectEverywhere(t, app, '?defer=name', 200, '[{"kind":"cat","lives":9},{"kind":"dog","barks":true}]')
+    await expectEverywhere(t, app, '?only=kind', 200, '[{"kind":"cat"},{"kind":"dog"}]')
+  })
+}
+
+test('Zod discriminatedUnion: each record keeps the names of its own variant', async (t) => {
+  const schema = z.array(z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('cat'), lives: z.int() }),
+    z.object({ kind: z.literal('dog'), barks: z.boolean() })
+  ]))
+  const app = Fastify()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  app.get('/pets', { restrictFields: true, schema: { response: { 200: schema } } }, async () => [{ kind: 'cat' as const, lives: 9 }, { kind: 'dog' as const, barks: true }])
+  for (const [query, body] of [['only=lives', '[{"lives":9},{}]'], ['defer=kind', '[{"lives":9},{"barks":true}]'], ['', '[{"kind":"cat","lives":9},{"kind":"dog","barks":true}]']]) {
+    for (let i = 0; i < 2; i++) {
+      const response = await app.inject(`/pets?${query}`)
+      t.same([response.statusCode, response.body], [200, body], query)
+    }
+  }
+})
+
+for (const [title, schema] of [
+  ["type: ['object', 'null']", { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: { type: 'string' } } }],
+  ['nullable: true', { type: 'object', nullable: true, properties: { id: { type: 'integer' }, name: { type: 'string' } } }],
+  ['anyOf with null', { anyOf: [{ type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }, { type: 'null' }] }],
+  ['TypeBox Union with Null', Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()])]
+] as const) {
+  test(`a nullable record (${title}) the handler returns as null stays null, as a record and as an array item`, async (t) => {
+    const one = await appWith(t, schema, () => null)
+    await expectEverywhere(t, one, '?only=id', 200, 'null')
+    await expectEverywhere(t, one, '?defer=name', 200, 'null')
+    await expectEverywhere(t, one, '', 200, 'null')
+    const many = await appWith(t, { type: 'array', items: schema }, () => [null, { id: 1, name: 'a' }])
+    await expectEverywhere(t, many, '?only=id', 200, '[null,{"id":1}]')
+  })
+}
+
+test('a Zod nullable record stays null', async (t) => {
+  const app = Fastify()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  app.get('/me', { restrictFields: true, schema: { response: { 200: z.object({ id: z.int() }).nullable() } } }, async () => null)
+  for (let i = 0; i < 2; i++) {
+    const response = await app.inject('/me?only=id')
+    t.same([response.statusCode, response.body], [200, 'null'])
+  }
+})
+
+test('if/then/else declares the fields of both branches; each record keeps those of its branch', async (t) => {
+  const schema = {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { kind: { type: 'string' } },
+      if: { properties: { kind: { const: 'a' } } },
+      then: { properties: { a: { type: 'integer' } } },
+      else: { properties: { b: { type: 'integer' } } }
+    }
+  }
+  const app = await appWith(t, schema, () => [{ kind: 'a', a: 1, b: 2 }, { kind: 'b', a: 3, b: 4 }])
+  await expectEverywhere(t, app, '?defer=kind', 200, '[{"a":1},{"b":4}]')
+  await expectEverywhere(t, app, '?only=a', 200, '[{"a":1},{}]')
+})
+
+test("recursion through $ref: '#' deeper than maxDepth: sent whole below it, never a 500, each depth as the route sends it", async (t) => {
+  const schema = { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } }
+  const deep = { id: 1, label: 'a', children: [{ id: 2, label: 'b', children: [{ id: 3, label: 'c', children: [{ id: 4, label: 'd', children: [] }] }] }] }
+  const app = await appWith(t, schema, () => deep, () => {}, 2)
+  const whole = '{"id":2,"label":"b","children":[{"id":3,"label":"c","children":[{"id":4,"label":"d","children":[]}]}]}'
+  for (let i = 0; i < 3; i++) {
+    await expectEverywhere(t, app, '?only=id,children', 200, `{"id":1,"children":[${whole}]}`)
+  }
+  await expectEverywhere(t, app, '?defer=children.label', 200, '{"id":1,"label":"a","children":[{"id":2,"children":[{"id":3,"label":"c","children":[{"id":4,"label":"d","children":[]}]}]}]}')
+})
+
+test('TypeBox Recursive (0.34), TypeBox Cyclic (1.x) and fragment ids are resolved as Fastify resolves them', async (t) => {
+  const deep = { id: 1, children: [{ id: 2, children: [{ id: 3, children: [] }] }] }
+  const schemas = [
+    { $id: 'T0', type: 'object', properties: { id: { type: 'integer' }, children: { type: 'array', items: { $ref: 'T0' } } } },
+    Type.Cyclic({ Node: Type.Object({ id: Type.Integer(), children: Type.Array(Type.Ref('Node')) }) }, 'Node'),
+    { $ref: '#node', definitions: { node: { $id: '#node', type: 'object', properties: { id: { type: 'integer' }, children: { type: 'array', items: { $ref: '#node' } } } } } }
+  ]
+  for (const schema of schemas) {
+    const app = await appWith(t, schema, () => deep, () => {}, 2)
+    await expectEverywhere(t, app, '?only=children.id', 200, '{"children":[{"id":2}]}')
+    await expectEverywhere(t, app, '?defer=id', 200, '{"children":[{"id":2,"children":[{"id":3,"children":[]}]}]}')
+  }
+})
+
+test('Zod dates and codecs are leaves, written as the route writes them', async (t) => {
+  const app = Fastify()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  const at = z.codec(z.iso.datetime(), z.date(), { decode: (text) => new Date(text), encode: (date) => date.toISOString() })
+  const schema = z.object({ id: z.int(), createdAt: z.date(), at })
+  app.get('/plain', { schema: { response: { 200: schema } } }, async () => ({ id: 1, createdAt: new Date(0), at: new Date(1e12) }))
+  app.get('/r', { restrictFields: true, schema: { response: { 200: schema } } }, async () => ({ id: 1, createdAt: new Date(0), at: new Date(1e12) }))
+  t.equal((await app.inject('/plain')).body, '{"id":1,"createdAt":"1970-01-01T00:00:00.000Z","at":"2001-09-09T01:46:40.000Z"}')
+  for (const [query, body] of [['', '{"id":1,"createdAt":"1970-01-01T00:00:00.000Z","at":"2001-09-09T01:46:40.000Z"}'], ['only=createdAt', '{"createdAt":"1970-01-01T00:00:00.000Z"}'], ['defer=createdAt', '{"id":1,"at":"2001-09-09T01:46:40.000Z"}']]) {
+    for (let i = 0; i < 2; i++) {
+      const response = await app.inject(`/r?${query}`)
+      t.same([response.statusCode, response.body], [200, body], query)
+    }
+  }
+})
+
+test('the handler payload is never changed by restriction of composed schemas', async (t) => {
+  const payload = [{ kind: 'cat', name: 'Tom', lives: 9, barks: false }]
+  const before = JSON.stringify(payload)
+  const app = await appWith(t, { type: 'array', items: { oneOf: [cat, dog] } }, () => payload)
+  await expectEverywhere(t, app, '?only=lives', 200, '[{"lives":9}]')
+  t.equal(JSON.stringify(payload), before)
+})
+
+test('variants nested in variants, and a field two allOf members declare, are read', async (t) => {
+  const bird = { type: 'object', required: ['kind'], properties: { kind: { const: 'bird' }, wings: { type: 'integer' } } }
+  const schema = { type: 'array', items: { anyOf: [{ anyOf: [cat, dog] }, bird] } }
+  const app = await appWith(t, schema, () => [{ kind: 'bird', wings: 2, lives: 1 }, { kind: 'dog', barks: true, wings: 0 }])
+  await expectEverywhere(t, app, '?only=wings,barks', 200, '[{"wings":2},{"barks":true}]')
+  const merged = { allOf: [{ type: 'object', properties: { id: { type: 'integer' } } }, { type: 'object', properties: { id: { minimum: 0 }, name: { type: 'string' } } }] }
+  const both = await appWith(t, merged, () => ({ id: 3, name: 'n' }))
+  await expectEverywhere(t, both, '?only=id', 200, '{"id":3}')
+})
+
+test('null stays null for nullable variants, a nullable array field and a nullable envelope', async (t) => {
+  const pets = await appWith(t, { type: 'array', items: { anyOf: [cat, dog, { type: 'null' }] } }, () => [null, { kind: 'cat', lives: 1 }])
+  await expectEverywhere(t, pets, '?only=lives', 200, '[null,{"lives":1}]')
+  // Records declared before the envelope's other keys: the writer leaves the page to the copy.
+  const petPage = { type: 'object', properties: { results: { type: 'array', items: { anyOf: [cat, dog, { type: 'null' }] } }, count: { type: 'integer' } } }
+  const copied = await appWith(t, petPage, () => ({ results: [null, { kind: 'cat', lives: 1 }], count: 2 }))
+  await expectEverywhere(t, copied, '?only=lives', 200, '{"results":[null,{"lives":1}],"count":2}')
+  const tagged = { type: 'object', properties: { id: { type: 'integer' }, tags: { type: ['array', 'null'], items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } } } } }
+  const tags = await appWith(t, tagged, () => ({ id: 1, tags: null }))
+  await expectEverywhere(t, tags, '?only=tags.a', 200, '{"tags":null}')
+  const page = { type: ['object', 'null'], properties: { count: { type: 'integer' }, results: { type: 'array', items: cat } } }
+  const pages = await appWith(t, page, () => null)
+  await expectEverywhere(t, pages, '?only=lives', 200, 'null')
+})
+
+test('a record that matches no variant fails as the route fails without the plugin, on every path', async (t) => {
+  const app = await appWith(t, { anyOf: [cat, dog] }, () => ({ kind: 'bird', name: 'Tweety', wings: 2 }))
+  const failure = '{"statusCode":500,"error":"Internal Server Error","message":"The value of \'#\' does not match schema definition."}'
+  t.same([(await app.inject('/plain')).statusCode, (await app.inject('/plain')).body], [500, failure], 'the route without the plugin')
+  await app.inject('/compiled?only=name')
+  const compiled = await app.inject('/compiled?only=name')
+  // fast-json-stringify names the schema it failed on: in the pruned schema, one it merged.
+  t.same([compiled.statusCode, compiled.json().error], [500, 'Internal Server Error'])
+  t.match(compiled.json().message, /^The value of '[^']*' does not match schema definition\.$/)
+  const written = await app.inject('/written?only=name,kind')
+  t.same([written.statusCode, written.body], [500, failure])
+})
+
+test('a serializer compiler that refuses the variant chooser leaves records to the copy, with the kept fields they have', async (t) => {
+  const app = await appWith(t, { type: 'array', items: { anyOf: [cat, dog] } }, () => pets, (app) => {
+    app.setSerializerCompiler(({ schema }) => {
+      if ((schema as Record<string, unknown>).if !== undefined) throw new Error('no if')
+      return (data) => JSON.stringify(data)
+    })
+  })
+  const response = await app.inject('/written?only=kind,lives')
+  t.same([response.statusCode, response.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog","lives":1}]'])
+})
+
+test('a hiddenFields rule hides a field of every variant, nested ones included, on every path', async (t) => {
+  const owner = { type: 'object', properties: { name: { type: 'string' }, phone: { type: 'string' } } }
+  const schema = { type: 'array', items: { oneOf: [cat, { ...dog, properties: { ...dog.properties, owner } }] } }
+  const payload = [{ kind: 'cat', name: 'Tom', lives: 9 }, { kind: 'dog', name: 'Rex', barks: true, owner: { name: 'Ann', phone: '1' } }]
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  for (const [url, cacheSize] of [['/compiled', 100], ['/written', 0]] as const) {
+    app.get(url, { restrictFields: { cacheSize, hiddenFields: () => ['lives', 'owner.phone'] }, schema: { response: { 200: schema } } }, async () => payload)
+  }
+  await app.ready()
+  for (const url of ['/compiled', '/compiled', '/written']) {
+    const whole = await app.inject(url)
+    t.same([whole.statusCode, whole.body], [200, '[{"kind":"cat","name":"Tom"},{"kind":"dog","name":"Rex","barks":true,"owner":{"name":"Ann"}}]'], url)
+    const owners = await app.inject(`${url}?only=owner`)
+    t.same([owners.statusCode, owners.body], [200, '[{},{"owner":{"name":"Ann"}}]'], `${url}?only=owner`)
+    const hidden = await app.inject(`${url}?only=lives`)
+    t.equal(hidden.statusCode, 400, `${url}?only=lives`)
+  }
+})
