@@ -1,7 +1,8 @@
 /**
  * A small YAML writer for JSON data, for `fastify.swagger({ yaml: true })`:
- * block style, with every string quoted as JSON (a JSON string is a valid YAML
- * double-quoted scalar), so that nothing reads back as another type.
+ * block style, strings plain where they cannot read back as anything else
+ * (`title: Users`) and quoted as JSON otherwise (a JSON string is a valid
+ * YAML double-quoted scalar).
  */
 type Json = Record<string, unknown>
 
@@ -16,9 +17,14 @@ function yamlKey (key: string): string {
   return PLAIN_KEY.test(key) && !YAML_WORDS.test(key) ? key : JSON.stringify(key)
 }
 
+// A letter first (no number, date or indicator), then only characters that
+// mean nothing in a plain scalar: no `:`, `#`, quotes or brackets of flow style.
+const PLAIN_TEXT = /^[A-Za-z][\w .,/()'+-]*$/
+
 function yamlScalar (value: unknown): string {
   if (Array.isArray(value)) return '[]'
   if (isObject(value)) return '{}'
+  if (typeof value === 'string' && PLAIN_TEXT.test(value) && !value.endsWith(' ') && !YAML_WORDS.test(value)) return value
   return JSON.stringify(value)
 }
 
@@ -41,7 +47,7 @@ function yamlBlock (value: Json | unknown[], indent: string): string {
   return lines.join('\n')
 }
 
-/** Writes a JSON value as block-style YAML 1.2, strings quoted as in JSON; what JSON.stringify leaves out is left out. */
+/** Writes a JSON value as block-style YAML 1.2, strings plain where they may be and quoted as in JSON otherwise; what JSON.stringify leaves out is left out. */
 export function toYaml (value: unknown): string {
   const json: unknown = JSON.parse(JSON.stringify(value) ?? 'null')
   return (isComposite(json) ? yamlBlock(json, '') : yamlScalar(json)) + '\n'
