@@ -6,20 +6,17 @@
 import type {
   FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
-import fastJsonStringify from 'fast-json-stringify'
-import type { FieldTree, JsonSchema, PayloadShape } from './declared.js'
-import { projectTree, projectWhole, wholeProjection } from './projection.js'
-import type { KeyedProjection, PathTrie, Projection } from './projection.js'
+import { HiddenFieldsUnknownError } from './errors.js'
+import { projectTree, projectWhole } from './projection.js'
+import type { KeyedProjection } from './projection.js'
 import { UNDECLARED_STATUS } from './route.js'
 import type { RouteSpec, StatusSpec } from './route.js'
+import { hasRestriction, selectionReader } from './selection.js'
 import type { Selection } from './selection.js'
-import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRoute } from './serializer.js'
-import type { Serializer, WriterRoute } from './serializer.js'
+import { StatusSerializers, strippingSerializer } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
-import { HiddenFieldsUnknownError } from './errors.js'
-import { hasRestriction, selectionReader } from './selection.js'
-import { VisibilityCache, stripHidden, visibleTree } from './visibility.js'
+import { VisibilityCache, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
 
 /** Where a request keeps its selection and its handlers' view. */
@@ -68,75 +65,6 @@ function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): v
   if (selection.defer !== null) query[deferParam] = selection.defer.slice()
 }
 
-function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema): Serializer | null {
-  try {
-    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
-    return status.standard === null
-      ? reply.compileSerializationSchema(schema, status.key) as Serializer
-      : fastJsonStringify(schema)
-  } catch (error) {
-    // A custom serializer compiler may refuse a pruned schema; the plugin then writes or copies instead.
-    reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
-    return null
-  }
-}
-
-/** Per-status state of the serializers that are not compiled per selection. */
-interface StatusSerializers {
-  copy: Serializer | null | undefined
-  /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
-  readonly encoded: WriterRoute
-  /** Projections of selections made for another tree than the route's, by selection. */
-  readonly projections: WeakMap<Selection, KeyedProjection>
-}
-
-/** The restricted serializer of a reply whose selection has no compiled serializer: write, or copy where the writer gives up. */
-function writingSerializer (reply: FastifyReply, status: StatusSpec, state: StatusSerializers, projection: Projection, tree: FieldTree): Serializer {
-  return function writeRestricted (payload) {
-    const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
-    const writer = new ProjectionWriter(status.writer, compile)
-    try {
-      return writer.write(payload, projection, tree)
-    } catch (error) {
-      if (error !== WRITER_GAVE_UP) throw error
-    }
-    // The schema of every declared field without defaults: it serializes any copied selection.
-    // Compiled once per status; null (a compiler that refused it) is remembered too.
-    if (state.copy === undefined) state.copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
-    const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))
-    return (state.copy ?? JSON.stringify)(copy)
-  }
-}
-
-/**
- * Wraps a restricted serializer of a Standard Schema route: the payload goes
- * through the schema's own validation first, and what it outputs is
- * restricted. A payload it rejects goes to the route's own serializer, which
- * rejects it as it would without restriction.
- */
-function validatingSerializer (reply: FastifyReply, status: StatusSpec, encoded: WriterRoute, restricted: Serializer, projection: Projection): Serializer {
-  const standard = status.standard!
-  return function validateThenRestrict (payload) {
-    const result = standard['~standard'].validate(payload)
-    if (!(result instanceof Promise) && result.issues === undefined) return restricted(result.value)
-    if (result instanceof Promise) result.catch(() => {})
-    const own = reply.compileSerializationSchema(standard as unknown as Record<string, unknown>, status.key) as Serializer
-    // Reached only when the route's serializer accepts what validation did not (a codec, say):
-    // its JSON is restricted as it stands, with nothing converted again.
-    return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
-  }
-}
-
-/** Removes hidden paths from the records of a payload whose status declares no fields: the object, its items, an envelope's records. */
-function stripPayload (payload: unknown, hidden: PathTrie, shape: PayloadShape): unknown {
-  const stripped = stripHidden(payload, hidden)
-  if ((shape.kind === 'envelope' || shape.kind === 'auto') && stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)) {
-    const records = (stripped as Record<string, unknown>)[shape.key]
-    if (Array.isArray(records)) return { ...stripped, [shape.key]: stripHidden(records, hidden) }
-  }
-  return stripped
-}
-
 /** The hooks of an opted-in route, closed over its spec. */
 export interface RestrictedHooks {
   /** Null on a route with a visibility rule and no querystring schema: nothing can touch the parameters before the rule runs. */
@@ -151,11 +79,9 @@ export interface RestrictedHooks {
  * that a visibility rule hides is declared by another opted-in route.
  */
 export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: string) => boolean): RestrictedHooks {
-  const states = new Map<StatusSpec, StatusSerializers>(spec.statuses.map((status) => [status, {
-    copy: undefined,
-    encoded: writerRoute(status.shape, null),
-    projections: new WeakMap()
-  }]))
+  const serializers = new Map<StatusSpec, StatusSerializers>(spec.statuses.map((status) => [status, new StatusSerializers(status)]))
+  /** Projections of selections made for a status whose tree is not the route's, by status and selection. */
+  const projections = new Map<StatusSpec, WeakMap<Selection, KeyedProjection>>(spec.statuses.map((status) => [status, new WeakMap()]))
   const unrestricted = unrestrictedView(spec.tree)
   const rule = spec.options.hiddenFields
 
@@ -193,26 +119,13 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     done()
   }
 
-  /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
-  function compiledSerializer (reply: FastifyReply, status: StatusSpec, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
-    let serializer = selection?.serializer ?? status.cache.get(key)
-    if (serializer === undefined && status.declared !== null && status.cache.admit(key)) {
-      // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true, variants: 'choose' }))
-      status.cache.set(key, serializer)
-    }
-    // Kept with the selection, so that a remembered selection needs no other lookup.
-    if (serializer !== undefined && selection !== null) selection.serializer = serializer
-    return serializer
-  }
-
   /** The projection of a selection for a status whose tree is not the route's: made from the selection's paths, once. */
   function otherProjection (status: StatusSpec, selection: Selection, visibility: RouteVisibility | null): KeyedProjection {
-    const state = states.get(status)!
-    let projected = state.projections.get(selection)
+    const known = projections.get(status)!
+    let projected = known.get(selection)
     if (projected === undefined) {
       projected = projectTree(visibility === null ? status.tree : treeFor(visibility, status).tree, selection.tries.only, selection.tries.defer)
-      state.projections.set(selection, projected)
+      known.set(selection, projected)
     }
     return projected
   }
@@ -224,23 +137,17 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     const visibility = carrier[kVisibility] as RouteVisibility | null
     if (status === UNDECLARED_STATUS) {
       // No fields to choose from: what the rule hides is removed wherever it appears.
-      const hidden = visibility?.hidden ?? null
-      if (hidden !== null) reply.serializer((payload: unknown) => JSON.stringify(stripPayload(payload, hidden, spec.primary.shape)))
+      if (visibility !== null) reply.serializer(strippingSerializer(visibility.hidden!, spec.primary.shape))
       return
     }
     if (selection === null) return
-    let { projection, key } = selection
-    let own: Selection | null = selection
-    if (status.tree !== spec.tree) {
-      ({ projection, key } = otherProjection(status, selection, visibility))
-      own = null
-    }
-    // What the request sees of this status: a leaf with hidden paths inside its value is never compiled,
-    // since the compiled serializer would write it whole.
     const visible = visibility === null ? null : treeFor(visibility, status)
-    const restricted = (visible?.strips === true ? undefined : compiledSerializer(reply, status, key, projection, own)) ??
-      writingSerializer(reply, status, states.get(status)!, projection, visible?.tree ?? status.tree)
-    reply.serializer(status.standard === null ? restricted : validatingSerializer(reply, status, states.get(status)!.encoded, restricted, projection))
+    if (status.tree === spec.tree) {
+      reply.serializer(serializers.get(status)!.restricted(reply, selection.projection, selection.key, selection, visible))
+    } else {
+      const { projection, key } = otherProjection(status, selection, visibility)
+      reply.serializer(serializers.get(status)!.restricted(reply, projection, key, null, visible))
+    }
   }
 
   function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {

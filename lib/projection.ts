@@ -98,3 +98,41 @@ export function projectTree (tree: FieldTree, only: PathTrie, defer: PathTrie): 
   const { projection, key } = project(tree, only, defer)
   return { projection, key }
 }
+
+const byName = new WeakMap<Projection, Map<string, ProjectedField>>()
+const ownProjections = new WeakMap<Projection, Map<FieldTree, Projection>>()
+
+/**
+ * A projection of a level of variants, read into one variant's own fields:
+ * the kept fields that the variant has, in its own order (the order its
+ * serializer writes them in), nested levels read into its own nested fields.
+ * Built once per projection and variant.
+ */
+export function variantProjection (projection: Projection, own: FieldTree): Projection {
+  let byTree = ownProjections.get(projection)
+  if (byTree === undefined) {
+    byTree = new Map()
+    ownProjections.set(projection, byTree)
+  }
+  let translated = byTree.get(own)
+  if (translated === undefined) {
+    let names = byName.get(projection)
+    if (names === undefined) {
+      names = new Map(projection.map((field) => [field.node.name, field]))
+      byName.set(projection, names)
+    }
+    const fields: ProjectedField[] = []
+    for (const node of own.nodes) {
+      const field = names.get(node.name)
+      if (field === undefined) continue
+      // A field kept whole is read through the fields the request sees of it, so hidden ones stay hidden.
+      const sub = node.children === null || field.node.children === null
+        ? null
+        : variantProjection(field.sub ?? wholeProjection(field.node.children), node.children)
+      fields.push({ node, sub })
+    }
+    translated = fields
+    byTree.set(own, translated)
+  }
+  return translated
+}

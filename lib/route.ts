@@ -9,8 +9,8 @@ import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, Unr
 import type { ResolvedRouteOptions } from './options.js'
 import { selectionReader, selectionRules } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
-import { writerRoute } from './serializer.js'
-import type { Serializer, WriterRoute } from './serializer.js'
+import { writerRoute } from './write.js'
+import type { Serializer, WriterRoute } from './write.js'
 import { foreignSchema, isStandardSchema, standardOutputSchema } from './standard-schema.js'
 import type { StandardSchema } from './standard-schema.js'
 

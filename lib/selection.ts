@@ -9,7 +9,7 @@ import { AdmissionCache } from './cache.js'
 import type { FieldNode, FieldTree } from './declared.js'
 import { addToTrie, projectTree } from './projection.js'
 import type { PathTrie, Projection } from './projection.js'
-import type { Serializer } from './serializer.js'
+import type { Serializer } from './write.js'
 import type { FieldSelection } from './view.js'
 import {
   InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, quote

@@ -1,462 +1,127 @@
 /**
- * The ways to serialize a projection of a route's records:
- * - `pruneSchema` builds the schema a hand-written route returning exactly
- *   the kept fields would declare, for the route's serializer compiler;
- * - `ProjectionWriter` writes the kept fields straight from the handler's
- *   objects, for selections that are not compiled (yet) and for routes
- *   without a response schema;
- * - `copyProjection` copies the kept fields into new objects, the exact but
- *   slower answer for values the writer leaves to it.
- * None of them changes the handler's payload.
+ * How a restricted reply is serialized, chosen per reply from what each
+ * status prepared: the compiled serializer of the selection's pruned schema
+ * when the cache has (or admits) one; else the writer, and the copy where the
+ * writer gives up. A Standard Schema route's payload is validated through its
+ * own schema first. A status without fields only loses the hidden paths.
  */
-import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './declared.js'
+import type { FastifyReply } from 'fastify'
+import fastJsonStringify from 'fast-json-stringify'
+import { copyProjection } from './copy.js'
+import type { FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { wholeProjection } from './projection.js'
-import type { ProjectedField, Projection } from './projection.js'
+import type { PathTrie, Projection } from './projection.js'
+import { pruneSchema } from './prune.js'
+import type { StatusSpec } from './route.js'
+import type { Selection } from './selection.js'
 import { stripHidden } from './visibility.js'
+import type { Visible } from './visibility.js'
+import { ProjectionWriter, WRITER_GAVE_UP, writerRoute } from './write.js'
+import type { Serializer, WriterRoute } from './write.js'
 
-/** Serializes a response payload to JSON text. */
-export type Serializer = (payload: unknown) => string
-
-export interface PruneOptions {
-  /** Keep declared defaults; the object-copy path fills them in itself and must not get them twice. */
-  defaults: boolean
-  /**
-   * How a level of variants is written: `choose` keeps the choice, each
-   * variant with the kept fields it has, chosen as the route's serializer
-   * chooses it; `copy` serializes copies, which hold only fields of their
-   * own variant already: the first variant whose fields a copy's keys fit
-   * writes them in that variant's order, else all the fields it has.
-   */
-  variants: 'choose' | 'copy'
-}
-
-/*
- * pruneSchema: every object level lists only the kept properties, closes
- * itself with `additionalProperties: false` and drops `required` and
- * `patternProperties`, so that nothing removed comes back and nothing missing throws.
- * A level of variants becomes a chain of `if`/`then`/`else`: each variant's
- * test (what the route's own serializer tests to choose it), then the kept
- * fields it has; a record that matches none ends in an `anyOf` of the same
- * variants, which fails as the route's serializer fails. Inside a variant
- * nothing is closed: a closed level would refuse, in that last `anyOf`, the
- * fields that restriction leaves out.
- */
-
-function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean): JsonSchema {
-  const variants = tree.variants
-  const merged = (): JsonSchema => {
-    const schema: JsonSchema = {
-      type: 'object',
-      // fromEntries defines keys, so a field named __proto__ stays a field.
-      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, open)]))
-    }
-    if (!open) schema.additionalProperties = false
-    return schema
-  }
-  if (variants === null) {
-    const schema = merged()
-    if (nullable) schema.nullable = true
-    return schema
-  }
-  const kept = variants.own.map((own): JsonSchema => {
-    const properties = variantProjection(projection, own)
-      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
-    const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
-    if (options.variants === 'copy') choice.additionalProperties = false
-    return choice
-  })
-  if (options.variants === 'copy') {
-    const choices = [...kept, merged()]
-    if (nullable) choices.push({ type: 'null' })
-    return { anyOf: choices }
-  }
-  // The record that matches no variant meets what the route's own serializer does: no option matches, and it throws.
-  const choices = kept.map((choice, index) => {
-    const test = variants.tests[index]
-    return test === null ? choice : { ...choice, not: { not: test } }
-  })
-  if (nullable) choices.push({ type: 'null' })
-  let chain: JsonSchema = { anyOf: choices }
-  // fast-json-stringify tests only the `if` of a branch, not the branch it then writes.
-  for (let index = kept.length - 1; index >= 0; index--) {
-    const test = variants.tests[index]
-    chain = test === null ? kept[index] : { if: test, then: kept[index], else: chain }
-  }
-  return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
-}
-
-const byName = new WeakMap<Projection, Map<string, ProjectedField>>()
-const ownProjections = new WeakMap<Projection, Map<FieldTree, Projection>>()
-
-/**
- * A projection of a level of variants, read into one variant's own fields:
- * the kept fields that the variant has, in its own order (the order its
- * serializer writes them in), nested levels read into its own nested fields.
- * Built once per projection and variant.
- */
-export function variantProjection (projection: Projection, own: FieldTree): Projection {
-  let byTree = ownProjections.get(projection)
-  if (byTree === undefined) {
-    byTree = new Map()
-    ownProjections.set(projection, byTree)
-  }
-  let translated = byTree.get(own)
-  if (translated === undefined) {
-    let names = byName.get(projection)
-    if (names === undefined) {
-      names = new Map(projection.map((field) => [field.node.name, field]))
-      byName.set(projection, names)
-    }
-    const fields: ProjectedField[] = []
-    for (const node of own.nodes) {
-      const field = names.get(node.name)
-      if (field === undefined) continue
-      // A field kept whole is read through the fields the request sees of it, so hidden ones stay hidden.
-      const sub = node.children === null || field.node.children === null
-        ? null
-        : variantProjection(field.sub ?? wholeProjection(field.node.children), node.children)
-      fields.push({ node, sub })
-    }
-    translated = fields
-    byTree.set(own, translated)
-  }
-  return translated
-}
-
-/** A kept field's schema. */
-function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
-  if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
-  let schema: JsonSchema
-  if (node.isArray) {
-    schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open) }
-    if (node.nullable) schema.nullable = true
-  } else {
-    schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open)
-  }
-  if (options.defaults && node.hasDefault) schema.default = node.defaultValue
-  return schema
-}
-
-/** Returns the response schema that serializes exactly the projected fields of a declared response. */
-export function pruneSchema (declared: DeclaredResponse, projection: Projection, options: PruneOptions): JsonSchema {
-  const { shape, tree } = declared
-  let schema: JsonSchema
-  if (shape.kind === 'envelope') {
-    const envelope = declared.envelope as JsonSchema
-    const records = objectSchema(tree, projection, tree.nullable, options, false)
-    schema = { ...envelope, properties: { ...envelope.properties, [shape.key]: { type: 'array', items: records } } }
-  } else if (shape.kind === 'array') {
-    schema = { type: 'array', items: objectSchema(tree, projection, tree.nullable, options, false) }
-  } else {
-    schema = objectSchema(tree, projection, tree.nullable, options, false)
-  }
-  return { ...declared.localDefinitions, ...schema }
-}
-
-/**
- * The schema that tells which variant of a level the route's serializer
- * chooses for a record: it writes the variant's index, or -1 when none matches.
- */
-export function variantChooserSchema (declared: DeclaredResponse, variants: Variants): JsonSchema {
-  let chain: JsonSchema = { const: -1 }
-  for (let index = variants.tests.length - 1; index >= 0; index--) {
-    const test = variants.tests[index]
-    chain = test === null ? { const: index } : { if: test, then: { const: index }, else: chain }
-  }
-  return { ...declared.localDefinitions, ...chain }
-}
-
-/*
- * copyProjection: new records that hold only the projected fields, in
- * declared order, serialized afterwards with a schema of every declared field.
- */
-
-/** Tells the index of the variant a record is, as the route's serializer chooses it; -1 for none. */
-export type VariantChooser = (variants: Variants, record: Record<string, unknown>) => number
-
-function copyValue (value: unknown, tree: FieldTree, projection: Projection, choose: VariantChooser): unknown {
-  if (value === null || typeof value !== 'object') return value
-  // As fast-json-stringify does, an object's toJSON() stands for it.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON: () => unknown }).toJSON(), tree, projection, choose)
-  if (Array.isArray(value)) return value.map((item) => copyValue(item, tree, projection, choose))
-  return copyRecord(value as Record<string, unknown>, tree, projection, choose)
-}
-
-function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, choose: VariantChooser): Record<string, unknown> {
-  // A record of a level of variants keeps the fields of its own variant (all kept ones when it matches none).
-  const own = tree.variants === null ? undefined : tree.variants.own[choose(tree.variants, record)]
-  if (own !== undefined) return copyRecord(record, own, variantProjection(projection, own), choose)
-  const copy: Record<string, unknown> = {}
-  for (const { node, sub } of projection) {
-    const value = record[node.name]
-    if (value === undefined) {
-      // The compiled serializer writes a declared default for a missing field; so must the copy.
-      if (node.hasDefault) copy[node.name] = node.defaultValue
-      continue
-    }
-    // Fields kept whole are still copied level by level, so undeclared keys never pass.
-    copy[node.name] = node.children === null
-      ? (node.strip === undefined ? value : stripHidden(value, node.strip))
-      : copyValue(value, node.children, sub ?? wholeProjection(node.children), choose)
-  }
-  return copy
-}
-
-/**
- * Copies the projected fields of a payload of the given shape into a new
- * payload. Values that are not records (null, strings) are returned as they are.
- */
-export function copyProjection (payload: unknown, tree: FieldTree, projection: Projection, shape: PayloadShape, choose: VariantChooser): unknown {
-  if (shape.kind === 'envelope' || shape.kind === 'auto') {
-    // An envelope's toJSON() stands for it too, before its records are found.
-    if (payload !== null && typeof (payload as { toJSON?: unknown }).toJSON === 'function') payload = (payload as { toJSON: () => unknown }).toJSON()
-    if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
-      const results = (payload as Record<string, unknown>)[shape.key]
-      if (Array.isArray(results)) {
-        return { ...payload, [shape.key]: copyValue(results, tree, projection, choose) }
-      }
-    }
-  }
-  return copyValue(payload, tree, projection, choose)
-}
-
-/*
- * ProjectionWriter: JSON text of the kept fields, read straight from the
- * handler's objects, with no copy. For routes with a response schema it
- * writes what fast-json-stringify writes for the pruned schema: simple leaves
- * itself, other leaves through their own compiled serializer. Anything it does
- * not mirror exactly (a record that is not a plain object, a toJSON method,
- * an envelope with extra properties) makes it give up on the whole payload,
- * and the caller copies instead.
- */
-
-/** Thrown by the writer for a payload it leaves to copyProjection. */
-export const WRITER_GAVE_UP = Symbol('fastify-restricted-fields.writer-gave-up')
-
-/** What a route's writer keeps between requests. */
-export interface WriterRoute {
-  readonly shape: PayloadShape
-  /** The declared response, or null for a route declared by a `fields` list (values written as JSON.stringify does). */
-  readonly declared: DeclaredResponse | null
-  /** Compiled serializers of leaves that are not simple, by their schema (shared by a node and its visible variants). */
-  readonly leaves: Map<JsonSchema, Serializer>
-  /** The envelope without its records, compiled once; null when the writer cannot write the envelope. */
-  envelope?: Serializer | null
-  /** Compiled variant choosers, by the tests of a level (shared by the level and its visible variants); null when the compiler refused one. */
-  readonly choosers: Map<Variants['tests'], Serializer | null>
-}
-
-/** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
-export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {
-  return { shape, declared, leaves: new Map(), choosers: new Map() }
-}
-
-function isRecord (value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-/** JSON.stringify of a string; a short one with nothing to escape is quoted in place, without the call. */
-function jsonString (text: string): string {
-  if (text.length > 40) return JSON.stringify(text)
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    // Control characters, quote, backslash and lone surrogates are escaped.
-    if (code < 32 || code === 34 || code === 92 || (code >= 0xD800 && code <= 0xDFFF)) return JSON.stringify(text)
-  }
-  return '"' + text + '"'
-}
-
-function simpleLeaf (node: FieldNode, value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return node.simpleType === 'string' ? jsonString(value) : undefined
-    case 'number':
-      if (node.simpleType === 'integer') return Number.isInteger(value) ? '' + value : undefined
-      return node.simpleType === 'number' && Number.isFinite(value) ? '' + value : undefined
-    case 'boolean':
-      return node.simpleType === 'boolean' ? (value ? 'true' : 'false') : undefined
-    default:
-      return value === null && node.simpleType !== null && node.nullable ? 'null' : undefined
+function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema): Serializer | null {
+  try {
+    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
+    return status.standard === null
+      ? reply.compileSerializationSchema(schema, status.key) as Serializer
+      : fastJsonStringify(schema)
+  } catch (error) {
+    // A custom serializer compiler may refuse a pruned schema; the plugin then writes or copies instead.
+    reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
+    return null
   }
 }
 
-export class ProjectionWriter {
-  readonly #route: WriterRoute
-  readonly #compile: (schema: JsonSchema) => Serializer | null
+/** The serializers of one restricted status, and what they keep between requests. */
+export class StatusSerializers {
+  readonly #status: StatusSpec
+  /** The schema of every declared field without defaults, for copies; compiled on first use (null: refused). */
+  #copy: Serializer | null | undefined = undefined
+  /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
+  readonly #encoded: WriterRoute
 
-  /** `compile` compiles a JSON Schema with the route's serializer compiler; null when it refuses. */
-  constructor (route: WriterRoute, compile: (schema: JsonSchema) => Serializer | null) {
-    this.#route = route
-    this.#compile = compile
+  constructor (status: StatusSpec) {
+    this.#status = status
+    this.#encoded = writerRoute(status.shape, null)
   }
 
   /**
-   * JSON text of the projected payload, read against `visible` (the route's
-   * tree by default); throws WRITER_GAVE_UP for a payload it leaves to copyProjection.
+   * The serializer of a reply restricted to `projection` (canonical `key`).
+   * `selection` is the request's own selection when the projection is its
+   * own, so that its compiled serializer is kept with it; `visible` is what
+   * the request sees of the status when a rule hides some fields.
    */
-  write (payload: unknown, projection: Projection, visible?: FieldTree): string {
-    const { shape } = this.#route
-    if (this.#route.declared === null) return this.#writeListed(payload, projection, shape)
-    // The tree the request sees, when a rule hides some fields: its variants' own fields lose them too.
-    const tree = visible ?? this.#route.declared.tree
-    if (shape.kind === 'array') {
-      if (!Array.isArray(payload)) throw WRITER_GAVE_UP
-      return this.#writeArray(payload, tree, projection)
-    }
-    if (payload === null && (shape.kind === 'object' ? tree.nullable : this.#route.declared.envelope?.nullable === true)) return 'null'
-    if (!isRecord(payload) || typeof payload.toJSON === 'function') throw WRITER_GAVE_UP
-    if (shape.kind === 'object') return this.#writeRecord(payload, tree, projection)
-    return this.#writeEnvelope(payload, tree, projection, (shape as { key: string }).key)
+  restricted (reply: FastifyReply, projection: Projection, key: string, selection: Selection | null, visible: Visible | null): Serializer {
+    // A leaf with hidden paths inside its value is never compiled: the compiled serializer would write it whole.
+    const restricted = (visible?.strips === true ? undefined : this.#compiled(reply, key, projection, selection)) ??
+      this.#writing(reply, projection, visible?.tree ?? this.#status.tree)
+    return this.#status.standard === null ? restricted : this.#validating(reply, restricted, projection)
   }
 
-  #writeRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection): string {
-    // A record of a level of variants is written with the kept fields of its own variant, in that variant's order.
-    if (tree.variants !== null) {
-      const own = this.#variant(tree.variants, record)
-      return this.#writeRecord(record, own, variantProjection(projection, own))
+  /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
+  #compiled (reply: FastifyReply, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
+    const status = this.#status
+    let serializer = selection?.serializer ?? status.cache.get(key)
+    if (serializer === undefined && status.declared !== null && status.cache.admit(key)) {
+      // A refusal is cached too (as null), so it is not tried again.
+      serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true, variants: 'choose' }))
+      status.cache.set(key, serializer)
     }
-    let json = '{'
-    for (let i = 0; i < projection.length; i++) {
-      const { node, sub } = projection[i]
-      const value = record[node.name]
-      let text: string
-      if (value === undefined) {
-        // As fast-json-stringify does: a missing field with a default gets it, others are left out.
-        if (!node.hasDefault) continue
-        text = JSON.stringify(node.defaultValue)
-      } else if (node.children === null) {
-        const leaf = node.strip === undefined ? value : stripHidden(value, node.strip)
-        text = simpleLeaf(node, leaf) ?? this.#leaf(node)(leaf)
-      } else if (value === null && node.nullable) {
-        text = 'null'
-      } else if (node.isArray) {
-        if (!Array.isArray(value)) throw WRITER_GAVE_UP
-        text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
-      } else {
-        if (!isRecord(value) || typeof value.toJSON === 'function') throw WRITER_GAVE_UP
-        text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
-      }
-      json += json.length === 1 ? node.jsonKey + text : ',' + node.jsonKey + text
-    }
-    return json + '}'
-  }
-
-  #writeArray (items: unknown[], tree: FieldTree, projection: Projection): string {
-    let json = '['
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]
-      if (i > 0) json += ','
-      if (item === null && tree.nullable) {
-        json += 'null'
-        continue
-      }
-      if (!isRecord(item) || typeof item.toJSON === 'function') throw WRITER_GAVE_UP
-      json += this.#writeRecord(item, tree, projection)
-    }
-    return json + ']'
-  }
-
-  /** The own fields of the variant a record is; gives up on a record that matches no variant. */
-  #variant (variants: Variants, record: Record<string, unknown>): FieldTree {
-    const own = variants.own[this.choose(variants, record)]
-    if (own === undefined) throw WRITER_GAVE_UP
-    return own
-  }
-
-  /** The index of the variant the route's serializer chooses for a record; -1 for none, or when the chooser cannot be compiled. */
-  choose (variants: Variants, record: Record<string, unknown>): number {
-    const choosers = this.#route.choosers
-    let chooser = choosers.get(variants.tests)
-    if (chooser === undefined) {
-      chooser = this.#compile(variantChooserSchema(this.#route.declared!, variants))
-      choosers.set(variants.tests, chooser)
-    }
-    return chooser === null ? -1 : Number(chooser(record))
-  }
-
-  #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {
-    const records = payload[key]
-    const envelope = this.#envelope()
-    if (envelope === null || !Array.isArray(records)) throw WRITER_GAVE_UP
-    // The envelope's other fields, written by its own compiled serializer; the records go where the schema declares them.
-    const rest = envelope(payload)
-    const head = rest.length === 2 ? '{' : rest.slice(0, -1) + ','
-    return head + JSON.stringify(key) + ':' + this.#writeArray(records, tree, projection) + '}'
-  }
-
-  #envelope (): Serializer | null {
-    const route = this.#route
-    if (route.envelope === undefined) {
-      const schema = (route.declared as DeclaredResponse).envelope as JsonSchema
-      const key = (route.shape as { key: string }).key
-      const names = Object.keys(schema.properties)
-      const required: unknown[] = Array.isArray(schema.required) ? schema.required : []
-      // fast-json-stringify writes required properties first, each group in declared order.
-      const order = [...names.filter((name) => required.includes(name)), ...names.filter((name) => !required.includes(name))]
-      // Only an envelope whose records come last and that writes no undeclared keys is written around them.
-      const writable = order[order.length - 1] === key && schema.patternProperties === undefined &&
-        (schema.additionalProperties === undefined || schema.additionalProperties === false)
-      if (writable) {
-        const { [key]: _records, ...properties } = schema.properties
-        const { required: _required, nullable: _nullable, ...rest } = schema
-        rest.properties = properties
-        if (required.length > 0) rest.required = required.filter((name) => name !== key)
-        route.envelope = this.#compile({ ...route.declared!.localDefinitions, ...rest })
-      } else {
-        route.envelope = null
-      }
-    }
-    return route.envelope
-  }
-
-  #leaf (node: FieldNode): Serializer {
-    let serializer = this.#route.leaves.get(node.schema)
-    if (serializer === undefined) {
-      const definitions = this.#route.declared!.localDefinitions
-      // A leaf its compiler refuses is written as JSON.stringify writes it, as a refused copy schema is.
-      serializer = this.#compile(Object.keys(definitions).length === 0 ? node.schema : { ...definitions, ...node.schema }) ?? JSON.stringify
-      this.#route.leaves.set(node.schema, serializer)
-    }
+    // Kept with the selection, so that a remembered selection needs no other lookup.
+    if (serializer !== undefined && selection !== null) selection.serializer = serializer
     return serializer
   }
 
-  /** A route declared by a `fields` list, or JSON already encoded: exactly what JSON.stringify writes of copyProjection's result. */
-  #writeListed (payload: unknown, projection: Projection, shape: PayloadShape): string {
-    if ((shape.kind === 'auto' || shape.kind === 'envelope') && isRecord(payload) && Array.isArray(payload[shape.key])) {
-      let json = '{'
-      for (const name of Object.keys(payload)) {
-        const text = name === shape.key
-          ? listedValue(payload[name], projection)
-          : JSON.stringify(payload[name])
-        if (text === undefined) continue
-        json += (json.length === 1 ? '' : ',') + JSON.stringify(name) + ':' + text
+  /** The restricted serializer of a reply whose selection has no compiled serializer: write, or copy where the writer gives up. */
+  #writing (reply: FastifyReply, projection: Projection, tree: FieldTree): Serializer {
+    const status = this.#status
+    return (payload) => {
+      const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
+      const writer = new ProjectionWriter(status.writer, compile)
+      try {
+        return writer.write(payload, projection, tree)
+      } catch (error) {
+        if (error !== WRITER_GAVE_UP) throw error
       }
-      return json + '}'
+      if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
+      const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))
+      return (this.#copy ?? JSON.stringify)(copy)
     }
-    return listedValue(payload, projection) as string
+  }
+
+  /**
+   * Wraps a restricted serializer of a Standard Schema route: the payload goes
+   * through the schema's own validation first, and what it outputs is
+   * restricted. A payload it rejects goes to the route's own serializer, which
+   * rejects it as it would without restriction.
+   */
+  #validating (reply: FastifyReply, restricted: Serializer, projection: Projection): Serializer {
+    const status = this.#status
+    const standard = status.standard!
+    const encoded = this.#encoded
+    return function validateThenRestrict (payload) {
+      const result = standard['~standard'].validate(payload)
+      if (!(result instanceof Promise) && result.issues === undefined) return restricted(result.value)
+      if (result instanceof Promise) result.catch(() => {})
+      const own = reply.compileSerializationSchema(standard as unknown as Record<string, unknown>, status.key) as Serializer
+      // Reached only when the route's serializer accepts what validation did not (a codec, say):
+      // its JSON is restricted as it stands, with nothing converted again.
+      return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
+    }
   }
 }
 
-function listedValue (value: unknown, projection: Projection): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return listedValue((value as { toJSON: () => unknown }).toJSON(), projection)
-  if (Array.isArray(value)) {
-    let json = '['
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) json += ','
-      json += listedValue(value[i], projection) ?? 'null'
+/**
+ * The serializer of a reply whose status declares no fields: the payload as
+ * JSON without the hidden paths, in the object, its items, and an envelope's records.
+ */
+export function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Serializer {
+  return function stripHiddenPaths (payload) {
+    const stripped = stripHidden(payload, hidden)
+    if ((shape.kind === 'envelope' || shape.kind === 'auto') && stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)) {
+      const records = (stripped as Record<string, unknown>)[shape.key]
+      if (Array.isArray(records)) return JSON.stringify({ ...stripped, [shape.key]: stripHidden(records, hidden) })
     }
-    return json + ']'
+    return JSON.stringify(stripped)
   }
-  let json = '{'
-  const record = value as Record<string, unknown>
-  for (const { node, sub } of projection) {
-    const field = record[node.name]
-    const text = node.children === null
-      ? JSON.stringify(node.strip === undefined ? field : stripHidden(field, node.strip))
-      : listedValue(field, sub ?? wholeProjection(node.children))
-    if (text === undefined) continue
-    json += (json.length === 1 ? '' : ',') + node.jsonKey + text
-  }
-  return json + '}'
 }

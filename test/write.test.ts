@@ -1,124 +1,14 @@
 import { test } from 'tap'
 import fastJsonStringify from 'fast-json-stringify'
+import { copyProjection } from '../lib/copy.js'
 import { declaredFromList, declaredResponse } from '../lib/declared.js'
 import type { JsonSchema, PayloadShape } from '../lib/declared.js'
+import { pruneSchema } from '../lib/prune.js'
 import { parseSelection } from '../lib/selection.js'
-import { ProjectionWriter, WRITER_GAVE_UP, copyProjection, pruneSchema, writerRoute } from '../lib/serializer.js'
-import { context, records, rulesWith, treeOf, userSchema } from './fixtures.js'
+import { ProjectionWriter, WRITER_GAVE_UP, writerRoute } from '../lib/write.js'
+import { context, rulesWith } from './fixtures.js'
 
 const rules = rulesWith()
-const tree = treeOf(userSchema)
-
-function copy (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {
-  const selection = parseSelection(query, tree, rules)
-  if (selection === null) throw new Error('no selection')
-  return copyProjection(payload, tree, selection.projection, shape, () => -1)
-}
-
-const cases: Array<{ title: string, query: Record<string, unknown>, expected: unknown }> = [
-  { title: 'only keeps the named fields', query: { only: 'name,id' }, expected: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
-  {
-    title: 'defer keeps every declared field but the named ones; undeclared keys never pass, defaults are filled',
-    query: { defer: 'email' },
-    expected: [
-      { id: 1, name: 'Ada', role: 'member', profile: { city: 'London', phone: '1' }, tags: [{ id: 1, label: 'math' }] },
-      { id: 2, name: 'Alan', role: 'admin', profile: null, tags: [] }
-    ]
-  },
-  { title: 'nested paths, nulls and arrays', query: { only: 'profile.city,tags.label' }, expected: [{ profile: { city: 'London' }, tags: [{ label: 'math' }] }, { profile: null, tags: [] }] },
-  { title: 'only naming nothing gives empty objects', query: { only: '' }, expected: [{}, {}] }
-]
-
-test('copyProjection copies the projected fields of every record', async (t) => {
-  for (const { title, query, expected } of cases) {
-    t.same(copy(query, records), expected, title)
-  }
-})
-
-test('copyProjection follows the payload shape', async (t) => {
-  t.same(copy({ only: 'id' }, records[0], { kind: 'object' }), { id: 1 }, 'a single record')
-  t.same(copy({ only: 'id' }, { count: 2, results: records }, { kind: 'envelope', key: 'results' }),
-    { count: 2, results: [{ id: 1 }, { id: 2 }] }, 'envelope keys are kept')
-  t.same(copy({ only: 'id' }, { count: 0, results: 'none' }, { kind: 'envelope', key: 'results' }),
-    {}, 'an envelope without a results array is treated as a record')
-  t.same(copy({ only: 'id' }, records, { kind: 'auto', key: 'results' }), [{ id: 1 }, { id: 2 }], 'auto: an array')
-  t.same(copy({ only: 'id' }, { results: records, next: null }, { kind: 'auto', key: 'results' }),
-    { results: [{ id: 1 }, { id: 2 }], next: null }, 'auto: an envelope')
-  t.same(copy({ only: 'id' }, [records[0]], { kind: 'auto', key: 'results' }), [{ id: 1 }], 'auto: an array is not an envelope')
-})
-
-test('copyProjection leaves values that are not records as they are', async (t) => {
-  t.equal(copy({ only: 'id' }, null), null)
-  t.equal(copy({ only: 'id' }, 'text', { kind: 'envelope', key: 'results' }), 'text')
-  t.same(copy({ only: 'profile.city' }, [{ profile: 'not an object' }, 7]), [{ profile: 'not an object' }, 7])
-})
-
-test('copyProjection on a tree from a list copies nested arrays too', async (t) => {
-  const listed = declaredFromList(['id', 'tags.label'])
-  const selection = parseSelection({ only: 'tags' }, listed, rules)
-  t.same(copyProjection({ id: 1, tags: [{ label: 'a', x: 1 }] }, listed, selection!.projection, { kind: 'object' }, () => -1), { tags: [{ label: 'a' }] })
-})
-
-function prune (schema: JsonSchema, query: Record<string, unknown>, defaults = true, shared: Record<string, JsonSchema> = {}): JsonSchema {
-  const declared = declaredResponse(schema, 'results', 8, context(shared, schema))!
-  const selection = parseSelection(query, declared.tree, rules)!
-  return pruneSchema(declared, selection.projection, { defaults, variants: 'choose' })
-}
-
-const closed = (properties: JsonSchema): JsonSchema => ({ type: 'object', properties, additionalProperties: false })
-
-test('pruneSchema keeps the projected properties, closed, without required', async (t) => {
-  t.same(prune(userSchema, { only: 'name,id' }), closed({ id: { type: 'integer' }, name: { type: 'string' } }))
-})
-
-test('pruneSchema keeps defaults of kept fields unless told not to', async (t) => {
-  t.same(prune(userSchema, { only: 'role' }), closed({ role: { type: 'string', default: 'member' } }))
-  t.same(prune(userSchema, { only: 'role' }, false), closed({ role: { type: 'string' } }))
-})
-
-test('pruneSchema rebuilds nested objects and arrays from their declared fields', async (t) => {
-  t.same(prune(userSchema, { only: 'profile,tags.label' }), closed({
-    profile: { ...closed({ city: { type: 'string' }, phone: { type: 'string' } }), nullable: true },
-    tags: { type: 'array', items: closed({ label: { type: 'string' } }) }
-  }))
-})
-
-test('pruneSchema keeps nested object defaults', async (t) => {
-  const schema = { type: 'object', properties: { p: { type: 'object', default: {}, properties: { a: { type: 'string' } } } } }
-  t.same(prune(schema, { only: 'p' }), closed({ p: { ...closed({ a: { type: 'string' } }), default: {} } }))
-  t.same(prune(schema, { only: 'p' }, false), closed({ p: closed({ a: { type: 'string' } }) }))
-})
-
-test('pruneSchema drops patternProperties and additionalProperties of the original', async (t) => {
-  const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, patternProperties: { '^x': { type: 'string' } }, additionalProperties: true }
-  t.same(prune(schema, { only: 'a' }), closed({ a: { type: 'string' } }))
-})
-
-test('pruneSchema wraps arrays and envelopes the way the route declared them', async (t) => {
-  t.same(prune({ type: 'array', items: userSchema }, { only: 'id' }), { type: 'array', items: closed({ id: { type: 'integer' } }) })
-  const envelope = {
-    $id: 'page',
-    type: 'object',
-    required: ['count', 'results'],
-    properties: { count: { type: 'integer' }, results: { type: 'array', items: userSchema } }
-  }
-  t.same(prune(envelope, { only: 'id' }), {
-    type: 'object',
-    required: ['count', 'results'],
-    properties: { count: { type: 'integer' }, results: { type: 'array', items: closed({ id: { type: 'integer' } }) } }
-  }, 'the envelope keeps its keys and loses its $id')
-})
-
-test('pruneSchema carries the route schema definitions that leaf refs point into', async (t) => {
-  const schema = { type: 'object', properties: { a: { $ref: '#/definitions/s' }, b: {} }, definitions: { s: { type: 'string' } } }
-  t.same(prune(schema, { only: 'a' }), { definitions: schema.definitions, ...closed({ a: { $ref: '#/definitions/s' } }) })
-})
-
-test('pruneSchema keeps a field named __proto__ as a property', async (t) => {
-  const schema = { type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}, "b": {}}') }
-  const pruned = prune(schema, { only: '__proto__' })
-  t.same(Object.keys(pruned.properties), ['__proto__'])
-})
 
 type Case = { title: string, schema: JsonSchema, query: Record<string, unknown>, payload: unknown, gaveUp?: true }
 

@@ -1,0 +1,63 @@
+/**
+ * Copies the kept fields of a payload into new objects: the exact but slower
+ * answer for values the writer leaves to it, serialized afterwards with one
+ * schema of every declared field. The handler's payload is not changed.
+ */
+import type { FieldTree, PayloadShape, Variants } from './declared.js'
+import { variantProjection, wholeProjection } from './projection.js'
+import type { Projection } from './projection.js'
+import { stripHidden } from './visibility.js'
+
+/*
+ * copyProjection: new records that hold only the projected fields, in
+ * declared order, serialized afterwards with a schema of every declared field.
+ */
+
+/** Tells the index of the variant a record is, as the route's serializer chooses it; -1 for none. */
+export type VariantChooser = (variants: Variants, record: Record<string, unknown>) => number
+
+function copyValue (value: unknown, tree: FieldTree, projection: Projection, choose: VariantChooser): unknown {
+  if (value === null || typeof value !== 'object') return value
+  // As fast-json-stringify does, an object's toJSON() stands for it.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON: () => unknown }).toJSON(), tree, projection, choose)
+  if (Array.isArray(value)) return value.map((item) => copyValue(item, tree, projection, choose))
+  return copyRecord(value as Record<string, unknown>, tree, projection, choose)
+}
+
+function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, choose: VariantChooser): Record<string, unknown> {
+  // A record of a level of variants keeps the fields of its own variant (all kept ones when it matches none).
+  const own = tree.variants === null ? undefined : tree.variants.own[choose(tree.variants, record)]
+  if (own !== undefined) return copyRecord(record, own, variantProjection(projection, own), choose)
+  const copy: Record<string, unknown> = {}
+  for (const { node, sub } of projection) {
+    const value = record[node.name]
+    if (value === undefined) {
+      // The compiled serializer writes a declared default for a missing field; so must the copy.
+      if (node.hasDefault) copy[node.name] = node.defaultValue
+      continue
+    }
+    // Fields kept whole are still copied level by level, so undeclared keys never pass.
+    copy[node.name] = node.children === null
+      ? (node.strip === undefined ? value : stripHidden(value, node.strip))
+      : copyValue(value, node.children, sub ?? wholeProjection(node.children), choose)
+  }
+  return copy
+}
+
+/**
+ * Copies the projected fields of a payload of the given shape into a new
+ * payload. Values that are not records (null, strings) are returned as they are.
+ */
+export function copyProjection (payload: unknown, tree: FieldTree, projection: Projection, shape: PayloadShape, choose: VariantChooser): unknown {
+  if (shape.kind === 'envelope' || shape.kind === 'auto') {
+    // An envelope's toJSON() stands for it too, before its records are found.
+    if (payload !== null && typeof (payload as { toJSON?: unknown }).toJSON === 'function') payload = (payload as { toJSON: () => unknown }).toJSON()
+    if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
+      const results = (payload as Record<string, unknown>)[shape.key]
+      if (Array.isArray(results)) {
+        return { ...payload, [shape.key]: copyValue(results, tree, projection, choose) }
+      }
+    }
+  }
+  return copyValue(payload, tree, projection, choose)
+}

@@ -1,0 +1,119 @@
+/**
+ * Builds the schema a hand-written route returning exactly the kept fields
+ * would declare, for the route's serializer compiler: what a selection that
+ * is compiled is served by.
+ */
+import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, Variants } from './declared.js'
+import { variantProjection, wholeProjection } from './projection.js'
+import type { Projection } from './projection.js'
+
+export interface PruneOptions {
+  /** Keep declared defaults; the object-copy path fills them in itself and must not get them twice. */
+  defaults: boolean
+  /**
+   * How a level of variants is written: `choose` keeps the choice, each
+   * variant with the kept fields it has, chosen as the route's serializer
+   * chooses it; `copy` serializes copies, which hold only fields of their
+   * own variant already: the first variant whose fields a copy's keys fit
+   * writes them in that variant's order, else all the fields it has.
+   */
+  variants: 'choose' | 'copy'
+}
+
+/*
+ * pruneSchema: every object level lists only the kept properties, closes
+ * itself with `additionalProperties: false` and drops `required` and
+ * `patternProperties`, so that nothing removed comes back and nothing missing throws.
+ * A level of variants becomes a chain of `if`/`then`/`else`: each variant's
+ * test (what the route's own serializer tests to choose it), then the kept
+ * fields it has; a record that matches none ends in an `anyOf` of the same
+ * variants, which fails as the route's serializer fails. Inside a variant
+ * nothing is closed: a closed level would refuse, in that last `anyOf`, the
+ * fields that restriction leaves out.
+ */
+
+function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean): JsonSchema {
+  const variants = tree.variants
+  const merged = (): JsonSchema => {
+    const schema: JsonSchema = {
+      type: 'object',
+      // fromEntries defines keys, so a field named __proto__ stays a field.
+      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, open)]))
+    }
+    if (!open) schema.additionalProperties = false
+    return schema
+  }
+  if (variants === null) {
+    const schema = merged()
+    if (nullable) schema.nullable = true
+    return schema
+  }
+  const kept = variants.own.map((own): JsonSchema => {
+    const properties = variantProjection(projection, own)
+      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
+    const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
+    if (options.variants === 'copy') choice.additionalProperties = false
+    return choice
+  })
+  if (options.variants === 'copy') {
+    const choices = [...kept, merged()]
+    if (nullable) choices.push({ type: 'null' })
+    return { anyOf: choices }
+  }
+  // The record that matches no variant meets what the route's own serializer does: no option matches, and it throws.
+  const choices = kept.map((choice, index) => {
+    const test = variants.tests[index]
+    return test === null ? choice : { ...choice, not: { not: test } }
+  })
+  if (nullable) choices.push({ type: 'null' })
+  let chain: JsonSchema = { anyOf: choices }
+  // fast-json-stringify tests only the `if` of a branch, not the branch it then writes.
+  for (let index = kept.length - 1; index >= 0; index--) {
+    const test = variants.tests[index]
+    chain = test === null ? kept[index] : { if: test, then: kept[index], else: chain }
+  }
+  return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
+}
+
+/** A kept field's schema. */
+function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
+  if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
+  let schema: JsonSchema
+  if (node.isArray) {
+    schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open) }
+    if (node.nullable) schema.nullable = true
+  } else {
+    schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open)
+  }
+  if (options.defaults && node.hasDefault) schema.default = node.defaultValue
+  return schema
+}
+
+/** Returns the response schema that serializes exactly the projected fields of a declared response. */
+export function pruneSchema (declared: DeclaredResponse, projection: Projection, options: PruneOptions): JsonSchema {
+  const { shape, tree } = declared
+  let schema: JsonSchema
+  if (shape.kind === 'envelope') {
+    const envelope = declared.envelope as JsonSchema
+    const records = objectSchema(tree, projection, tree.nullable, options, false)
+    schema = { ...envelope, properties: { ...envelope.properties, [shape.key]: { type: 'array', items: records } } }
+  } else if (shape.kind === 'array') {
+    schema = { type: 'array', items: objectSchema(tree, projection, tree.nullable, options, false) }
+  } else {
+    schema = objectSchema(tree, projection, tree.nullable, options, false)
+  }
+  return { ...declared.localDefinitions, ...schema }
+}
+
+/**
+ * The schema that tells which variant of a level the route's serializer
+ * chooses for a record: it writes the variant's index, or -1 when none matches.
+ */
+export function variantChooserSchema (declared: DeclaredResponse, variants: Variants): JsonSchema {
+  let chain: JsonSchema = { const: -1 }
+  for (let index = variants.tests.length - 1; index >= 0; index--) {
+    const test = variants.tests[index]
+    chain = test === null ? { const: index } : { if: test, then: { const: index }, else: chain }
+  }
+  return { ...declared.localDefinitions, ...chain }
+}

@@ -1,0 +1,255 @@
+/**
+ * Writes the kept fields of a payload as JSON text straight from the
+ * handler's objects, with no copy: for selections that are not compiled
+ * (yet) and for routes without a response schema. The handler's payload is
+ * not changed.
+ */
+import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './declared.js'
+import { variantChooserSchema } from './prune.js'
+import { variantProjection, wholeProjection } from './projection.js'
+import type { Projection } from './projection.js'
+import { stripHidden } from './visibility.js'
+
+/** Serializes a response payload to JSON text. */
+export type Serializer = (payload: unknown) => string
+
+/*
+ * ProjectionWriter: JSON text of the kept fields, read straight from the
+ * handler's objects, with no copy. For routes with a response schema it
+ * writes what fast-json-stringify writes for the pruned schema: simple leaves
+ * itself, other leaves through their own compiled serializer. Anything it does
+ * not mirror exactly (a record that is not a plain object, a toJSON method,
+ * an envelope with extra properties) makes it give up on the whole payload,
+ * and the caller copies instead.
+ */
+
+/** Thrown by the writer for a payload it leaves to copyProjection. */
+export const WRITER_GAVE_UP = Symbol('fastify-restricted-fields.writer-gave-up')
+
+/** What a route's writer keeps between requests. */
+export interface WriterRoute {
+  readonly shape: PayloadShape
+  /** The declared response, or null for a route declared by a `fields` list (values written as JSON.stringify does). */
+  readonly declared: DeclaredResponse | null
+  /** Compiled serializers of leaves that are not simple, by their schema (shared by a node and its visible variants). */
+  readonly leaves: Map<JsonSchema, Serializer>
+  /** The envelope without its records, compiled once; null when the writer cannot write the envelope. */
+  envelope?: Serializer | null
+  /** Compiled variant choosers, by the tests of a level (shared by the level and its visible variants); null when the compiler refused one. */
+  readonly choosers: Map<Variants['tests'], Serializer | null>
+}
+
+/** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
+export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {
+  return { shape, declared, leaves: new Map(), choosers: new Map() }
+}
+
+function isRecord (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** JSON.stringify of a string; a short one with nothing to escape is quoted in place, without the call. */
+function jsonString (text: string): string {
+  if (text.length > 40) return JSON.stringify(text)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // Control characters, quote, backslash and lone surrogates are escaped.
+    if (code < 32 || code === 34 || code === 92 || (code >= 0xD800 && code <= 0xDFFF)) return JSON.stringify(text)
+  }
+  return '"' + text + '"'
+}
+
+function simpleLeaf (node: FieldNode, value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return node.simpleType === 'string' ? jsonString(value) : undefined
+    case 'number':
+      if (node.simpleType === 'integer') return Number.isInteger(value) ? '' + value : undefined
+      return node.simpleType === 'number' && Number.isFinite(value) ? '' + value : undefined
+    case 'boolean':
+      return node.simpleType === 'boolean' ? (value ? 'true' : 'false') : undefined
+    default:
+      return value === null && node.simpleType !== null && node.nullable ? 'null' : undefined
+  }
+}
+
+export class ProjectionWriter {
+  readonly #route: WriterRoute
+  readonly #compile: (schema: JsonSchema) => Serializer | null
+
+  /** `compile` compiles a JSON Schema with the route's serializer compiler; null when it refuses. */
+  constructor (route: WriterRoute, compile: (schema: JsonSchema) => Serializer | null) {
+    this.#route = route
+    this.#compile = compile
+  }
+
+  /**
+   * JSON text of the projected payload, read against `visible` (the route's
+   * tree by default); throws WRITER_GAVE_UP for a payload it leaves to copyProjection.
+   */
+  write (payload: unknown, projection: Projection, visible?: FieldTree): string {
+    const { shape } = this.#route
+    if (this.#route.declared === null) return this.#writeListed(payload, projection, shape)
+    // The tree the request sees, when a rule hides some fields: its variants' own fields lose them too.
+    const tree = visible ?? this.#route.declared.tree
+    if (shape.kind === 'array') {
+      if (!Array.isArray(payload)) throw WRITER_GAVE_UP
+      return this.#writeArray(payload, tree, projection)
+    }
+    if (payload === null && (shape.kind === 'object' ? tree.nullable : this.#route.declared.envelope?.nullable === true)) return 'null'
+    if (!isRecord(payload) || typeof payload.toJSON === 'function') throw WRITER_GAVE_UP
+    if (shape.kind === 'object') return this.#writeRecord(payload, tree, projection)
+    return this.#writeEnvelope(payload, tree, projection, (shape as { key: string }).key)
+  }
+
+  #writeRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection): string {
+    // A record of a level of variants is written with the kept fields of its own variant, in that variant's order.
+    if (tree.variants !== null) {
+      const own = this.#variant(tree.variants, record)
+      return this.#writeRecord(record, own, variantProjection(projection, own))
+    }
+    let json = '{'
+    for (let i = 0; i < projection.length; i++) {
+      const { node, sub } = projection[i]
+      const value = record[node.name]
+      let text: string
+      if (value === undefined) {
+        // As fast-json-stringify does: a missing field with a default gets it, others are left out.
+        if (!node.hasDefault) continue
+        text = JSON.stringify(node.defaultValue)
+      } else if (node.children === null) {
+        const leaf = node.strip === undefined ? value : stripHidden(value, node.strip)
+        text = simpleLeaf(node, leaf) ?? this.#leaf(node)(leaf)
+      } else if (value === null && node.nullable) {
+        text = 'null'
+      } else if (node.isArray) {
+        if (!Array.isArray(value)) throw WRITER_GAVE_UP
+        text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
+      } else {
+        if (!isRecord(value) || typeof value.toJSON === 'function') throw WRITER_GAVE_UP
+        text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
+      }
+      json += json.length === 1 ? node.jsonKey + text : ',' + node.jsonKey + text
+    }
+    return json + '}'
+  }
+
+  #writeArray (items: unknown[], tree: FieldTree, projection: Projection): string {
+    let json = '['
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]
+      if (i > 0) json += ','
+      if (item === null && tree.nullable) {
+        json += 'null'
+        continue
+      }
+      if (!isRecord(item) || typeof item.toJSON === 'function') throw WRITER_GAVE_UP
+      json += this.#writeRecord(item, tree, projection)
+    }
+    return json + ']'
+  }
+
+  /** The own fields of the variant a record is; gives up on a record that matches no variant. */
+  #variant (variants: Variants, record: Record<string, unknown>): FieldTree {
+    const own = variants.own[this.choose(variants, record)]
+    if (own === undefined) throw WRITER_GAVE_UP
+    return own
+  }
+
+  /** The index of the variant the route's serializer chooses for a record; -1 for none, or when the chooser cannot be compiled. */
+  choose (variants: Variants, record: Record<string, unknown>): number {
+    const choosers = this.#route.choosers
+    let chooser = choosers.get(variants.tests)
+    if (chooser === undefined) {
+      chooser = this.#compile(variantChooserSchema(this.#route.declared!, variants))
+      choosers.set(variants.tests, chooser)
+    }
+    return chooser === null ? -1 : Number(chooser(record))
+  }
+
+  #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {
+    const records = payload[key]
+    const envelope = this.#envelope()
+    if (envelope === null || !Array.isArray(records)) throw WRITER_GAVE_UP
+    // The envelope's other fields, written by its own compiled serializer; the records go where the schema declares them.
+    const rest = envelope(payload)
+    const head = rest.length === 2 ? '{' : rest.slice(0, -1) + ','
+    return head + JSON.stringify(key) + ':' + this.#writeArray(records, tree, projection) + '}'
+  }
+
+  #envelope (): Serializer | null {
+    const route = this.#route
+    if (route.envelope === undefined) {
+      const schema = (route.declared as DeclaredResponse).envelope as JsonSchema
+      const key = (route.shape as { key: string }).key
+      const names = Object.keys(schema.properties)
+      const required: unknown[] = Array.isArray(schema.required) ? schema.required : []
+      // fast-json-stringify writes required properties first, each group in declared order.
+      const order = [...names.filter((name) => required.includes(name)), ...names.filter((name) => !required.includes(name))]
+      // Only an envelope whose records come last and that writes no undeclared keys is written around them.
+      const writable = order[order.length - 1] === key && schema.patternProperties === undefined &&
+        (schema.additionalProperties === undefined || schema.additionalProperties === false)
+      if (writable) {
+        const { [key]: _records, ...properties } = schema.properties
+        const { required: _required, nullable: _nullable, ...rest } = schema
+        rest.properties = properties
+        if (required.length > 0) rest.required = required.filter((name) => name !== key)
+        route.envelope = this.#compile({ ...route.declared!.localDefinitions, ...rest })
+      } else {
+        route.envelope = null
+      }
+    }
+    return route.envelope
+  }
+
+  #leaf (node: FieldNode): Serializer {
+    let serializer = this.#route.leaves.get(node.schema)
+    if (serializer === undefined) {
+      const definitions = this.#route.declared!.localDefinitions
+      // A leaf its compiler refuses is written as JSON.stringify writes it, as a refused copy schema is.
+      serializer = this.#compile(Object.keys(definitions).length === 0 ? node.schema : { ...definitions, ...node.schema }) ?? JSON.stringify
+      this.#route.leaves.set(node.schema, serializer)
+    }
+    return serializer
+  }
+
+  /** A route declared by a `fields` list, or JSON already encoded: exactly what JSON.stringify writes of copyProjection's result. */
+  #writeListed (payload: unknown, projection: Projection, shape: PayloadShape): string {
+    if ((shape.kind === 'auto' || shape.kind === 'envelope') && isRecord(payload) && Array.isArray(payload[shape.key])) {
+      let json = '{'
+      for (const name of Object.keys(payload)) {
+        const text = name === shape.key
+          ? listedValue(payload[name], projection)
+          : JSON.stringify(payload[name])
+        if (text === undefined) continue
+        json += (json.length === 1 ? '' : ',') + JSON.stringify(name) + ':' + text
+      }
+      return json + '}'
+    }
+    return listedValue(payload, projection) as string
+  }
+}
+
+function listedValue (value: unknown, projection: Projection): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return listedValue((value as { toJSON: () => unknown }).toJSON(), projection)
+  if (Array.isArray(value)) {
+    let json = '['
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) json += ','
+      json += listedValue(value[i], projection) ?? 'null'
+    }
+    return json + ']'
+  }
+  let json = '{'
+  const record = value as Record<string, unknown>
+  for (const { node, sub } of projection) {
+    const field = record[node.name]
+    const text = node.children === null
+      ? JSON.stringify(node.strip === undefined ? field : stripHidden(field, node.strip))
+      : listedValue(field, sub ?? wholeProjection(node.children))
+    if (text === undefined) continue
+    json += (json.length === 1 ? '' : ',') + node.jsonKey + text
+  }
+  return json + '}'
+}

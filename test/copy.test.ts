@@ -1,0 +1,59 @@
+import { test } from 'tap'
+import { copyProjection } from '../lib/copy.js'
+import { declaredFromList } from '../lib/declared.js'
+import type { PayloadShape } from '../lib/declared.js'
+import { parseSelection } from '../lib/selection.js'
+import { records, rulesWith, treeOf, userSchema } from './fixtures.js'
+
+const rules = rulesWith()
+const tree = treeOf(userSchema)
+
+function copy (query: Record<string, unknown>, payload: unknown, shape: PayloadShape = { kind: 'array' }): unknown {
+  const selection = parseSelection(query, tree, rules)
+  if (selection === null) throw new Error('no selection')
+  return copyProjection(payload, tree, selection.projection, shape, () => -1)
+}
+
+const cases: Array<{ title: string, query: Record<string, unknown>, expected: unknown }> = [
+  { title: 'only keeps the named fields', query: { only: 'name,id' }, expected: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }] },
+  {
+    title: 'defer keeps every declared field but the named ones; undeclared keys never pass, defaults are filled',
+    query: { defer: 'email' },
+    expected: [
+      { id: 1, name: 'Ada', role: 'member', profile: { city: 'London', phone: '1' }, tags: [{ id: 1, label: 'math' }] },
+      { id: 2, name: 'Alan', role: 'admin', profile: null, tags: [] }
+    ]
+  },
+  { title: 'nested paths, nulls and arrays', query: { only: 'profile.city,tags.label' }, expected: [{ profile: { city: 'London' }, tags: [{ label: 'math' }] }, { profile: null, tags: [] }] },
+  { title: 'only naming nothing gives empty objects', query: { only: '' }, expected: [{}, {}] }
+]
+
+test('copyProjection copies the projected fields of every record', async (t) => {
+  for (const { title, query, expected } of cases) {
+    t.same(copy(query, records), expected, title)
+  }
+})
+
+test('copyProjection follows the payload shape', async (t) => {
+  t.same(copy({ only: 'id' }, records[0], { kind: 'object' }), { id: 1 }, 'a single record')
+  t.same(copy({ only: 'id' }, { count: 2, results: records }, { kind: 'envelope', key: 'results' }),
+    { count: 2, results: [{ id: 1 }, { id: 2 }] }, 'envelope keys are kept')
+  t.same(copy({ only: 'id' }, { count: 0, results: 'none' }, { kind: 'envelope', key: 'results' }),
+    {}, 'an envelope without a results array is treated as a record')
+  t.same(copy({ only: 'id' }, records, { kind: 'auto', key: 'results' }), [{ id: 1 }, { id: 2 }], 'auto: an array')
+  t.same(copy({ only: 'id' }, { results: records, next: null }, { kind: 'auto', key: 'results' }),
+    { results: [{ id: 1 }, { id: 2 }], next: null }, 'auto: an envelope')
+  t.same(copy({ only: 'id' }, [records[0]], { kind: 'auto', key: 'results' }), [{ id: 1 }], 'auto: an array is not an envelope')
+})
+
+test('copyProjection leaves values that are not records as they are', async (t) => {
+  t.equal(copy({ only: 'id' }, null), null)
+  t.equal(copy({ only: 'id' }, 'text', { kind: 'envelope', key: 'results' }), 'text')
+  t.same(copy({ only: 'profile.city' }, [{ profile: 'not an object' }, 7]), [{ profile: 'not an object' }, 7])
+})
+
+test('copyProjection on a tree from a list copies nested arrays too', async (t) => {
+  const listed = declaredFromList(['id', 'tags.label'])
+  const selection = parseSelection({ only: 'tags' }, listed, rules)
+  t.same(copyProjection({ id: 1, tags: [{ label: 'a', x: 1 }] }, listed, selection!.projection, { kind: 'object' }, () => -1), { tags: [{ label: 'a' }] })
+})

@@ -1,0 +1,69 @@
+import { test } from 'tap'
+import { declaredResponse } from '../lib/declared.js'
+import type { JsonSchema } from '../lib/declared.js'
+import { pruneSchema } from '../lib/prune.js'
+import { parseSelection } from '../lib/selection.js'
+import { context, rulesWith, userSchema } from './fixtures.js'
+
+const rules = rulesWith()
+
+function prune (schema: JsonSchema, query: Record<string, unknown>, defaults = true, shared: Record<string, JsonSchema> = {}): JsonSchema {
+  const declared = declaredResponse(schema, 'results', 8, context(shared, schema))!
+  const selection = parseSelection(query, declared.tree, rules)!
+  return pruneSchema(declared, selection.projection, { defaults, variants: 'choose' })
+}
+
+const closed = (properties: JsonSchema): JsonSchema => ({ type: 'object', properties, additionalProperties: false })
+
+test('pruneSchema keeps the projected properties, closed, without required', async (t) => {
+  t.same(prune(userSchema, { only: 'name,id' }), closed({ id: { type: 'integer' }, name: { type: 'string' } }))
+})
+
+test('pruneSchema keeps defaults of kept fields unless told not to', async (t) => {
+  t.same(prune(userSchema, { only: 'role' }), closed({ role: { type: 'string', default: 'member' } }))
+  t.same(prune(userSchema, { only: 'role' }, false), closed({ role: { type: 'string' } }))
+})
+
+test('pruneSchema rebuilds nested objects and arrays from their declared fields', async (t) => {
+  t.same(prune(userSchema, { only: 'profile,tags.label' }), closed({
+    profile: { ...closed({ city: { type: 'string' }, phone: { type: 'string' } }), nullable: true },
+    tags: { type: 'array', items: closed({ label: { type: 'string' } }) }
+  }))
+})
+
+test('pruneSchema keeps nested object defaults', async (t) => {
+  const schema = { type: 'object', properties: { p: { type: 'object', default: {}, properties: { a: { type: 'string' } } } } }
+  t.same(prune(schema, { only: 'p' }), closed({ p: { ...closed({ a: { type: 'string' } }), default: {} } }))
+  t.same(prune(schema, { only: 'p' }, false), closed({ p: closed({ a: { type: 'string' } }) }))
+})
+
+test('pruneSchema drops patternProperties and additionalProperties of the original', async (t) => {
+  const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, patternProperties: { '^x': { type: 'string' } }, additionalProperties: true }
+  t.same(prune(schema, { only: 'a' }), closed({ a: { type: 'string' } }))
+})
+
+test('pruneSchema wraps arrays and envelopes the way the route declared them', async (t) => {
+  t.same(prune({ type: 'array', items: userSchema }, { only: 'id' }), { type: 'array', items: closed({ id: { type: 'integer' } }) })
+  const envelope = {
+    $id: 'page',
+    type: 'object',
+    required: ['count', 'results'],
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: userSchema } }
+  }
+  t.same(prune(envelope, { only: 'id' }), {
+    type: 'object',
+    required: ['count', 'results'],
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: closed({ id: { type: 'integer' } }) } }
+  }, 'the envelope keeps its keys and loses its $id')
+})
+
+test('pruneSchema carries the route schema definitions that leaf refs point into', async (t) => {
+  const schema = { type: 'object', properties: { a: { $ref: '#/definitions/s' }, b: {} }, definitions: { s: { type: 'string' } } }
+  t.same(prune(schema, { only: 'a' }), { definitions: schema.definitions, ...closed({ a: { $ref: '#/definitions/s' } }) })
+})
+
+test('pruneSchema keeps a field named __proto__ as a property', async (t) => {
+  const schema = { type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}, "b": {}}') }
+  const pruned = prune(schema, { only: '__proto__' })
+  t.same(Object.keys(pruned.properties), ['__proto__'])
+})
