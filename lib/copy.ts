@@ -7,6 +7,7 @@ import type { FieldTree, PayloadShape, Variants } from './declared.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { stripHidden } from './visibility.js'
+import { hasToJSON } from './json.js'
 
 /*
  * copyProjection: new records that hold only the projected fields, in
@@ -19,7 +20,7 @@ export type VariantChooser = (variants: Variants, record: Record<string, unknown
 function copyValue (value: unknown, tree: FieldTree, projection: Projection, choose: VariantChooser): unknown {
   if (value === null || typeof value !== 'object') return value
   // As fast-json-stringify does, an object's toJSON() stands for it.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON: () => unknown }).toJSON(), tree, projection, choose)
+  if (hasToJSON(value)) return copyValue(value.toJSON(), tree, projection, choose)
   if (Array.isArray(value)) return value.map((item) => copyValue(item, tree, projection, choose))
   return copyRecord(value as Record<string, unknown>, tree, projection, choose)
 }
@@ -51,7 +52,7 @@ function copyRecord (record: Record<string, unknown>, tree: FieldTree, projectio
 export function copyProjection (payload: unknown, tree: FieldTree, projection: Projection, shape: PayloadShape, choose: VariantChooser): unknown {
   if (shape.kind === 'envelope' || shape.kind === 'auto') {
     // An envelope's toJSON() stands for it too, before its records are found.
-    if (payload !== null && typeof (payload as { toJSON?: unknown }).toJSON === 'function') payload = (payload as { toJSON: () => unknown }).toJSON()
+    if (hasToJSON(payload)) payload = payload.toJSON()
     if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
       const results = (payload as Record<string, unknown>)[shape.key]
       if (Array.isArray(results)) {

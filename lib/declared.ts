@@ -11,6 +11,7 @@
  */
 import { RefResolver } from 'json-schema-ref-resolver'
 import type { PathTrie } from './projection.js'
+import { MAX_REF_HOPS, decodePointerToken, encodePointerToken, isRecord } from './json.js'
 
 export type JsonSchema = Record<string, any>
 
@@ -107,19 +108,14 @@ export interface RefContext {
 /** A schema and where it sits: the id of its document (`base`) and its JSON pointer there. */
 interface Located { schema: JsonSchema, base: string, pointer: string }
 
-const MAX_REF_HOPS = 32
 /** Variants multiply through nested `allOf`s; past this many, a level is refused rather than expanded. */
 const MAX_VARIANTS = 64
 /** The id a pruned schema gives the route's schema when its leaves refer into it. */
 const ROOT_ID = 'urn:fastify-restricted-fields:route'
 const EMBEDDED_KEY = 'fastify-restricted-fields:route'
 
-function isObject (value: unknown): value is JsonSchema {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 function decodePointer (pointer: string): string[] {
-  return pointer.split('/').slice(1).map((raw) => decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~'))
+  return pointer.split('/').slice(1).map((raw) => decodePointerToken(decodeURIComponent(raw)))
 }
 
 function resolvePointer (document: JsonSchema, pointer: string): JsonSchema | undefined {
@@ -129,7 +125,7 @@ function resolvePointer (document: JsonSchema, pointer: string): JsonSchema | un
     if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined
     current = current[key]
   }
-  return isObject(current) ? current : undefined
+  return isRecord(current) ? current : undefined
 }
 
 /** Reads `$ref`s as fast-json-stringify does: ids of shared schemas, schema-local `$id`s and anchors (`#node`), and pointers. */
@@ -172,7 +168,7 @@ class References {
         ? resolvePointer(document, fragment)
         : this.#resolver.getSchema(documentId, '#' + fragment) ?? undefined
     }
-    if (!isObject(target)) return this.#context.unresolved(ref)
+    if (!isRecord(target)) return this.#context.unresolved(ref)
     return { schema: target, base: documentId, pointer: fragment.startsWith('/') ? fragment : '' }
   }
 
@@ -188,7 +184,7 @@ class References {
    */
   rebase (schema: unknown, base: string): any {
     if (Array.isArray(schema)) return schema.map((item) => this.rebase(item, base))
-    if (!isObject(schema)) return schema
+    if (!isRecord(schema)) return schema
     const copy: JsonSchema = {}
     let inner = base
     if (typeof schema.$id === 'string' && !schema.$id.startsWith('#')) inner = schema.$id
@@ -223,7 +219,7 @@ function typeIncludes (schema: JsonSchema, type: string): boolean {
 }
 
 function isNullSchema (schema: unknown): boolean {
-  return isObject(schema) && schema.type === 'null'
+  return isRecord(schema) && schema.type === 'null'
 }
 
 /**
@@ -273,7 +269,7 @@ function requiredConstants (parts: Located[]): Map<string, unknown> {
   for (const { schema } of parts) {
     if (Array.isArray(schema.required)) for (const name of schema.required) required.add(name)
     for (const [name, property] of Object.entries(schema.properties as JsonSchema)) {
-      if (!isObject(property)) continue
+      if (!isRecord(property)) continue
       if (Object.hasOwn(property, 'const')) constants.set(name, property.const)
       else if (Array.isArray(property.enum) && property.enum.length === 1) constants.set(name, property.enum[0])
     }
@@ -316,7 +312,7 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
     base,
     pointer: index === undefined ? `${pointer}/${keyword}` : `${pointer}/${keyword}/${index}`
   })
-  if (isObject(schema.properties)) result.parts.push(located)
+  if (isRecord(schema.properties)) result.parts.push(located)
   if (typeof schema.$ref === 'string') {
     const target = expand(refs.resolve(schema.$ref, base), refs, hops + 1)
     result.nullable ||= target.nullable
@@ -324,7 +320,7 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
   }
   if (Array.isArray(schema.allOf)) {
     for (let i = 0; i < schema.allOf.length; i++) {
-      if (!isObject(schema.allOf[i])) continue
+      if (!isRecord(schema.allOf[i])) continue
       const member = expand(at('allOf', i), refs, hops + 1)
       mergeInto(result, member, refs, located)
     }
@@ -339,7 +335,7 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
         result.nullable = true
         continue
       }
-      if (!isObject(member)) continue
+      if (!isRecord(member)) continue
       const expanded = expand(at(keyword, i), refs, hops + 1)
       if (isObjectLike(expanded) && expanded.items === null) {
         members.push({ test: refs.rebase(member, base), expanded })
@@ -371,8 +367,8 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
     mergeInto(result, choice, refs, located)
   }
   // fast-json-stringify reads `if` only with a `then` or an `else`.
-  if (isObject(schema.if) && (isObject(schema.then) || isObject(schema.else))) {
-    const branch = (keyword: string): Located[] => isObject(schema[keyword]) ? expand(at(keyword), refs, hops + 1).parts : []
+  if (isRecord(schema.if) && (isRecord(schema.then) || isRecord(schema.else))) {
+    const branch = (keyword: string): Located[] => isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1).parts : []
     const choice = emptyExpanded()
     choice.variants = [
       { test: refs.rebase(schema.if, base), parts: branch('then') },
@@ -380,7 +376,7 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
     ]
     mergeInto(result, choice, refs, located)
   }
-  if (typeIncludes(schema, 'array') && isObject(schema.items)) result.items = at('items')
+  if (typeIncludes(schema, 'array') && isRecord(schema.items)) result.items = at('items')
   return result
 }
 
@@ -417,8 +413,8 @@ class Reader {
     for (const part of parts) {
       if (Array.isArray(part.schema.required)) for (const name of part.schema.required) required.add(name)
       for (const [name, property] of Object.entries(part.schema.properties as JsonSchema)) {
-        if (!isObject(property)) continue
-        const located = { schema: property, base: part.base, pointer: `${part.pointer}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}` }
+        if (!isRecord(property)) continue
+        const located = { schema: property, base: part.base, pointer: `${part.pointer}/properties/${encodePointerToken(name)}` }
         const list = byName.get(name)
         if (list === undefined) byName.set(name, [located])
         else list.push(located)
@@ -548,7 +544,7 @@ export function declaredResponse (
   if (declared === null) return null
   const localDefinitions: JsonSchema = {}
   for (const key of ['definitions', '$defs']) {
-    if (isObject(schema[key])) localDefinitions[key] = refs.rebase(schema[key], refs.rootId)
+    if (isRecord(schema[key])) localDefinitions[key] = refs.rebase(schema[key], refs.rootId)
   }
   if (refs.usesRoot && !Object.hasOwn(context.shared, refs.rootId)) {
     // The route schema, whole, for leaves that refer into it (`$ref: '#'` below maxDepth, a local `$id`).
@@ -559,7 +555,7 @@ export function declaredResponse (
 
 /** An envelope: an object (its composition merged) whose `resultsKey` holds an array of records. */
 function envelopeOf (reader: Reader, top: Expanded, resultsKey: string, maxDepth: number): Omit<DeclaredResponse, 'localDefinitions'> | null {
-  const holders = top.parts.filter((part) => isObject(part.schema.properties[resultsKey]))
+  const holders = top.parts.filter((part) => isRecord(part.schema.properties[resultsKey]))
   if (holders.length === 0) return null
   const located = holders.map((part) => ({
     schema: part.schema.properties[resultsKey], base: part.base, pointer: `${part.pointer}/properties/${resultsKey}`

@@ -15,6 +15,7 @@
  */
 import { InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError } from './errors.js'
 import { deferDescription, onlyDescription } from './querystring.js'
+import { MAX_REF_HOPS, decodePointerToken, encodePointerToken, isRecord as isObject } from './json.js'
 
 export type Json = Record<string, any>
 
@@ -101,15 +102,9 @@ const ERROR_DESCRIPTION = 'Bad Request: a restriction parameter is invalid (`cod
 // one allowed. `discriminator` names a property a restriction may leave out.
 const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else', 'not', 'discriminator']
 
-const MAX_REF_HOPS = 32
-
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']
 
 type Version = '2.0' | '3'
-
-function isObject (value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /** Copies the arrays and plain objects of a document; other values (a Date in an example, say) are shared. */
 function cloneJson<T> (value: T): T {
@@ -270,12 +265,12 @@ class Relaxation {
     if (typeof ref !== 'string' || !ref.startsWith(this.#prefix)) return null
     const name = ref.slice(this.#prefix.length)
     if (name.includes('/')) return null
-    const decoded = name.replaceAll('~1', '/').replaceAll('~0', '~')
+    const decoded = decodePointerToken(name)
     return Object.hasOwn(this.#schemas, decoded) && isObject(this.#schemas[decoded]) ? decoded : null
   }
 
   #ref (name: string): string {
-    return this.#prefix + name.replaceAll('~', '~0').replaceAll('/', '~1')
+    return this.#prefix + encodePointerToken(name)
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { InvalidOptionError } from './errors.js'
+import { isRecord as isPlainObject } from './json.js'
 
 /**
  * Says which declared fields (names or dotted paths) a request may not see,
@@ -111,10 +112,6 @@ function checkDistinctParams (where: string, options: ResolvedOptions): void {
   if (options.onlyParam === options.deferParam) {
     throw new InvalidOptionError(`${where}\`onlyParam\` and \`deferParam\` must differ, both are '${options.onlyParam}'`)
   }
-}
-
-function isPlainObject (value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** Checks the plugin's options and fills in the defaults. Throws FST_RESTRICTED_FIELDS_INVALID_OPTION. */

@@ -11,6 +11,7 @@ import type { FieldNode, FieldTree } from './declared.js'
 import { InvalidHiddenFieldsError } from './errors.js'
 import { addToTrie } from './projection.js'
 import type { PathTrie } from './projection.js'
+import { hasToJSON } from './json.js'
 
 /** The trie of hidden paths: `whole` marks a hidden field, and a field hidden whole stays hidden whole. */
 export function hiddenTrie (paths: readonly string[]): PathTrie {
@@ -71,7 +72,7 @@ export function visibleTree (tree: FieldTree, hidden: PathTrie): Visible {
  */
 export function stripHidden (value: unknown, hidden: PathTrie): unknown {
   if (value === null || typeof value !== 'object') return value
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return stripHidden((value as { toJSON: () => unknown }).toJSON(), hidden)
+  if (hasToJSON(value)) return stripHidden(value.toJSON(), hidden)
   if (Array.isArray(value)) return value.map((item) => stripHidden(item, hidden))
   const copy: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {

@@ -9,6 +9,7 @@ import { variantChooserSchema } from './prune.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { stripHidden } from './visibility.js'
+import { hasToJSON, isRecord } from './json.js'
 
 /** Serializes a response payload to JSON text. */
 export type Serializer = (payload: unknown) => string
@@ -42,10 +43,6 @@ export interface WriterRoute {
 /** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
 export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {
   return { shape, declared, leaves: new Map(), choosers: new Map() }
-}
-
-function isRecord (value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** JSON.stringify of a string; a short one with nothing to escape is quoted in place, without the call. */
@@ -97,7 +94,7 @@ export class ProjectionWriter {
       return this.#writeArray(payload, tree, projection)
     }
     if (payload === null && (shape.kind === 'object' ? tree.nullable : this.#route.declared.envelope?.nullable === true)) return 'null'
-    if (!isRecord(payload) || typeof payload.toJSON === 'function') throw WRITER_GAVE_UP
+    if (!isRecord(payload) || hasToJSON(payload)) throw WRITER_GAVE_UP
     if (shape.kind === 'object') return this.#writeRecord(payload, tree, projection)
     return this.#writeEnvelope(payload, tree, projection, (shape as { key: string }).key)
   }
@@ -126,7 +123,7 @@ export class ProjectionWriter {
         if (!Array.isArray(value)) throw WRITER_GAVE_UP
         text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
       } else {
-        if (!isRecord(value) || typeof value.toJSON === 'function') throw WRITER_GAVE_UP
+        if (!isRecord(value) || hasToJSON(value)) throw WRITER_GAVE_UP
         text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
       }
       json += json.length === 1 ? node.jsonKey + text : ',' + node.jsonKey + text
@@ -143,7 +140,7 @@ export class ProjectionWriter {
         json += 'null'
         continue
       }
-      if (!isRecord(item) || typeof item.toJSON === 'function') throw WRITER_GAVE_UP
+      if (!isRecord(item) || hasToJSON(item)) throw WRITER_GAVE_UP
       json += this.#writeRecord(item, tree, projection)
     }
     return json + ']'
@@ -232,7 +229,7 @@ export class ProjectionWriter {
 
 function listedValue (value: unknown, projection: Projection): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return listedValue((value as { toJSON: () => unknown }).toJSON(), projection)
+  if (hasToJSON(value)) return listedValue(value.toJSON(), projection)
   if (Array.isArray(value)) {
     let json = '['
     for (let i = 0; i < value.length; i++) {

@@ -4,11 +4,9 @@
  * (`title: Users`) and quoted as JSON otherwise (a JSON string is a valid
  * YAML double-quoted scalar).
  */
-type Json = Record<string, unknown>
+import { isRecord } from './json.js'
 
-function isObject (value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+type Json = Record<string, unknown>
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$.-]*$/
 const YAML_WORDS = /^(?:y|n|yes|no|on|off|true|false|null)$/i
@@ -23,13 +21,13 @@ const PLAIN_TEXT = /^[A-Za-z][\w .,/()'+-]*$/
 
 function yamlScalar (value: unknown): string {
   if (Array.isArray(value)) return '[]'
-  if (isObject(value)) return '{}'
+  if (isRecord(value)) return '{}'
   if (typeof value === 'string' && PLAIN_TEXT.test(value) && !value.endsWith(' ') && !YAML_WORDS.test(value)) return value
   return JSON.stringify(value)
 }
 
 function isComposite (value: unknown): value is Json | unknown[] {
-  return Array.isArray(value) ? value.length > 0 : isObject(value) && Object.keys(value).length > 0
+  return Array.isArray(value) ? value.length > 0 : isRecord(value) && Object.keys(value).length > 0
 }
 
 function yamlBlock (value: Json | unknown[], indent: string): string {

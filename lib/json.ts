@@ -1,0 +1,27 @@
+/**
+ * Small helpers for the JSON values and JSON Schema documents that several
+ * modules walk, kept here so that each exists once.
+ */
+
+/** Whether a value is an object that is neither null nor an array: a JSON object, or a record to read fields from. */
+export function isRecord (value: unknown): value is Record<string, any> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** Whether a value has a `toJSON()` method, which JSON.stringify and fast-json-stringify write in its place. */
+export function hasToJSON (value: unknown): value is { toJSON: () => unknown } {
+  return typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function'
+}
+
+/** Most `$ref`s followed one after the other; a longer chain loops. */
+export const MAX_REF_HOPS = 32
+
+/** A JSON pointer token as a name (`~1` is `/`, `~0` is `~`). */
+export function decodePointerToken (token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~')
+}
+
+/** A name as a JSON pointer token. */
+export function encodePointerToken (name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+}
