@@ -8,7 +8,7 @@ import type {
 } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import type { JsonSchema, PayloadShape } from './declared.js'
-import { projectTree, projectWhole, wholeProjection } from './projection.js'
+import { projectTree, wholeProjection } from './projection.js'
 import type { KeyedProjection, PathTrie, Projection } from './projection.js'
 import { UNDECLARED_STATUS } from './route.js'
 import type { RouteSpec, StatusSpec } from './route.js'
@@ -18,7 +18,7 @@ import type { Serializer, WriterRoute } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
 import type { FieldSelection } from './view.js'
 import { HiddenFieldsUnknownError } from './errors.js'
-import { hasRestriction, selectionReader } from './selection.js'
+import { hasRestriction, selectionReader, unrequestedSelection } from './selection.js'
 import { VisibilityCache, stripHidden, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
 
@@ -186,7 +186,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     // Read before validation: a querystring schema may strip or coerce the parameters.
     try {
-      select(request, request.query as Query, spec.readSelection, null)
+      select(request, request.query as Query, spec.readSelection, spec.unrequested)
     } catch (error) {
       done(error as Error)
       return
@@ -197,7 +197,8 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
   function compiledSerializer (reply: FastifyReply, status: StatusSpec, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
     let serializer = selection?.serializer ?? status.cache.get(key)
-    if (serializer === undefined && status.declared !== null && status.cache.admit(key)) {
+    // A field set is one of finitely many the server named: it is compiled on first use (cacheSize 0 still compiles nothing).
+    if (serializer === undefined && status.declared !== null && ((selection?.named === true && spec.options.cacheSize > 0) || status.cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true }))
       status.cache.set(key, serializer)
@@ -260,7 +261,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   /** A route without a rule: an earlier hook replied before the parameters were read. */
   function readLate (request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
     try {
-      select(request, request.query as Query, spec.readSelection, null)
+      select(request, request.query as Query, spec.readSelection, spec.unrequested)
     } catch (error) {
       done(error as Error)
       return
@@ -290,11 +291,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
 
   const visibilities = new VisibilityCache<RouteVisibility>(
     spec.tree,
-    { tree: spec.tree, readSelection: spec.readSelection, whole: null, hidden: null, strips: false, statusTrees: new Map() } satisfies RouteVisibility,
+    { tree: spec.tree, readSelection: spec.readSelection, whole: spec.unrequested, hidden: null, strips: false, statusTrees: new Map() } satisfies RouteVisibility,
     ({ tree, strips }, hidden): RouteVisibility => ({
       tree,
       readSelection: selectionReader(tree, spec.rules, spec.options.cacheSize),
-      whole: { ...projectWhole(tree), only: null, defer: null, tries: { only: { whole: true, children: new Map() }, defer: { whole: false, children: new Map() } } },
+      whole: unrequestedSelection(tree, spec.rules),
       hidden,
       strips,
       statusTrees: new Map()
