@@ -96,7 +96,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     if (schema?.querystring !== undefined && !usesStandardSchemas(schema)) {
       routeOptions.schema = {
         ...schema,
-        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths)
+        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths, resolved)
       }
     }
     const [primary, ...others] = spec.statuses
