@@ -44,8 +44,7 @@ export function deferDescription (onlyParam: string, deferParam: string): string
 
 /** The schema of one restriction parameter: an array of declared names. */
 function parameterSchema (paths: readonly string[], description: string, choices: readonly string[] = []): JsonSchema {
-  if (choices.length > 0) return { type: 'array', items: { type: 'string', enum: [...paths, ...choices] }, description }
-  return { type: 'array', items: { type: 'string', enum: [...paths] }, description }
+  return { type: 'array', items: { type: 'string', enum: [...paths, ...choices] }, description }
 }
 
 /**
