@@ -46,7 +46,7 @@ test('resolveRouteOptions merges an object over the plugin options', async (t) =
 
 test('a route\'s field sets add to the plugin\'s and replace the one of the same name', async (t) => {
   const global = normalizeOptions({ fieldSets: { summary: ['id', 'name'], contact: ['email'] } })
-  t.same(resolveRouteOptions(true, global, 'GET /').fieldSets, { summary: ['id', 'name'], contact: ['email'] })
+  t.same(resolveRouteOptions(true, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
   t.same(resolveRouteOptions({ defaultFields: ['id'], fieldSets: { summary: ['id'], mini: ['id'] } }, global, 'GET /'),
     { ...defaults, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] } })
   t.same(resolveRouteOptions({ maxDepth: 3 }, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
