@@ -13,7 +13,7 @@
  * - documents `only` and `defer` as repeated query parameters, adding them
  *   where the route's querystring schema did not declare them.
  */
-import { InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError } from './errors.js'
+import { InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError } from './errors.js'
 import { deferDescription, onlyDescription, setChoices } from './querystring.js'
 import type { DocumentedSets } from './querystring.js'
 
@@ -80,12 +80,13 @@ export const TWIN_SUFFIX = 'Restricted'
 
 /** The codes of the 400 errors the plugin sends. */
 export const CLIENT_ERROR_CODES: readonly string[] = [
-  new UnknownFieldError(''), new InvalidParameterError('', ''), new TooManyFieldsError('', '', 0), new PathTooDeepError('', '', 0)
+  new UnknownFieldError(''), new InvalidParameterError('', ''), new TooManyFieldsError('', '', 0), new PathTooDeepError('', '', 0),
+  new UnknownFieldSetError('')
 ].map((error) => error.code)
 
 const ERROR_SCHEMA = {
   type: 'object',
-  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields or has too deep a path.',
+  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields, has too deep a path or names an unknown field set.',
   required: ['statusCode', 'code', 'error', 'message'],
   properties: {
     statusCode: { type: 'integer', enum: [400] },

@@ -32,13 +32,13 @@ const marked = (id: string, responses: Json): Json => ({ [OPERATION_KEY]: id, re
 const ERROR_REF = { $ref: '#/components/schemas/RestrictedFieldsError' }
 const ERROR_SCHEMA = {
   type: 'object',
-  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields or has too deep a path.',
+  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields, has too deep a path or names an unknown field set.',
   required: ['statusCode', 'code', 'error', 'message'],
   properties: {
     statusCode: { type: 'integer', enum: [400] },
     code: {
       type: 'string',
-      enum: ['FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP']
+      enum: ['FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP', 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET']
     },
     error: { type: 'string' },
     message: { type: 'string' }
