@@ -84,6 +84,7 @@ const table: Array<[string, Answer, Answer, Answer, Answer]> = [
     { id: 1, name: 'Ada', profile: { city: 'London', phone: '555' } },
     refused(unknownField('profile.phone', 'only', "allowed fields of 'profile': city"))],
   ['only=%20@summary%20,%20id', SUMMARY, SUMMARY, SUMMARY, SUMMARY],
+  ['only=id,@summary&only=@summary', SUMMARY, SUMMARY, SUMMARY, SUMMARY],
   ['only=@default', ALL, VISIBLE, DEFAULT, VISIBLE_DEFAULT],
   ['only=@default,name', ALL, VISIBLE, { id: 1, name: 'Ada', email: 'ada@example.com', profile: { city: 'London', phone: '555' } }, VISIBLE],
   ['only=@default&defer=profile.city', { id: 1, name: 'Ada', email: 'ada@example.com', profile: { phone: '555' } }, { id: 1, name: 'Ada', profile: {} },
