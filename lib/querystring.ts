@@ -27,7 +27,8 @@ export function onlyDescription (onlyParam: string, sets: DocumentedSets = {}, k
   const presets = Object.entries(sets.fieldSets ?? {})
   const defaults = sets.defaultFields ?? null
   if (presets.length === 0 && defaults === null) return `${text} ${onlyParam}=* keeps every field.`
-  const list = (paths: readonly string[]): string => paths.filter(keep).join(', ')
+  // A set whose fields are all hidden from a caller still answers, with empty records.
+  const list = (paths: readonly string[]): string => paths.filter(keep).join(', ') || 'empty'
   const named = [
     '* is every field',
     ...defaults === null ? [] : [`@default, sent without ${onlyParam}, is ${list(defaults)}`],

@@ -2,6 +2,8 @@ import { test } from 'tap'
 import type { Test } from 'tap'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import SwaggerParser from '@apidevtools/swagger-parser'
 import fastifyRestrictedFields from '../../lib/index.js'
 
 const user = {
@@ -271,4 +273,45 @@ test('a field set or default that names an undeclared field, or a set misnamed, 
   t.teardown(() => app.close())
   app.get('/users', { schema, restrictFields: { fieldSets: { card: ['id', 'name'] } } }, async () => record)
   t.same((await app.inject('/users?only=@card')).json(), { id: 1, name: 'Ada' }, 'a route\'s own set of the same name replaces the plugin\'s')
+})
+
+test('the only parameter documents *, @default and each preset with its fields; a caller\'s document leaves out what it may not see', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { openapi: '3.0.3', info: { title: 'sets', version: '1.0.0' } } })
+  await app.register(fastifyRestrictedFields, {
+    fieldSets: { summary: ['id', 'name', 'profile.city'] },
+    hiddenFields: (request) => request.headers['x-hide'] === '1' ? HIDDEN : NOTHING
+  })
+  app.get('/users', {
+    restrictFields: { defaultFields: ['id', 'email'], fieldSets: { contact: ['email', 'profile.phone'] } },
+    schema: { querystring: { type: 'object', properties: { page: { type: 'integer' } } }, response: { 200: { type: 'array', items: user } } }
+  }, async () => [record])
+  app.get('/users/:id', { restrictFields: true, schema: { response: { 200: user } } }, async () => record)
+  app.get('/docs', async (request) => app.restrictedFieldsDocument(request))
+  await app.ready()
+  const only = (document: any, path: string): unknown => {
+    const parameter = document.paths[path].get.parameters.find((p: { name: string }) => p.name === 'only')
+    return [parameter.schema.items.enum, parameter.description.replace(/^.*\(a\.b\)\. /, '')]
+  }
+  const complete = app.swagger() as any
+  await SwaggerParser.validate(structuredClone(complete))
+  t.same(only(complete, '/users'), [
+    ['id', 'name', 'email', 'profile', 'profile.city', 'profile.phone', '*', '@default', '@summary', '@contact'],
+    'Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id, email; @summary is id, name, profile.city; @contact is email, profile.phone.'
+  ], 'a route with a querystring schema, through it')
+  t.same(only(complete, '/users/{id}'), [
+    ['id', 'name', 'email', 'profile', 'profile.city', 'profile.phone', '*', '@summary'],
+    'Field sets mix with names (only=@name,a): * is every field; @summary is id, name, profile.city.'
+  ], 'a route without one, in the document')
+  const hidden = (await app.inject({ url: '/docs', headers: { 'x-hide': '1' } })).json()
+  t.same(only(hidden, '/users'), [
+    ['id', 'name', 'profile', 'profile.city', '*', '@default', '@summary', '@contact'],
+    'Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id; @summary is id, name, profile.city; @contact is empty.'
+  ])
+  t.same(only(hidden, '/users/{id}'), [
+    ['id', 'name', 'profile', 'profile.city', '*', '@summary'],
+    'Field sets mix with names (only=@name,a): * is every field; @summary is id, name, profile.city.'
+  ])
+  t.same((await app.inject('/docs')).json(), JSON.parse(JSON.stringify(complete)), 'a caller who may see everything gets the complete document')
 })
