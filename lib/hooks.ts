@@ -246,6 +246,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   }
 
   function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    // Read, and nothing to restrict (no parameters, no default fields): no status to look up either.
+    if ((request as SelectionCarrier)[kSelection] === null) {
+      done(null, payload)
+      return
+    }
     const status = spec.statusOf(reply.statusCode)
     // Error bodies, including a custom error handler's, pass through untouched.
     if (status !== null) {
