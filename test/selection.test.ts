@@ -215,6 +215,7 @@ test('a field set counts once against maxFields, whatever its size; an unknown o
     statusCode: 400,
     message: "Unknown field set '@Summary' in query parameter 'only'; field sets: @default, @summary, *"
   })
+  t.throws(() => parseSelection({ only: '@nope,id' }, tree, setRules({ unknownFields: 'ignore' })), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET' }, 'whatever unknownFields says')
   t.throws(() => parseSelection({ defer: '@summary' }, tree, setRules()), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' }, 'defer takes names only')
   t.same(parseSelection({ defer: '*' }, tree, setRules({ unknownFields: 'ignore' }))?.key.replaceAll('"', ''), 'id,name', 'an ignored name in defer')
 })
