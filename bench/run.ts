@@ -23,7 +23,8 @@
  * Settings, from the environment:
  * - BENCH_SLICE_SECONDS: length of one slice (default 1);
  * - BENCH_PAIRS: pairs per ratio and page size (default 7);
- * - BENCH_PAGE_SIZES: records per page (default "20,100");
+ * - BENCH_PAGE_SIZES: records per page (default "20,100"; "1,20,100" adds
+ *   the page of one record at which the no-parameter ratios are also judged);
  * - BENCH_VARIANTS: "3,5" keeps only those variants, "-9" drops variant 9;
  *   a ratio runs when both its variants are kept. The calibration pair
  *   (variant 1 against itself) always runs.
@@ -69,6 +70,7 @@ const only = SELECTED.map((field) => `only=${field}`).join('&')
 const allVariants: Variant[] = [
   { id: '1', title: 'baseline: plugin not registered, full page', path: '/base/records' },
   { id: '1h', title: 'baseline with two no-op route hooks, as an opted-in route has', path: '/noop/records', sameAs: '1' },
+  { id: '1p', title: 'baseline with one no-op preSerialization hook', path: '/nop1/records', sameAs: '1' },
   { id: '2', title: 'opted-in route, no parameters', path: '/plug/records', sameAs: '1' },
   { id: '3', title: `${only} through the plugin`, path: `/plug/records?${only}`, sameAs: '5' },
   { id: '4', title: 'defer of the other 8 fields through the plugin', path: `/plug/records?${deferOthers}`, sameAs: '5' },
@@ -79,7 +81,9 @@ const allVariants: Variant[] = [
   { id: '8', title: 'churn: a field set not seen before, every request, through the plugin', path: '/flux/records', churn: true },
   { id: '9', title: `visibility rule hiding ${HIDDEN_BY_RULE.join(', ')} (not selected), ${only}`, path: `/rule/records?${only}`, sameAs: '3' },
   { id: '10', title: `allOf record (two halves), ${only} through the plugin`, path: `/comp/records?${only}`, sameAs: '5' },
-  { id: '11', title: `oneOf record (two variants told apart by kind), ${only} through the plugin`, path: `/vars/records?${only}`, sameAs: '5' }
+  { id: '11', title: `oneOf record (two variants told apart by kind), ${only} through the plugin`, path: `/vars/records?${only}`, sameAs: '5' },
+  { id: '12', title: `only=@summary, a field set of ${SELECTED.join(', ')}, through the plugin`, path: '/plug/records?only=@summary', sameAs: '5' },
+  { id: '13', title: `route with default fields ${SELECTED.join(', ')}, no parameters`, path: '/dflt/records', sameAs: '5' }
 ]
 
 const allRatios: Ratio[] = [
@@ -89,6 +93,9 @@ const allRatios: Ratio[] = [
   { name: '4/5', title: 'defer of the other 8, compiled / hand-written route', over: '4', under: '5', target: 0.95 },
   { name: '2/1', title: 'opted-in route, no parameters / route without the option', over: '2', under: '1', target: 0.98 },
   { name: '2/1h', title: 'opted-in route, no parameters / two no-op hooks', over: '2', under: '1h', target: null },
+  { name: '2/1p', title: 'opted-in route, no parameters / one no-op preSerialization hook', over: '2', under: '1p', target: 0.98 },
+  { name: '12/5', title: 'only=@summary / hand-written route', over: '12', under: '5', target: 0.95 },
+  { name: '13/5', title: 'route default, no parameters / hand-written route', over: '13', under: '5', target: 0.95 },
   { name: '9/3', title: 'per-request visibility rule / no rule, same request', over: '9', under: '3', target: 0.95, pages: [20] },
   { name: '3/6', title: `${only}, compiled / json-mask`, over: '3', under: '6', target: 1.15, targetPages: [100] },
   { name: '10/5', title: `allOf record, ${only}, compiled / hand-written route`, over: '10', under: '5', target: 0.95 },

@@ -47,10 +47,15 @@ async function withoutPlugin (app: FastifyInstance): Promise<void> {
     preValidation: function noop (_request, _reply, done) { done() },
     preSerialization: function noop (_request, _reply, payload, done) { done(null, payload) }
   }, async () => records)
+  // The price Fastify itself charges for the one preSerialization hook an opted-in route has.
+  app.get('/nop1/records', {
+    schema: fullSchema,
+    preSerialization: function noop (_request, _reply, payload, done) { done(null, payload) }
+  }, async () => records)
 }
 
 async function withPlugin (app: FastifyInstance): Promise<void> {
-  await app.register(fastifyRestrictedFields)
+  await app.register(fastifyRestrictedFields, { fieldSets: { summary: SELECTED } })
   app.get('/records', { schema: fullSchema, restrictFields: true }, async () => records)
 }
 
@@ -65,6 +70,12 @@ const variantRecords = records.map((record, i) => ({ kind: i % 2 === 0 ? 'a' : '
 async function withOneOf (app: FastifyInstance): Promise<void> {
   await app.register(fastifyRestrictedFields)
   app.get('/records', { schema: { response: { 200: { type: 'array', items: oneOfRecordSchema } } }, restrictFields: true }, async () => variantRecords)
+}
+
+// A route whose default fields are the selected ones: no parameters, the hand-written route's body.
+async function withDefault (app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRestrictedFields)
+  app.get('/records', { schema: fullSchema, restrictFields: { defaultFields: SELECTED } }, async () => records)
 }
 
 // A per-request visibility rule at its cheapest: the same hidden field for every request.
@@ -91,6 +102,7 @@ await app.register(withPlugin, { prefix: '/flux' })
 await app.register(withRule, { prefix: '/rule' })
 await app.register(withAllOf, { prefix: '/comp' })
 await app.register(withOneOf, { prefix: '/vars' })
+await app.register(withDefault, { prefix: '/dflt' })
 await app.listen({ host: '127.0.0.1', port: 0 })
 process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n')
 

@@ -119,7 +119,9 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
     throw app.httpErrors.unauthorized(token === undefined ? "The Authorization header must be 'Bearer <token>'" : 'Invalid bearer token')
   })
   await app.register(fastifyRestrictedFields, {
-    hiddenFields: (request) => request.isStaff ? NOTHING : STAFF_ONLY
+    hiddenFields: (request) => request.isStaff ? NOTHING : STAFF_ONLY,
+    // `only=@summary` on every route that declares these fields: a compact record, for lists and links.
+    fieldSets: { summary: ['id', 'name'] }
   })
   // Each caller's document leaves out what it may not see: last_login appears in staff's only.
   await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { deepLinking: true }, ...app.restrictedFieldsSwaggerUi() })

@@ -92,6 +92,16 @@ export const HiddenFieldsUnknownError: CodedErrorConstructor<'FST_RESTRICTED_FIE
   500
 )
 
+/** 400: `only` names a field set (`@name`) that the route does not have. */
+export const UnknownFieldSetError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', 400, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', '%s', 400, TypeError, false
+)
+
+/** Thrown at registration or route declaration: a field set or the default fields are misdeclared (a bad name, an undeclared field). */
+export const InvalidFieldSetError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', 500, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', '%s', 500, TypeError
+)
+
 /** Shortens client text quoted in an error message, so a huge name cannot bloat the response. */
 export function quote (text: string, max = 64): string {
   return text.length > max ? `${text.slice(0, max)}…` : text

@@ -7,11 +7,11 @@ import type {
   FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
 import { HiddenFieldsUnknownError } from './errors.js'
-import { projectTree, projectWhole } from './projection.js'
+import { projectTree } from './projection.js'
 import type { KeyedProjection } from './projection.js'
 import { UNDECLARED_STATUS } from './route.js'
 import type { RouteSpec, StatusSpec } from './route.js'
-import { hasRestriction, selectionReader } from './selection.js'
+import { hasRestriction, selectionReader, unrequestedSelection } from './selection.js'
 import type { Selection } from './selection.js'
 import { StatusSerializers, strippingSerializer } from './serializer.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
@@ -79,7 +79,7 @@ export interface RestrictedHooks {
  * that a visibility rule hides is declared by another opted-in route.
  */
 export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: string) => boolean): RestrictedHooks {
-  const serializers = new Map<StatusSpec, StatusSerializers>(spec.statuses.map((status) => [status, new StatusSerializers(status)]))
+  const serializers = new Map<StatusSpec, StatusSerializers>(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options.cacheSize > 0)]))
   /** Projections of selections made for a status whose tree is not the route's, by status and selection. */
   const projections = new Map<StatusSpec, WeakMap<Selection, KeyedProjection>>(spec.statuses.map((status) => [status, new WeakMap()]))
   const unrestricted = unrestrictedView(spec.tree)
@@ -111,7 +111,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     // Read before validation: a querystring schema may strip or coerce the parameters.
     try {
-      select(request, request.query as Query, spec.readSelection, null)
+      select(request, request.query as Query, spec.readSelection, spec.unrequested)
     } catch (error) {
       done(error as Error)
       return
@@ -151,6 +151,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   }
 
   function restrictFieldsSerialize (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    // Read, and nothing to restrict (no parameters, no default fields): no status to look up either.
+    if ((request as SelectionCarrier)[kSelection] === null) {
+      done(null, payload)
+      return
+    }
     const status = spec.statusOf(reply.statusCode)
     // Error bodies, including a custom error handler's, pass through untouched.
     if (status !== null) {
@@ -166,7 +171,7 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
   /** A route without a rule: an earlier hook replied before the parameters were read. */
   function readLate (request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
     try {
-      select(request, request.query as Query, spec.readSelection, null)
+      select(request, request.query as Query, spec.readSelection, spec.unrequested)
     } catch (error) {
       done(error as Error)
       return
@@ -195,11 +200,11 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
 
   const visibilities = new VisibilityCache<RouteVisibility>(
     spec.tree,
-    { tree: spec.tree, readSelection: spec.readSelection, whole: null, hidden: null, strips: false, statusTrees: new Map() } satisfies RouteVisibility,
+    { tree: spec.tree, readSelection: spec.readSelection, whole: spec.unrequested, hidden: null, strips: false, statusTrees: new Map() } satisfies RouteVisibility,
     ({ tree, strips }, hidden): RouteVisibility => ({
       tree,
       readSelection: selectionReader(tree, spec.rules, spec.options.cacheSize),
-      whole: { ...projectWhole(tree), only: null, defer: null, tries: { only: { whole: true, children: new Map() }, defer: { whole: false, children: new Map() } } },
+      whole: unrequestedSelection(tree, spec.rules),
       hidden,
       strips,
       statusTrees: new Map()

@@ -2,8 +2,8 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
 import {
-  HiddenFieldsUnknownError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
+  HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes, swaggerUiVisibility } from './documentation.js'
 import type { SwaggerUiVisibility } from './documentation.js'
@@ -96,7 +96,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     if (schema?.querystring !== undefined && !usesStandardSchemas(schema)) {
       routeOptions.schema = {
         ...schema,
-        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths)
+        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths, resolved)
       }
     }
     const [primary, ...others] = spec.statuses
@@ -129,6 +129,7 @@ Object.assign(plugin, {
   default: plugin,
   fastifyRestrictedFields: plugin,
   HiddenFieldsUnknownError,
+  InvalidFieldSetError,
   InvalidHiddenFieldsError,
   InvalidOptionError,
   InvalidParameterError,
@@ -137,6 +138,7 @@ Object.assign(plugin, {
   TooManyFieldsError,
   UnaddressableFieldError,
   UnknownFieldError,
+  UnknownFieldSetError,
   UnreadableSchemaError,
   UnresolvedReferenceError,
   UnsupportedSchemaError
@@ -151,6 +153,6 @@ export { plugin as fastifyRestrictedFields }
 export { plugin as 'module.exports' }
 export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiVisibility }
 export {
-  HiddenFieldsUnknownError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
+  HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

@@ -13,9 +13,10 @@
  * - documents `only` and `defer` as repeated query parameters, adding them
  *   where the route's querystring schema did not declare them.
  */
-import { InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError } from './errors.js'
-import { deferDescription, onlyDescription } from './querystring.js'
+import { InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError } from './errors.js'
 import { MAX_REF_HOPS, decodePointerToken, encodePointerToken, isRecord as isObject } from './json.js'
+import { deferDescription, onlyDescription, setChoices } from './querystring.js'
+import type { DocumentedSets } from './querystring.js'
 
 export type Json = Record<string, any>
 
@@ -23,7 +24,7 @@ export type Json = Record<string, any>
 export interface RecordsShape { readonly kind: 'object' | 'array' | 'envelope' | 'auto', readonly key?: string }
 
 /** What the document needs to know about one opted-in route. */
-export interface RestrictedRoute {
+export interface RestrictedRoute extends DocumentedSets {
   /** The route's method, or methods. */
   readonly method: string | readonly string[]
   /** The route's URL as Fastify has it, prefix included (`/api/users/:id`). */
@@ -80,12 +81,13 @@ export const TWIN_SUFFIX = 'Restricted'
 
 /** The codes of the 400 errors the plugin sends. */
 export const CLIENT_ERROR_CODES: readonly string[] = [
-  new UnknownFieldError(''), new InvalidParameterError('', ''), new TooManyFieldsError('', '', 0), new PathTooDeepError('', '', 0)
+  new UnknownFieldError(''), new InvalidParameterError('', ''), new TooManyFieldsError('', '', 0), new PathTooDeepError('', '', 0),
+  new UnknownFieldSetError('')
 ].map((error) => error.code)
 
 const ERROR_SCHEMA = {
   type: 'object',
-  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields or has too deep a path.',
+  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields, has too deep a path or names an unknown field set.',
   required: ['statusCode', 'code', 'error', 'message'],
   properties: {
     statusCode: { type: 'integer', enum: [400] },
@@ -566,14 +568,19 @@ function documentParameters (relaxation: Relaxation, operation: Json, pathItem: 
   const parameters: Json[] = Array.isArray(operation.parameters) ? operation.parameters : []
   const inherited: Json[] = Array.isArray(pathItem.parameters) ? pathItem.parameters : []
   const ours: Json[] = []
-  for (const [name, description] of [
-    [route.onlyParam, onlyDescription(route.onlyParam)],
-    [route.deferParam, deferDescription(route.onlyParam, route.deferParam)]
-  ]) {
+  const visible = (path: string): boolean => hidden === null || !isHidden(path, hidden)
+  for (const [name, description, choices] of [
+    [route.onlyParam, onlyDescription(route.onlyParam, route, visible), setChoices(route)],
+    [route.deferParam, deferDescription(route.onlyParam, route.deferParam), []]
+  ] as const) {
     const own = [...parameters, ...inherited].find((parameter) => isObject(parameter) && parameter.in === 'query' && parameter.name === name)
-    const items = { type: 'string', enum: hidden === null ? [...route.paths] : route.paths.filter((path) => !isHidden(path, hidden)) }
+    const items = { type: 'string', enum: [...route.paths.filter(visible), ...choices] }
     // The route's own parameter lists the names its querystring schema was given: the hidden ones go too.
-    if (own !== undefined && hidden !== null) withoutHiddenNames(relaxation.version === '2.0' ? own : own.schema, hidden)
+    if (own !== undefined && hidden !== null) {
+      withoutHiddenNames(relaxation.version === '2.0' ? own : own.schema, hidden)
+      // The description the plugin gave it lists the fields of each set: the hidden ones go there too.
+      if (name === route.onlyParam && own.description === onlyDescription(route.onlyParam, route)) own.description = description
+    }
     if (relaxation.version === '2.0') {
       if (own === undefined) ours.push({ name, in: 'query', required: false, description, type: 'array', items, collectionFormat: 'multi' })
       else if (own.type === 'array') own.collectionFormat ??= 'multi'

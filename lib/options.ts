@@ -3,7 +3,7 @@
  * per-route value once, when the route is declared; nothing is checked per request.
  */
 import type { FastifyRequest } from 'fastify'
-import { InvalidOptionError } from './errors.js'
+import { InvalidFieldSetError, InvalidOptionError } from './errors.js'
 import { isRecord as isPlainObject } from './json.js'
 
 /**
@@ -31,18 +31,31 @@ export interface RestrictedFieldsOptions {
   maxDepth?: number
   /** The fields each request may not see, per request; they are then treated as undeclared. Default: none. */
   hiddenFields?: HiddenFieldsRule
+  /**
+   * Named field sets (presets) that clients ask for with `only=@name`, each a
+   * list of field names or dotted paths. Plugin-level sets are shared by every
+   * opted-in route; a route's own sets add to them, or replace one of the same
+   * name. Default: none.
+   */
+  fieldSets?: Record<string, string[]>
 }
 
 /** The object form of the `restrictFields` route option. */
 export interface RestrictFieldsRouteOptions extends RestrictedFieldsOptions {
   /** Declared fields as dotted paths, for a route without a response schema. */
   fields?: string[]
+  /**
+   * The fields sent when a request has no `only` (`@default` in `only`), as
+   * names or dotted paths. Default: every field.
+   */
+  defaultFields?: string[]
 }
 
 export type ResolvedOptions = Required<Omit<RestrictedFieldsOptions, 'hiddenFields'>> & { hiddenFields: HiddenFieldsRule | null }
 
 export interface ResolvedRouteOptions extends ResolvedOptions {
   fields: string[] | null
+  defaultFields: string[] | null
 }
 
 const DEFAULTS: ResolvedOptions = {
@@ -53,7 +66,8 @@ const DEFAULTS: ResolvedOptions = {
   cacheSize: 100,
   maxFields: 100,
   maxDepth: 8,
-  hiddenFields: null
+  hiddenFields: null,
+  fieldSets: {}
 }
 
 const UNKNOWN_FIELDS_CHOICES = ['reject', 'ignore']
@@ -81,10 +95,29 @@ function checkInteger (where: string, name: string, value: unknown, min: number,
   }
 }
 
-function checkFields (where: string, value: unknown): void {
-  const ok = Array.isArray(value) && value.length > 0 && value.every((path) =>
+function isPathList (value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((path) =>
     typeof path === 'string' && path.split('.').every((segment) => segment !== '' && segment === segment.trim()))
-  if (!ok) invalid(where, 'fields', 'a non-empty array of field names or dotted paths', value)
+}
+
+function checkFields (where: string, name: string, value: unknown): void {
+  if (!isPathList(value)) invalid(where, name, 'a non-empty array of field names or dotted paths', value)
+}
+
+/** What a field set may be named: a plain word, so that `@name` reads the same in every query syntax. */
+const FIELD_SET_NAME = /^[A-Za-z0-9_-]+$/
+
+function checkFieldSets (where: string, value: unknown): void {
+  if (!isPlainObject(value)) invalid(where, 'fieldSets', 'an object of field lists', value)
+  for (const [name, fields] of Object.entries(value)) {
+    if (!FIELD_SET_NAME.test(name)) {
+      throw new InvalidFieldSetError(`${where}field set ${JSON.stringify(name)} should be named with a plain word (letters, digits, '_' and '-')`)
+    }
+    if (name === 'default') {
+      throw new InvalidFieldSetError(`${where}field set 'default' would shadow @default, the fields sent without \`only\`; declare them with \`defaultFields\``)
+    }
+    if (!isPathList(fields)) invalid(where, `fieldSets.${name}`, 'a non-empty array of field names or dotted paths', fields)
+  }
 }
 
 function checkOptions (where: string, options: Record<string, unknown>, allowed: readonly string[]): void {
@@ -102,7 +135,9 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
   if ('cacheSize' in options) checkInteger(where, 'cacheSize', options.cacheSize, 0, 100_000)
   if ('maxFields' in options) checkInteger(where, 'maxFields', options.maxFields, 1, 10_000)
   if ('maxDepth' in options) checkInteger(where, 'maxDepth', options.maxDepth, 1, MAX_DEPTH_LIMIT)
-  if ('fields' in options) checkFields(where, options.fields)
+  if ('fields' in options) checkFields(where, 'fields', options.fields)
+  if ('defaultFields' in options) checkFields(where, 'defaultFields', options.defaultFields)
+  if ('fieldSets' in options) checkFieldSets(where, options.fieldSets)
   if ('hiddenFields' in options && typeof options.hiddenFields !== 'function') {
     invalid(where, 'hiddenFields', 'a function of the request', options.hiddenFields)
   }
@@ -134,12 +169,14 @@ export function normalizeOptions (options: unknown): ResolvedOptions {
 export function resolveRouteOptions (value: unknown, global: ResolvedOptions, route: string): ResolvedRouteOptions | null {
   const where = `fastify-restricted-fields, route ${route}: `
   if (value === undefined || value === false) return null
-  if (value === true) return { ...global, fields: null }
+  if (value === true) return { ...global, fields: null, defaultFields: null }
   if (!isPlainObject(value)) {
     throw new InvalidOptionError(`${where}\`restrictFields\` option should be true, false or an options object, instead got ${show(value)}`)
   }
-  checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields'])
-  const resolved = { ...global, fields: null, ...value } as ResolvedRouteOptions
+  checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields', 'defaultFields'])
+  const resolved = { ...global, fields: null, defaultFields: null, ...value } as ResolvedRouteOptions
+  // A route's sets add to the plugin's, and replace the one they share a name with.
+  if (value.fieldSets !== undefined) resolved.fieldSets = { ...global.fieldSets, ...value.fieldSets as Record<string, string[]> }
   checkDistinctParams(where, resolved)
   return resolved
 }

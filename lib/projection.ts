@@ -85,11 +85,6 @@ function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined):
   return { projection, key, whole }
 }
 
-/** The projection and key of every field of a tree, for a request that names none. */
-export function projectWhole (tree: FieldTree): KeyedProjection {
-  return projectTree(tree, KEEP_ALL, { whole: false, children: new Map() })
-}
-
 /**
  * Projects a tree through the paths `only` keeps (every field when its root is
  * `whole`) minus the paths `defer` drops. Depth is bounded by the tree.

@@ -7,7 +7,7 @@ import { declaredFromList, declaredResponse, mergeTrees } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
-import { selectionReader, selectionRules } from './selection.js'
+import { resolveFieldSets, selectionReader, selectionRules, unrequestedSelection } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
 import { writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
@@ -48,6 +48,8 @@ export interface RouteSpec {
   readonly rules: SelectionRules
   /** Reads a request's parsed and raw query into a selection; throws a coded 400 error for a bad one. */
   readonly readSelection: (query: Record<string, unknown> | null | undefined, rawQuery: string) => Selection | null
+  /** The selection of a request without parameters on a route with default fields; null: nothing to restrict. */
+  readonly unrequested: Selection | null
   /**
    * Every field some restricted status declares: names are checked against
    * it, and each status keeps the fields it declares itself. It is the
@@ -147,12 +149,13 @@ export function buildRouteSpec (
 
   const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
   checkAddressable(tree, route)
-  const rules = selectionRules(options)
+  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route))
   return {
     route,
     options,
     rules,
     readSelection: selectionReader(tree, rules, options.cacheSize),
+    unrequested: rules.defaultFields === null ? null : unrequestedSelection(tree, rules),
     tree,
     primary: statuses[0],
     statuses,

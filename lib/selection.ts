@@ -12,7 +12,7 @@ import type { PathTrie, Projection } from './projection.js'
 import type { Serializer } from './write.js'
 import type { FieldSelection } from './view.js'
 import {
-  InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, quote
+  InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote
 } from './errors.js'
 
 /** The outcome of a request's restriction parameters. */
@@ -25,6 +25,8 @@ export interface Selection {
   readonly defer: readonly string[] | null
   /** The paths `only` keeps (every field when its root is whole) and `defer` drops: each status projects its own fields through them. */
   readonly tries: { readonly only: PathTrie, readonly defer: PathTrie }
+  /** Made of field sets alone (the default, presets, `*`): one of finitely many, compiled on first use without admission. */
+  readonly named: boolean
   /**
    * The compiled serializer of this selection, once the caller knows it (null:
    * the compiler refused it); a remembered selection then needs no other lookup.
@@ -34,9 +36,53 @@ export interface Selection {
   view?: FieldSelection
 }
 
-/** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
-export function selectionRules (options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam' | 'parameters'>): SelectionRules {
+/** A declared path, split into its names. */
+export type FieldPath = readonly string[]
+
+/** A route's field sets, checked against its declared fields. */
+export interface FieldSets {
+  /** The presets by name (without `@`). */
+  readonly fieldSets: ReadonlyMap<string, readonly FieldPath[]>
+  /** The fields sent without `only`; null: every field. */
+  readonly defaultFields: readonly FieldPath[] | null
+}
+
+const NO_FIELD_SETS: FieldSets = { fieldSets: new Map(), defaultFields: null }
+
+/** Splits the paths of a field set, checking each against the declared tree; throws InvalidFieldSetError naming the route and the entry. */
+function declaredSet (paths: readonly string[], tree: FieldTree, route: string, what: string): FieldPath[] {
+  return paths.map((path) => {
+    const segments = path.split('.')
+    let level: FieldTree | null = tree
+    for (const segment of segments) {
+      const node: FieldNode | undefined = level?.byName.get(segment)
+      if (node === undefined) {
+        throw new InvalidFieldSetError(`fastify-restricted-fields, route ${route}: ${what} names '${path}', which the route does not declare`)
+      }
+      level = node.children
+    }
+    return segments
+  })
+}
+
+/** Checks a route's field sets and default fields against its declared tree, once, when it is declared. */
+export function resolveFieldSets (fieldSets: Readonly<Record<string, readonly string[]>>, defaultFields: readonly string[] | null, tree: FieldTree, route: string): FieldSets {
+  const sets = new Map<string, FieldPath[]>()
+  for (const [name, paths] of Object.entries(fieldSets)) sets.set(name, declaredSet(paths, tree, route, `field set '@${name}'`))
   return {
+    fieldSets: sets,
+    defaultFields: defaultFields === null ? null : declaredSet(defaultFields, tree, route, '`defaultFields`')
+  }
+}
+
+/** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
+export function selectionRules (
+  options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam' | 'parameters' | keyof FieldSets>,
+  sets: FieldSets = NO_FIELD_SETS
+): SelectionRules {
+  return {
+    fieldSets: sets.fieldSets,
+    defaultFields: sets.defaultFields,
     onlyParam: options.onlyParam,
     deferParam: options.deferParam,
     onlyListParam: options.onlyParam + '[]',
@@ -48,7 +94,7 @@ export function selectionRules (options: Omit<SelectionRules, 'onlyListParam' | 
   }
 }
 
-export interface SelectionRules {
+export interface SelectionRules extends FieldSets {
   readonly onlyParam: string
   readonly deferParam: string
   /** `only[]` and `defer[]`: how qs and axios spell arrays by default; Fastify's parser keeps the brackets. */
@@ -93,14 +139,22 @@ class SelectionParser {
   count = 0
   /** Distinct ignored unknown names, per parameter; made only when `unknownFields` is 'ignore' and one is met. */
   ignored: Set<string> | null = null
+  /** Distinct field sets named (`@name`, `*`): each counts once. */
+  sets: Set<string> | null = null
+  /** Whether a plain name was read: the selection is then not one of the route's field sets. */
+  spelled = false
 
   constructor (rules: SelectionRules, tree: FieldTree) {
     this.rules = rules
     this.tree = tree
   }
 
-  /** Splits one raw value on commas and adds each path to the trie, and each declared one to `accepted`, once. */
-  addValue (raw: string, param: string, trie: PathTrie, accepted: string[]): void {
+  /**
+   * Splits one raw value on commas and adds each path to the trie, and each
+   * declared one to `accepted`, once. With `sets` (in `only`), `@name` and `*`
+   * name field sets.
+   */
+  addValue (raw: string, param: string, trie: PathTrie, accepted: string[], sets = false): void {
     let start = 0
     while (start <= raw.length) {
       let end = raw.indexOf(',', start)
@@ -108,6 +162,11 @@ class SelectionParser {
       const name = raw.slice(start, end).trim()
       start = end + 1
       if (name === '') continue
+      if (sets && (name === '*' || name.charCodeAt(0) === 64 /* @ */)) {
+        this.addSet(name, param, trie, accepted)
+        continue
+      }
+      this.spelled = true
       const segments = this.declaredSegments(name, param)
       if (segments === null) {
         // An ignored unknown name still counts, once.
@@ -124,6 +183,24 @@ class SelectionParser {
       this.counted()
       accepted.push(segments.join('.'))
     }
+  }
+
+  /** Adds the paths of a field set; those the request may not see are left out. */
+  addSet (name: string, param: string, trie: PathTrie, accepted: string[]): void {
+    this.sets ??= new Set()
+    const size = this.sets.size
+    this.sets.add(name)
+    if (this.sets.size > size) this.counted()
+    if (name === '*' || (name === '@default' && this.rules.defaultFields === null)) {
+      trie.whole = true
+      return
+    }
+    const paths = name === '@default' ? this.rules.defaultFields : this.rules.fieldSets.get(name.slice(1))
+    if (paths === undefined || paths === null) {
+      const known = ['@default', ...[...this.rules.fieldSets.keys()].map((set) => '@' + set), '*'].join(', ')
+      throw new UnknownFieldSetError(`Unknown field set '${quote(name)}' in query parameter '${param}'; field sets: ${known}`)
+    }
+    addPaths(this.tree, paths, trie, accepted)
   }
 
   counted (): void {
@@ -159,6 +236,28 @@ class SelectionParser {
       ? `'${quote(parent)}' has no nested fields`
       : describeLevel(level, parent)
     throw new UnknownFieldError(`Unknown field '${quote(path)}' in query parameter '${param}'; ${detail}`)
+  }
+}
+
+/** Whether a tree has a path: false for one a visibility rule removed. */
+function reachable (tree: FieldTree, segments: FieldPath): boolean {
+  let level: FieldTree | null = tree
+  for (const segment of segments) {
+    const node: FieldNode | undefined = level?.byName.get(segment)
+    if (node === undefined) return false
+    level = node.children
+  }
+  return true
+}
+
+/** Adds declared paths to a trie, and to `accepted` once each, leaving out those `tree` does not have (hidden from the request). */
+function addPaths (tree: FieldTree, paths: readonly FieldPath[], trie: PathTrie, accepted: string[]): void {
+  for (const segments of paths) {
+    if (!reachable(tree, segments)) continue
+    const node = addToTrie(trie, segments)
+    if (node.whole) continue
+    node.whole = true
+    accepted.push(segments.join('.'))
   }
 }
 
@@ -201,24 +300,51 @@ export function parseSelection (query: Query, tree: FieldTree, rules: SelectionR
   const onlyList = query[rules.onlyListParam]
   const defer = query[rules.deferParam]
   const deferList = query[rules.deferListParam]
-  const hasOnly = only !== undefined || onlyList !== undefined
 
-  const onlyValues: string[] = []
-  const deferValues: string[] = []
-  collectValues(only, rules.onlyParam, onlyValues)
-  collectValues(onlyList, rules.onlyParam, onlyValues)
-  collectValues(defer, rules.deferParam, deferValues)
-  collectValues(deferList, rules.deferParam, deferValues)
+  const onlyValues: string[] | null = only !== undefined || onlyList !== undefined ? [] : null
+  const deferValues: string[] | null = defer !== undefined || deferList !== undefined ? [] : null
+  if (onlyValues !== null) {
+    collectValues(only, rules.onlyParam, onlyValues)
+    collectValues(onlyList, rules.onlyParam, onlyValues)
+  }
+  if (deferValues !== null) {
+    collectValues(defer, rules.deferParam, deferValues)
+    collectValues(deferList, rules.deferParam, deferValues)
+  }
+  return buildSelection(onlyValues, deferValues, tree, rules)
+}
 
+/**
+ * The selection of a request that sends no parameter: the route's default
+ * fields that `tree` has, or every field of `tree` when the route has no default.
+ */
+export function unrequestedSelection (tree: FieldTree, rules: SelectionRules): Selection {
+  return buildSelection(null, null, tree, rules)
+}
+
+/** The selection of the raw values of `only` and `defer` (null: absent). */
+function buildSelection (onlyValues: readonly string[] | null, deferValues: readonly string[] | null, tree: FieldTree, rules: SelectionRules): Selection {
   const parser = new SelectionParser(rules, tree)
-  const onlyTrie: PathTrie = { whole: !hasOnly, children: new Map() }
+  // Without `only`, the route's default fields, or every field.
+  const onlyTrie: PathTrie = { whole: onlyValues === null && rules.defaultFields === null, children: new Map() }
   const deferTrie: PathTrie = { whole: false, children: new Map() }
   const onlyNames: string[] = []
   const deferNames: string[] = []
-  for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie, onlyNames)
-  for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie, deferNames)
+  if (onlyValues === null) {
+    if (rules.defaultFields !== null) addPaths(tree, rules.defaultFields, onlyTrie, [])
+  } else {
+    for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie, onlyNames, true)
+  }
+  if (deferValues !== null) for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie, deferNames)
 
   const { projection, key } = projectTree(tree, onlyTrie, deferTrie)
-  const hasDefer = defer !== undefined || deferList !== undefined
-  return { projection, key, only: hasOnly ? onlyNames : null, defer: hasDefer ? deferNames : null, tries: { only: onlyTrie, defer: deferTrie } }
+  return {
+    projection,
+    key,
+    // `*` names every top-level field: what a querystring schema then sees in `only`.
+    only: onlyValues === null ? null : onlyTrie.whole ? tree.nodes.map((node) => node.name) : onlyNames,
+    defer: deferValues === null ? null : deferNames,
+    tries: { only: onlyTrie, defer: deferTrie },
+    named: !parser.spelled && deferValues === null
+  }
 }

@@ -39,9 +39,13 @@ export class StatusSerializers {
   #copy: Serializer | null | undefined = undefined
   /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
   readonly #encoded: WriterRoute
+  /** Whether the field sets the server named are compiled on first use, without waiting for admission. */
+  readonly #compilesNamed: boolean
 
-  constructor (status: StatusSpec) {
+  /** `compilesNamed` is false when the route keeps no compiled serializer (`cacheSize: 0`). */
+  constructor (status: StatusSpec, compilesNamed: boolean) {
     this.#status = status
+    this.#compilesNamed = compilesNamed
     this.#encoded = writerRoute(status.shape, null)
   }
 
@@ -62,7 +66,8 @@ export class StatusSerializers {
   #compiled (reply: FastifyReply, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
     const status = this.#status
     let serializer = selection?.serializer ?? status.cache.get(key)
-    if (serializer === undefined && status.declared !== null && status.cache.admit(key)) {
+    // A field set is one of finitely many the server named: it is compiled on first use.
+    if (serializer === undefined && status.declared !== null && ((selection?.named === true && this.#compilesNamed) || status.cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true, variants: 'choose' }))
       status.cache.set(key, serializer)

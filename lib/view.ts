@@ -9,7 +9,7 @@ import type { Projection } from './projection.js'
 
 /** The fields a restricted response will contain. */
 export interface FieldSelection {
-  /** True when `only` or `defer` restrict the response. */
+  /** True when `only`, `defer` or the route's default fields restrict the response. */
   readonly restricted: boolean
   /** Top-level fields the response will contain, in the order the route writes them (required ones first, as fast-json-stringify writes them). */
   readonly fields: readonly string[]

@@ -14,6 +14,7 @@ test('the error constructors are exported with their codes', async (t) => {
     return [name, error.code, error.statusCode]
   }), [
     ['HiddenFieldsUnknownError', 'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN', 500],
+    ['InvalidFieldSetError', 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', 500],
     ['InvalidHiddenFieldsError', 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500],
     ['InvalidOptionError', 'FST_RESTRICTED_FIELDS_INVALID_OPTION', 500],
     ['InvalidParameterError', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 400],
@@ -22,6 +23,7 @@ test('the error constructors are exported with their codes', async (t) => {
     ['TooManyFieldsError', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 400],
     ['UnaddressableFieldError', 'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 500],
     ['UnknownFieldError', 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 400],
+    ['UnknownFieldSetError', 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', 400],
     ['UnreadableSchemaError', 'FST_RESTRICTED_FIELDS_UNREADABLE_SCHEMA', 500],
     ['UnresolvedReferenceError', 'FST_RESTRICTED_FIELDS_UNRESOLVED_REFERENCE', 500],
     ['UnsupportedSchemaError', 'FST_RESTRICTED_FIELDS_UNSUPPORTED_SCHEMA', 500]

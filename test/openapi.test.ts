@@ -32,13 +32,13 @@ const marked = (id: string, responses: Json): Json => ({ [OPERATION_KEY]: id, re
 const ERROR_REF = { $ref: '#/components/schemas/RestrictedFieldsError' }
 const ERROR_SCHEMA = {
   type: 'object',
-  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields or has too deep a path.',
+  description: 'A restriction parameter names an undeclared field, is malformed, names too many fields, has too deep a path or names an unknown field set.',
   required: ['statusCode', 'code', 'error', 'message'],
   properties: {
     statusCode: { type: 'integer', enum: [400] },
     code: {
       type: 'string',
-      enum: ['FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP']
+      enum: ['FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP', 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET']
     },
     error: { type: 'string' },
     message: { type: 'string' }
@@ -526,10 +526,10 @@ test('only and defer are documented as repeated query parameters, added where th
     name: 'only',
     in: 'query',
     required: false,
-    description: 'Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b).',
+    description: 'Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field.',
     style: 'form',
     explode: true,
-    schema: { type: 'array', items }
+    schema: { type: 'array', items: { type: 'string', enum: ['id', 'name', '*'] } }
   }
   const defer = {
     name: 'defer',
@@ -655,9 +655,9 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   t.same(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
   t.same(schemas.profileRestricted2, { ...object({ city: { type: 'string' } }), description: 'As this caller is sent it.' }, 'below maxDepth, a schema keeps its required names but the hidden one')
   const parameters = (path: string) => Object.fromEntries(result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameter.schema.items.enum]))
-  t.same(parameters('/users'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] })
+  t.same(parameters('/users'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city'] })
   t.same(parameters('/user'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] }, 'the route\'s own parameter too')
-  t.same(parameters('/open'), { only: ['id', 'other'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
+  t.same(parameters('/open'), { only: ['id', 'other', '*'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
   const complete = restrictedDocument(document, list, new Map()) as Json
   t.same(complete, restrictedDocument(document, list), 'a caller from whom nothing is hidden gets the complete document')
   const swagger2 = {

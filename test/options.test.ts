@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
 
-const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, maxFields: 100, maxDepth: 8, hiddenFields: null }
+const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, maxFields: 100, maxDepth: 8, hiddenFields: null, fieldSets: {} }
 const PLUGIN = 'fastify-restricted-fields: '
 
 test('normalizeOptions fills in the defaults', async (t) => {
@@ -12,7 +12,7 @@ test('normalizeOptions fills in the defaults', async (t) => {
 const invalid: Array<[unknown, string]> = [
   [null, 'options should be an object, instead got null'],
   [[], 'options should be an object, instead got an array'],
-  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, hiddenFields"],
+  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, hiddenFields, fieldSets"],
   [{ onlyParam: '' }, "`onlyParam` option should be a non-empty string without surrounding spaces, instead got ''"],
   [{ deferParam: ' d' }, "`deferParam` option should be a non-empty string without surrounding spaces, instead got ' d'"],
   [{ resultsKey: 3 }, '`resultsKey` option should be a non-empty string without surrounding spaces, instead got 3'],
@@ -35,20 +35,49 @@ test('resolveRouteOptions: undefined and false opt out, true takes the plugin op
   const global = normalizeOptions({})
   t.equal(resolveRouteOptions(undefined, global, 'GET /'), null)
   t.equal(resolveRouteOptions(false, global, 'GET /'), null)
-  t.same(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null })
+  t.same(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null, defaultFields: null })
 })
 
 test('resolveRouteOptions merges an object over the plugin options', async (t) => {
   const global = normalizeOptions({ unknownFields: 'ignore' })
   t.same(resolveRouteOptions({ fields: ['id'], deferParam: 'omit' }, global, 'GET /'),
-    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'] })
+    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'], defaultFields: null })
+})
+
+test('a route\'s field sets add to the plugin\'s and replace the one of the same name', async (t) => {
+  const global = normalizeOptions({ fieldSets: { summary: ['id', 'name'], contact: ['email'] } })
+  t.same(resolveRouteOptions(true, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
+  t.same(resolveRouteOptions({ defaultFields: ['id'], fieldSets: { summary: ['id'], mini: ['id'] } }, global, 'GET /'),
+    { ...defaults, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] } })
+  t.same(resolveRouteOptions({ maxDepth: 3 }, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
+})
+
+const invalidSets: Array<[unknown, string, string]> = [
+  [{ fieldSets: ['id'] }, 'FST_RESTRICTED_FIELDS_INVALID_OPTION', '`fieldSets` option should be an object of field lists, instead got an array'],
+  [{ fieldSets: { summary: [] } }, 'FST_RESTRICTED_FIELDS_INVALID_OPTION', '`fieldSets.summary` option should be a non-empty array of field names or dotted paths, instead got an array'],
+  [{ fieldSets: { summary: 'id' } }, 'FST_RESTRICTED_FIELDS_INVALID_OPTION', "`fieldSets.summary` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
+  [{ fieldSets: { 'a b': ['id'] } }, 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', "field set \"a b\" should be named with a plain word (letters, digits, '_' and '-')"],
+  [{ fieldSets: { '@summary': ['id'] } }, 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', "field set \"@summary\" should be named with a plain word (letters, digits, '_' and '-')"],
+  [{ fieldSets: { default: ['id'] } }, 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', "field set 'default' would shadow @default, the fields sent without `only`; declare them with `defaultFields`"]
+]
+
+test('a misdeclared field set fails at registration, and on a route naming the route', async (t) => {
+  for (const [options, code, message] of invalidSets) {
+    t.throws(() => normalizeOptions(options), { code, message: PLUGIN + message }, message)
+    t.throws(() => resolveRouteOptions(options, normalizeOptions({}), 'GET /users'), { code, message: 'fastify-restricted-fields, route GET /users: ' + message }, message)
+  }
+  t.throws(() => resolveRouteOptions({ defaultFields: [] }, normalizeOptions({}), 'GET /users'), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION',
+    message: 'fastify-restricted-fields, route GET /users: `defaultFields` option should be a non-empty array of field names or dotted paths, instead got an array'
+  })
+  t.throws(() => normalizeOptions({ defaultFields: ['id'] }), { code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION' }, 'defaultFields is a route option')
 })
 
 const invalidRoute: Array<[unknown, string]> = [
   ['yes', "`restrictFields` option should be true, false or an options object, instead got 'yes'"],
   [1, '`restrictFields` option should be true, false or an options object, instead got 1'],
   [null, '`restrictFields` option should be true, false or an options object, instead got null'],
-  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, hiddenFields, fields"],
+  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields"],
   [{ fields: [] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
   [{ fields: 'id' }, "`fields` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
   [{ fields: ['a..b'] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],

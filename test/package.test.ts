@@ -169,8 +169,8 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
   t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
     'function', true, true, [],
     [
-      'HiddenFieldsUnknownError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
-      'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
+      'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
+      'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnknownFieldSetError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
       'default', 'fastifyRestrictedFields'
     ],
     '{"b":2}'

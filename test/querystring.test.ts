@@ -4,8 +4,8 @@ import { deferDescription, onlyDescription, withRestrictionParameters } from '..
 const paths = ['id', 'name']
 const only = {
   type: 'array',
-  items: { type: 'string', enum: paths },
-  description: 'Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b).'
+  items: { type: 'string', enum: [...paths, '*'] },
+  description: 'Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field.'
 }
 const defer = {
   type: 'array',
@@ -28,7 +28,7 @@ test('withRestrictionParameters adds only and defer, keeping the route\'s own pa
 
 test('the descriptions name the repeated form first, then the comma and bracket forms, with the configured names', async (t) => {
   t.equal(onlyDescription('fields'),
-    'Keep only these fields in every returned object. Repeat the parameter for several fields (fields=a&fields=b); a comma-separated list (fields=a,b) and fields[]=a are accepted too. Dotted paths reach nested fields (a.b).')
+    'Keep only these fields in every returned object. Repeat the parameter for several fields (fields=a&fields=b); a comma-separated list (fields=a,b) and fields[]=a are accepted too. Dotted paths reach nested fields (a.b). fields=* keeps every field.')
   t.equal(deferDescription('fields', 'omit'),
     'Remove these fields from every returned object, after fields. Repeat the parameter for several fields (omit=a&omit=b); a comma-separated list (omit=a,b) and omit[]=a are accepted too.')
 })
@@ -37,4 +37,15 @@ test('withRestrictionParameters leaves a schema it cannot extend safely as it is
   for (const schema of [{ $ref: 'q#' }, { anyOf: [] }, { oneOf: [] }, { allOf: [] }]) {
     t.equal(withRestrictionParameters(schema, 'only', 'defer', paths), schema, JSON.stringify(schema))
   }
+})
+
+test('only also accepts *, @default where the route has default fields, and each preset, whose fields its description lists', async (t) => {
+  const sets = { defaultFields: ['id', 'profile.city'], fieldSets: { summary: ['id', 'name'], contact: ['email'] } }
+  const schema = withRestrictionParameters(undefined, 'only', 'defer', ['id', 'name', 'email', 'profile', 'profile.city'], sets)
+  t.same(schema?.properties.only.items.enum, ['id', 'name', 'email', 'profile', 'profile.city', '*', '@default', '@summary', '@contact'])
+  t.same(schema?.properties.defer.items.enum, ['id', 'name', 'email', 'profile', 'profile.city'], 'defer takes names only')
+  t.equal(schema?.properties.only.description, onlyDescription('only').replace(' only=* keeps every field.', '') +
+    ' Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id, profile.city; @summary is id, name; @contact is email.')
+  t.equal(onlyDescription('only', { fieldSets: { summary: ['id', 'email'] } }, (path) => path !== 'email'),
+    onlyDescription('only').replace(' only=* keeps every field.', '') + ' Field sets mix with names (only=@name,a): * is every field; @summary is id.', 'hidden fields are left out')
 })

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { parseSelection, selectionReader } from '../lib/selection.js'
+import { parseSelection, resolveFieldSets, selectionReader, selectionRules, unrequestedSelection } from '../lib/selection.js'
 import type { SelectionRules } from '../lib/selection.js'
 import { rulesWith, treeOf, userSchema } from './fixtures.js'
 
@@ -178,4 +178,52 @@ test('selectionReader does not remember long query strings, errors, or anything 
   t.throws(() => read({ only: 'nope' }, 'only=nope'), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' }, 'still an error')
   const never = selectionReader(tree, rules, 0)
   t.not(never({ only: 'id' }, 'only=id'), never({ only: 'id' }, 'only=id'))
+})
+
+const setRules = (overrides: Partial<SelectionRules> = {}): SelectionRules => selectionRules(
+  { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8, ...overrides },
+  resolveFieldSets({ summary: ['id', 'profile.city'] }, ['id', 'name'], tree, 'GET /users')
+)
+
+const setCases: Array<{ query: Record<string, unknown>, key: string, only: string[] | null, named: boolean }> = [
+  { query: { only: '@summary' }, key: 'id,profile(city)', only: ['id', 'profile.city'], named: true },
+  { query: { only: '@summary,name' }, key: 'id,name,profile(city)', only: ['id', 'profile.city', 'name'], named: false },
+  { query: { only: ['name', '@summary'] }, key: 'id,name,profile(city)', only: ['name', 'id', 'profile.city'], named: false },
+  { query: { 'only[]': ['@default', 'email'] }, key: 'id,name,email', only: ['id', 'name', 'email'], named: false },
+  { query: { only: '@default' }, key: 'id,name', only: ['id', 'name'], named: true },
+  { query: { only: '*' }, key: ALL, only: ['id', 'name', 'email', 'role', 'profile', 'tags'], named: true },
+  { query: { only: '*', defer: 'tags' }, key: 'id,name,email,role,profile', only: ['id', 'name', 'email', 'role', 'profile', 'tags'], named: false },
+  { query: { defer: 'name' }, key: 'id', only: null, named: false },
+  { query: { only: '@summary', defer: 'profile' }, key: 'id', only: ['id', 'profile.city'], named: false }
+]
+
+test('parseSelection reads field sets, the default and * among names, in every form', async (t) => {
+  for (const { query, key, only, named } of setCases) {
+    const selection = parseSelection(query, tree, setRules())!
+    t.same([selection.key.replaceAll('"', ''), selection.only, selection.named], [key, only, named], JSON.stringify(query))
+  }
+  const unrequested = unrequestedSelection(tree, setRules())
+  t.same([unrequested.key.replaceAll('"', ''), unrequested.only, unrequested.defer, unrequested.named], ['id,name', null, null, true], 'no parameters: the default')
+  t.equal(unrequestedSelection(tree, rules).key.replaceAll('"', ''), ALL, 'no parameters and no default: every field')
+})
+
+test('a field set counts once against maxFields, whatever its size; an unknown one is a coded 400 listing the sets', async (t) => {
+  t.equal(parseSelection({ only: ['@summary', '@summary', 'name'] }, tree, setRules({ maxFields: 2 }))?.key.replaceAll('"', ''), 'id,name,profile(city)')
+  t.throws(() => parseSelection({ only: '@summary,name,email' }, tree, setRules({ maxFields: 2 })), { code: 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS' })
+  t.throws(() => parseSelection({ only: '@Summary' }, tree, setRules()), {
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET',
+    statusCode: 400,
+    message: "Unknown field set '@Summary' in query parameter 'only'; field sets: @default, @summary, *"
+  })
+  t.throws(() => parseSelection({ only: '@nope,id' }, tree, setRules({ unknownFields: 'ignore' })), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET' }, 'whatever unknownFields says')
+  t.throws(() => parseSelection({ defer: '@summary' }, tree, setRules()), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' }, 'defer takes names only')
+  t.same(parseSelection({ defer: '*' }, tree, setRules({ unknownFields: 'ignore' }))?.key.replaceAll('"', ''), 'id,name', 'an ignored name in defer')
+})
+
+test('resolveFieldSets splits the entries and refuses one the tree does not declare', async (t) => {
+  t.same(resolveFieldSets({ a: ['id', 'profile.city'] }, null, tree, 'GET /u'), { fieldSets: new Map([['a', [['id'], ['profile', 'city']]]]), defaultFields: null })
+  t.throws(() => resolveFieldSets({}, ['id', 'tags.color'], tree, 'GET /u'), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET',
+    message: "fastify-restricted-fields, route GET /u: `defaultFields` names 'tags.color', which the route does not declare"
+  })
 })

@@ -1,10 +1,13 @@
+import Fastify from 'fastify'
 import { test } from 'tap'
+import fastifyRestrictedFields from '../../lib/index.js'
 import type { Test } from 'tap'
 import { buildApp } from '../../example/app.js'
 import { columnList, databaseStore, seededDatabase } from '../../example/database.js'
 import { generateUsers } from '../../example/generate-users.js'
 
-const database = seededDatabase(generateUsers(30))
+const users = generateUsers(30)
+const database = seededDatabase(users)
 
 async function logged (t: Test) {
   const log: string[] = []
@@ -23,7 +26,12 @@ const rows: Array<[string, string[]]> = [
   ['/api/users/?only=id,email&defer=id', [COUNT, page('"id", "email"')]],
   ['/api/users/?only=', [COUNT, page('"id"')]],
   ['/api/users/?page=2', [COUNT, page('"id", "name", "email", "is_staff"')]],
-  ['/api/users/7?only[]=is_staff', ['SELECT "id", "is_staff" FROM users WHERE id = $1']]
+  ['/api/users/7?only[]=is_staff', ['SELECT "id", "is_staff" FROM users WHERE id = $1']],
+  ['/api/users/?only=@summary', [COUNT, page('"id", "name"')]],
+  ['/api/users/?only=@summary,email', [COUNT, page('"id", "name", "email"')]],
+  ['/api/users/?only=@summary&only=is_staff&defer=name', [COUNT, page('"id", "is_staff"')]],
+  ['/api/users/?only=*&defer=email', [COUNT, page('"id", "name", "is_staff"')]],
+  ['/api/users/7?only=@summary', ['SELECT "id", "name" FROM users WHERE id = $1']]
 ]
 
 test('the handler selects only the columns the response will contain', async (t) => {
@@ -45,7 +53,10 @@ test('anonymous requests never select last_login; staff requests select it only 
     ['/api/users/?only=last_login', staff, [COUNT, page('"id", "last_login"')]],
     ['/api/users/?defer=last_login', staff, [COUNT, page('"id", "name", "email", "is_staff"')]],
     ['/api/users/4', {}, ['SELECT "id", "name", "email", "is_staff" FROM users WHERE id = $1']],
-    ['/api/users/4', staff, ['SELECT "id", "name", "email", "is_staff", "last_login" FROM users WHERE id = $1']]
+    ['/api/users/4', staff, ['SELECT "id", "name", "email", "is_staff", "last_login" FROM users WHERE id = $1']],
+    ['/api/users/?only=*', {}, [COUNT, page('"id", "name", "email", "is_staff"')]],
+    ['/api/users/?only=*', staff, [COUNT, page('"id", "name", "email", "is_staff", "last_login"')]],
+    ['/api/users/4?only=@summary,last_login', staff, ['SELECT "id", "name", "last_login" FROM users WHERE id = $1']]
   ]
   for (const [url, headers, sql] of cases) {
     log.length = 0
@@ -55,6 +66,30 @@ test('anonymous requests never select last_login; staff requests select it only 
   log.length = 0
   t.equal((await app.inject('/api/users/?only=last_login')).statusCode, 400)
   t.same(log, [], 'a hidden name never reaches SQL')
+})
+
+test('a route with default fields selects the default columns, and what field sets add to them', async (t) => {
+  const log: string[] = []
+  const store = databaseStore(await database, log)
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(fastifyRestrictedFields, { fieldSets: { summary: ['id', 'name'] } })
+  app.get('/users', {
+    restrictFields: { defaultFields: ['id', 'name', 'is_staff'] },
+    schema: { response: { 200: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: ['string', 'null'] }, is_staff: { type: 'boolean' } } } } } }
+  }, async (request) => store.page(0, 2, request.restrictedFields.fields))
+  const cases: Array<[string, string, unknown]> = [
+    ['/users', '"id", "name", "is_staff"', [{ id: 1, name: users[0].name, is_staff: users[0].is_staff }, { id: 2, name: users[1].name, is_staff: users[1].is_staff }]],
+    ['/users?defer=name', '"id", "is_staff"', [{ id: 1, is_staff: users[0].is_staff }, { id: 2, is_staff: users[1].is_staff }]],
+    ['/users?only=@default,email&defer=is_staff', '"id", "name", "email"', [{ id: 1, name: users[0].name, email: users[0].email }, { id: 2, name: users[1].name, email: users[1].email }]],
+    ['/users?only=@summary', '"id", "name"', [{ id: 1, name: users[0].name }, { id: 2, name: users[1].name }]]
+  ]
+  for (const [url, columns, body] of cases) {
+    log.length = 0
+    const response = await app.inject(url)
+    t.same(response.json(), body, url)
+    t.same(log, [page(columns)], url)
+  }
 })
 
 test('the restricted answers from the database', async (t) => {

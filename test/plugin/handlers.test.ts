@@ -72,7 +72,7 @@ test('@fastify/swagger documents only and defer with the allowed names, in a val
   t.same(parameters.map((p: any) => [p.name, p.in]), [['only', 'query'], ['defer', 'query'], ['page', 'query']])
   t.same(parameters[0].schema, {
     type: 'array',
-    items: { type: 'string', enum: ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label'] }
+    items: { type: 'string', enum: ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label', '*'] }
   })
   t.match(parameters[1].description, /^Remove these fields from every returned object/)
   t.equal(document.paths['/plain'].get.parameters, undefined, 'other routes are not touched')

@@ -164,7 +164,7 @@ test('a shared schema keeps its name for the unrestricted route and gets a relax
   t.same(schemaOf('/admin/users/{id}'), { $ref: '#/components/schemas/user' })
   t.same(Object.keys(document.paths['/admin/users/{id}'].get.responses), ['200'], 'a route without the option is not touched')
   t.same(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.style, p.explode, p.schema.items?.enum]), [
-    ['only', 'form', true, paths], ['defer', 'form', true, paths], ['page', undefined, undefined, undefined]
+    ['only', 'form', true, [...paths, '*']], ['defer', 'form', true, paths], ['page', undefined, undefined, undefined]
   ])
   t.same(document.paths['/users/{id}'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'id'], 'added to a route without a querystring schema')
   t.same(document.paths['/users'].get.responses['400'], {
@@ -238,7 +238,7 @@ test('a Zod route is documented through jsonSchemaTransform, with the parameters
   t.same(schema.required, ['count', 'results'], 'the envelope stays as declared')
   t.same([schema.properties.results.items.required, schema.properties.results.items.properties.profile.required], [undefined, undefined])
   t.same(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.schema.items?.enum]), [
-    ['only', ['id', 'profile', 'profile.city', 'profile.phone']], ['defer', ['id', 'profile', 'profile.city', 'profile.phone']], ['page', undefined]
+    ['only', ['id', 'profile', 'profile.city', 'profile.phone', '*']], ['defer', ['id', 'profile', 'profile.city', 'profile.phone']], ['page', undefined]
   ])
   const check = await contract(document)
   t.same((await check(t, app, '/users?only=profile.city&only=id')).body, { count: 1, results: [{ id: 1, profile: { city: 'London' } }] })

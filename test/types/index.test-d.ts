@@ -32,6 +32,13 @@ app.get('/j', { restrictFields: { hiddenFields: async (request) => request.ip ==
 // @ts-expect-error hiddenFields returns field names
 app.get('/k', { restrictFields: { hiddenFields: () => 'email' } }, handler)
 
+await app.register(fastifyRestrictedFields, { fieldSets: { summary: ['id', 'name'] } })
+app.get('/l', { restrictFields: { defaultFields: ['id', 'profile.city'], fieldSets: { contact: ['email'] } } }, handler)
+// @ts-expect-error a field set is a list of field names
+app.get('/m', { restrictFields: { fieldSets: { contact: 'email' } } }, handler)
+// @ts-expect-error defaultFields is a route option
+await app.register(fastifyRestrictedFields, { defaultFields: ['id'] })
+
 const seen: Array<boolean | RestrictFieldsRouteOptions | undefined> = []
 app.addHook('onRoute', (route) => { seen.push(route.restrictFields) })
 
