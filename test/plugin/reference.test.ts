@@ -12,6 +12,7 @@ import Type from 'typebox'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import fastifyRestrictedFields from '../../lib/index.js'
+import { project, trieOf } from '../oracle.js'
 
 type Json = Record<string, any>
 
@@ -32,46 +33,6 @@ interface Shape {
    * only inside an envelope the writer leaves to the copy.
    */
   variants?: boolean
-}
-
-/** A trie of dotted paths; `true` names a field whole. */
-type Trie = Map<string, Trie | true>
-
-function trieOf (paths: string[]): Trie {
-  const root: Trie = new Map()
-  for (const path of paths) {
-    const segments = path.split('.')
-    let level = root
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i]
-      if (i === segments.length - 1) {
-        level.set(segment, true)
-        break
-      }
-      let next = level.get(segment)
-      if (next === true) break
-      if (next === undefined) {
-        next = new Map()
-        level.set(segment, next)
-      }
-      level = next
-    }
-  }
-  return root
-}
-
-/** The reference projection: the keys of the unrestricted JSON that `only` keeps and `defer` leaves, in its own order. */
-function project (value: unknown, only: Trie | null, defer: Trie | null): unknown {
-  if (value === null || typeof value !== 'object') return value
-  if (Array.isArray(value)) return value.map((item) => project(item, only, defer))
-  const kept: Json = {}
-  for (const [key, field] of Object.entries(value)) {
-    const named = only === null ? true : only.get(key)
-    const dropped = defer?.get(key)
-    if (named === undefined || dropped === true) continue
-    kept[key] = project(field, named === true ? null : named, dropped ?? null)
-  }
-  return kept
 }
 
 function reference (body: unknown, query: string): unknown {

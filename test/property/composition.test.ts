@@ -4,45 +4,10 @@ import Fastify from 'fastify'
 import fastifyRestrictedFields from '../../lib/index.js'
 import { composedCase, spellings } from './generators.js'
 import type { ComposedCase } from './generators.js'
+import { project, trieOf } from '../oracle.js'
 
 // Each run builds one app and sends some twenty requests. PROPERTY_RUNS changes the count.
 const numRuns = Math.ceil(Number(process.env.PROPERTY_RUNS ?? 1000) / 4)
-
-type Trie = Map<string, Trie | true>
-
-function trieOf (paths: string[]): Trie {
-  const root: Trie = new Map()
-  for (const path of paths) {
-    const segments = path.split('.')
-    let level = root
-    for (let i = 0; i < segments.length; i++) {
-      const next = level.get(segments[i])
-      if (next === true) break
-      if (i === segments.length - 1) {
-        level.set(segments[i], true)
-        break
-      }
-      const inner: Trie = next ?? new Map()
-      level.set(segments[i], inner)
-      level = inner
-    }
-  }
-  return root
-}
-
-/** The reference projection of the route's own JSON: the keys `only` names and `defer` leaves, in the order the route wrote them. */
-function project (value: unknown, only: Trie | null, defer: Trie | null): unknown {
-  if (value === null || typeof value !== 'object') return value
-  if (Array.isArray(value)) return value.map((item) => project(item, only, defer))
-  const kept: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(value)) {
-    const named = only === null ? true : only.get(key)
-    const dropped = defer?.get(key)
-    if (named === undefined || dropped === true) continue
-    kept[key] = project(field, named === true ? null : named, dropped ?? null)
-  }
-  return kept
-}
 
 async function appFor (c: ComposedCase) {
   const app = Fastify()
