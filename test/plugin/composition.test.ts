@@ -122,11 +122,7 @@ test('Zod discriminatedUnion: each record keeps the names of its own variant', a
     z.object({ kind: z.literal('cat'), lives: z.int() }),
     z.object({ kind: z.literal('dog'), barks: z.boolean() })
   ]))
-  const app = Fastify()
-  app.setValidatorCompiler(validatorCompiler)
-  app.setSerializerCompiler(serializerCompiler)
-  await app.register(fastifyRestrictedFields)
-  t.teardown(() => app.close())
+  const app = await zodApp(t)
   app.get('/pets', { restrictFields: true, schema: { response: { 200: schema } } }, async () => [{ kind: 'cat' as const, lives: 9 }, { kind: 'dog' as const, barks: true }])
   for (const [query, body] of [['only=lives', '[{"lives":9},{}]'], ['defer=kind', '[{"lives":9},{"barks":true}]'], ['', '[{"kind":"cat","lives":9},{"kind":"dog","barks":true}]']]) {
     for (let i = 0; i < 2; i++) {
@@ -152,12 +148,18 @@ for (const [title, schema] of [
   })
 }
 
-test('a Zod nullable record stays null', async (t) => {
+/** An app with Zod's compilers and the plugin, closed when the test ends. */
+async function zodApp (t: Test): Promise<FastifyInstance> {
   const app = Fastify()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   await app.register(fastifyRestrictedFields)
   t.teardown(() => app.close())
+  return app
+}
+
+test('a Zod nullable record stays null', async (t) => {
+  const app = await zodApp(t)
   app.get('/me', { restrictFields: true, schema: { response: { 200: z.object({ id: z.int() }).nullable() } } }, async () => null)
   for (let i = 0; i < 2; i++) {
     const response = await app.inject('/me?only=id')
@@ -207,11 +209,7 @@ test('TypeBox Recursive (0.34), TypeBox Cyclic (1.x) and fragment ids are resolv
 })
 
 test('Zod dates and codecs are leaves, written as the route writes them', async (t) => {
-  const app = Fastify()
-  app.setValidatorCompiler(validatorCompiler)
-  app.setSerializerCompiler(serializerCompiler)
-  await app.register(fastifyRestrictedFields)
-  t.teardown(() => app.close())
+  const app = await zodApp(t)
   const at = z.codec(z.iso.datetime(), z.date(), { decode: (text) => new Date(text), encode: (date) => date.toISOString() })
   const schema = z.object({ id: z.int(), createdAt: z.date(), at })
   app.get('/plain', { schema: { response: { 200: schema } } }, async () => ({ id: 1, createdAt: new Date(0), at: new Date(1e12) }))
