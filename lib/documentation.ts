@@ -9,7 +9,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { InvalidHiddenFieldsError } from './errors.js'
 import { OPERATION_KEY, restrictedDocument } from './openapi.js'
-import type { HiddenPaths, RestrictedRoute } from './openapi.js'
+import type { RestrictedRoute } from './openapi.js'
+import type { PathTrie } from './projection.js'
 import { hiddenTrie } from './visibility.js'
 import { toYaml } from './yaml.js'
 
@@ -44,9 +45,9 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
 }
 
 /** What each route's rule hides from the caller of `request`, by route id; a rule shared by routes runs once. */
-async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<string, RestrictedRoute>): Promise<Map<string, HiddenPaths>> {
-  const answers = new Map<unknown, HiddenPaths>()
-  const hidden = new Map<string, HiddenPaths>()
+async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<string, RestrictedRoute>): Promise<Map<string, PathTrie>> {
+  const answers = new Map<unknown, PathTrie>()
+  const hidden = new Map<string, PathTrie>()
   for (const [id, route] of routes) {
     const rule = route.hiddenFields
     if (typeof rule !== 'function') continue

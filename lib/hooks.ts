@@ -168,16 +168,16 @@ export function restrictedHooks (spec: RouteSpec, declaredElsewhere: (path: stri
     done(null, payload)
   }
 
-  /** A route without a rule: an earlier hook replied before the parameters were read. */
+  /** A route without a rule: an earlier hook replied before the parameters were read, so they are read now. */
   function readLate (request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
-    try {
-      select(request, request.query as Query, spec.readSelection, spec.unrequested)
-    } catch (error) {
-      done(error as Error)
-      return
-    }
-    restrictReply(request, reply, status)
-    done(null, payload)
+    restrictFieldsParse(request, reply, (error) => {
+      if (error !== undefined) {
+        done(error)
+        return
+      }
+      restrictReply(request, reply, status)
+      done(null, payload)
+    })
   }
 
   if (rule === null) {

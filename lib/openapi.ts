@@ -14,7 +14,8 @@
  *   where the route's querystring schema did not declare them.
  */
 import { InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError } from './errors.js'
-import { MAX_REF_HOPS, decodePointerToken, encodePointerToken, isRecord as isObject } from './json.js'
+import { MAX_REF_HOPS, decodePointerToken, encodePointerToken, isRecord } from './json.js'
+import type { PathTrie } from './projection.js'
 import { deferDescription, onlyDescription, setChoices } from './querystring.js'
 import type { DocumentedSets } from './querystring.js'
 
@@ -47,16 +48,13 @@ export interface RestrictedRoute extends DocumentedSets {
   readonly hiddenFields?: ((request: any) => unknown) | null
 }
 
-/** A trie of hidden paths, as lib/projection.ts builds them: `whole` marks a hidden field. */
-export interface HiddenPaths { readonly whole: boolean, readonly children: ReadonlyMap<string, HiddenPaths> }
-
 /** One text per trie of hidden paths. */
-function hiddenText (hidden: HiddenPaths): string {
+function hiddenText (hidden: PathTrie): string {
   return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
 }
 
 /** Whether a dotted path, or one of its parents, is hidden. */
-function isHidden (path: string, hidden: HiddenPaths): boolean {
+function isHidden (path: string, hidden: PathTrie): boolean {
   let level = hidden
   for (const segment of path.split('.')) {
     const below = level.children.get(segment)
@@ -111,7 +109,7 @@ type Version = '2.0' | '3'
 /** Copies the arrays and plain objects of a document; other values (a Date in an example, say) are shared. */
 function cloneJson<T> (value: T): T {
   if (Array.isArray(value)) return value.map(cloneJson) as T
-  if (!isObject(value) || ![Object.prototype, null].includes(Object.getPrototypeOf(value))) return value
+  if (!isRecord(value) || ![Object.prototype, null].includes(Object.getPrototypeOf(value))) return value
   const copy: Json = {}
   for (const [key, member] of Object.entries(value)) copy[key] = cloneJson(member)
   return copy as T
@@ -205,10 +203,10 @@ function findOperations (document: Json, version: Version, routes: ReadonlyMap<s
   const matched = new Set<string>()
   const unmarked = new Map<string, Json>()
   for (const [path, pathItem] of Object.entries(document.paths as Json)) {
-    if (!isObject(pathItem)) continue
+    if (!isRecord(pathItem)) continue
     for (const method of METHODS) {
       const operation = pathItem[method]
-      if (!isObject(operation)) continue
+      if (!isRecord(operation)) continue
       const id = operation[OPERATION_KEY]
       if (id === undefined) {
         unmarked.set(`${method} ${path}`, operation)
@@ -250,12 +248,12 @@ class Relaxation {
   constructor (document: Json, version: Version) {
     this.#version = version
     if (version === '2.0') {
-      document.definitions = isObject(document.definitions) ? document.definitions : {}
+      document.definitions = isRecord(document.definitions) ? document.definitions : {}
       this.#schemas = document.definitions
       this.#prefix = '#/definitions/'
     } else {
-      document.components = isObject(document.components) ? document.components : {}
-      document.components.schemas = isObject(document.components.schemas) ? document.components.schemas : {}
+      document.components = isRecord(document.components) ? document.components : {}
+      document.components.schemas = isRecord(document.components.schemas) ? document.components.schemas : {}
       this.#schemas = document.components.schemas
       this.#prefix = '#/components/schemas/'
     }
@@ -268,7 +266,7 @@ class Relaxation {
     const name = ref.slice(this.#prefix.length)
     if (name.includes('/')) return null
     const decoded = decodePointerToken(name)
-    return Object.hasOwn(this.#schemas, decoded) && isObject(this.#schemas[decoded]) ? decoded : null
+    return Object.hasOwn(this.#schemas, decoded) && isRecord(this.#schemas[decoded]) ? decoded : null
   }
 
   #ref (name: string): string {
@@ -283,11 +281,11 @@ class Relaxation {
     const changing = new Set<string>()
     const refersTo = new Map<string, Set<string>>()
     const visit = (schema: unknown, owner: string): void => {
-      if (!isObject(schema)) return
+      if (!isRecord(schema)) return
       const target = this.#componentName(schema.$ref)
       if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
       if (REQUIRING.some((keyword) => Object.hasOwn(schema, keyword))) changing.add(owner)
-      if (isObject(schema.properties)) for (const property of Object.values(schema.properties)) visit(property, owner)
+      if (isRecord(schema.properties)) for (const property of Object.values(schema.properties)) visit(property, owner)
       visit(schema.items, owner)
       for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
         if (Array.isArray(schema[keyword])) for (const member of schema[keyword]) visit(member, owner)
@@ -340,9 +338,9 @@ class Relaxation {
    * `depth` levels of them from here, and leaves out the `hidden` paths at
    * any depth. Returns the schema itself when nothing changes.
    */
-  relaxRecords (schema: unknown, depth: number, hidden: HiddenPaths | null = null): unknown {
+  relaxRecords (schema: unknown, depth: number, hidden: PathTrie | null = null): unknown {
     const relaxing = depth >= 1
-    if (!isObject(schema) || (!relaxing && hidden === null)) return schema
+    if (!isRecord(schema) || (!relaxing && hidden === null)) return schema
     let changed = false
     const relaxed: Json = {}
     for (const [keyword, value] of Object.entries(schema)) {
@@ -356,7 +354,7 @@ class Relaxation {
       } else if (keyword === 'required' && Array.isArray(value) && hidden !== null) {
         const kept = value.filter((name) => hidden.children.get(name)?.whole !== true)
         if (kept.length < value.length) next = kept
-      } else if (keyword === 'properties' && isObject(value)) {
+      } else if (keyword === 'properties' && isRecord(value)) {
         next = this.#relaxProperties(value, depth, hidden)
       } else if (keyword === 'items') {
         next = this.relaxRecords(value, depth, hidden)
@@ -377,7 +375,7 @@ class Relaxation {
     return relaxed
   }
 
-  #relaxProperties (properties: Json, depth: number, hidden: HiddenPaths | null): Json {
+  #relaxProperties (properties: Json, depth: number, hidden: PathTrie | null): Json {
     let changed = false
     const relaxed: Json = {}
     for (const [name, property] of Object.entries(properties)) {
@@ -393,7 +391,7 @@ class Relaxation {
   }
 
   /** A `$ref` to records: to the twin of the component relaxed (when that changes it) and without the hidden paths. */
-  #recordsRef (ref: unknown, relaxing: boolean, hidden: HiddenPaths | null): unknown {
+  #recordsRef (ref: unknown, relaxing: boolean, hidden: PathTrie | null): unknown {
     const target = this.#componentName(ref)
     if (target === null) return ref
     if (hidden === null) {
@@ -410,9 +408,9 @@ class Relaxation {
   }
 
   /** Relaxes the records array under `key` of an envelope, keeping the envelope as declared. */
-  relaxEnvelope (schema: unknown, key: string, depth: number, hidden: HiddenPaths | null = null, hops = 0): unknown {
+  relaxEnvelope (schema: unknown, key: string, depth: number, hidden: PathTrie | null = null, hops = 0): unknown {
     // A chain of `$ref`s that loops never reaches an envelope.
-    if (!isObject(schema) || hops > MAX_REF_HOPS) return schema
+    if (!isRecord(schema) || hops > MAX_REF_HOPS) return schema
     const target = this.#componentName(schema.$ref)
     if (target !== null) {
       const relaxed = this.relaxEnvelope(this.#schemas[target], key, depth, hidden, hops + 1)
@@ -427,7 +425,7 @@ class Relaxation {
       const members = this.#mapArray(schema[keyword], (member) => this.relaxEnvelope(member, key, depth, hidden, hops + 1))
       if (members !== schema[keyword]) relaxed = { ...relaxed, [keyword]: members }
     }
-    if (isObject(schema.properties) && Object.hasOwn(schema.properties, key)) {
+    if (isRecord(schema.properties) && Object.hasOwn(schema.properties, key)) {
       const records = this.relaxRecords(schema.properties[key], depth, hidden)
       if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
     }
@@ -463,7 +461,7 @@ class Relaxation {
     const visit = (value: unknown): void => {
       if (Array.isArray(value)) {
         for (const item of value) visit(item)
-      } else if (isObject(value)) {
+      } else if (isRecord(value)) {
         const target = this.#componentName(value.$ref)
         if (target !== null && !reached.has(target)) {
           reached.add(target)
@@ -505,8 +503,8 @@ function withNote (description: unknown, note: string): string {
   return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${note}`
 }
 
-function relaxSuccess (relaxation: Relaxation, operation: Json, route: RestrictedRoute, hidden: HiddenPaths | null): void {
-  if (!isObject(operation.responses)) return
+function relaxSuccess (relaxation: Relaxation, operation: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
+  if (!isRecord(operation.responses)) return
   const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
     ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
     : relaxation.relaxRecords(schema, route.maxDepth, hidden)
@@ -517,12 +515,12 @@ function relaxSuccess (relaxation: Relaxation, operation: Json, route: Restricte
         .map(({ statusKey, shape }) => ({ key: responseKey(statusKey, relaxation.version), shape }))
   for (const { key, shape } of statuses) {
     const response = operation.responses[key]
-    if (!isObject(response)) continue
+    if (!isRecord(response)) continue
     if (relaxation.version === '2.0') {
       if (response.schema !== undefined) response.schema = relax(response.schema, shape)
-    } else if (isObject(response.content)) {
+    } else if (isRecord(response.content)) {
       for (const media of Object.values(response.content)) {
-        if (isObject(media) && media.schema !== undefined) media.schema = relax(media.schema, shape)
+        if (isRecord(media) && media.schema !== undefined) media.schema = relax(media.schema, shape)
       }
     }
     response.description = withNote(response.description, shapeNote(route, shape))
@@ -530,10 +528,10 @@ function relaxSuccess (relaxation: Relaxation, operation: Json, route: Restricte
 }
 
 function documentError (relaxation: Relaxation, operation: Json): void {
-  const responses: Json = isObject(operation.responses) ? operation.responses : (operation.responses = {})
+  const responses: Json = isRecord(operation.responses) ? operation.responses : (operation.responses = {})
   const ours = relaxation.errorSchema()
   // A route's own 400 (or the 4XX or default response its 400s fell under) is kept: its body is one more possibility.
-  const own = [responses['400'], responses['4XX'], responses['4xx'], responses.default].find(isObject)
+  const own = [responses['400'], responses['4XX'], responses['4xx'], responses.default].find(isRecord)
   if (own === undefined) {
     responses['400'] = relaxation.version === '2.0'
       ? { description: ERROR_DESCRIPTION, schema: ours }
@@ -546,8 +544,8 @@ function documentError (relaxation: Relaxation, operation: Json): void {
     if (response.schema === undefined) response.schema = ours
   } else {
     const content: Json = {}
-    for (const [type, media] of Object.entries(isObject(own.content) ? own.content : {})) {
-      content[type] = isObject(media) && media.schema !== undefined && type.includes('json')
+    for (const [type, media] of Object.entries(isRecord(own.content) ? own.content : {})) {
+      content[type] = isRecord(media) && media.schema !== undefined && type.includes('json')
         ? { ...media, schema: { anyOf: [media.schema, ours] } }
         : media
     }
@@ -558,13 +556,13 @@ function documentError (relaxation: Relaxation, operation: Json): void {
 }
 
 /** Removes hidden paths from the `enum` of a parameter schema and of its items. */
-function withoutHiddenNames (schema: Json, hidden: HiddenPaths): void {
+function withoutHiddenNames (schema: Json, hidden: PathTrie): void {
   for (const level of [schema, schema.items]) {
-    if (isObject(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => !isHidden(String(path), hidden))
+    if (isRecord(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => !isHidden(String(path), hidden))
   }
 }
 
-function documentParameters (relaxation: Relaxation, operation: Json, pathItem: Json, route: RestrictedRoute, hidden: HiddenPaths | null): void {
+function documentParameters (relaxation: Relaxation, operation: Json, pathItem: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
   const parameters: Json[] = Array.isArray(operation.parameters) ? operation.parameters : []
   const inherited: Json[] = Array.isArray(pathItem.parameters) ? pathItem.parameters : []
   const ours: Json[] = []
@@ -573,7 +571,7 @@ function documentParameters (relaxation: Relaxation, operation: Json, pathItem: 
     [route.onlyParam, onlyDescription(route.onlyParam, route, visible), setChoices(route)],
     [route.deferParam, deferDescription(route.onlyParam, route.deferParam), []]
   ] as const) {
-    const own = [...parameters, ...inherited].find((parameter) => isObject(parameter) && parameter.in === 'query' && parameter.name === name)
+    const own = [...parameters, ...inherited].find((parameter) => isRecord(parameter) && parameter.in === 'query' && parameter.name === name)
     const items = { type: 'string', enum: [...route.paths.filter(visible), ...choices] }
     // The route's own parameter lists the names its querystring schema was given: the hidden ones go too.
     if (own !== undefined && hidden !== null) {
@@ -604,10 +602,10 @@ function documentParameters (relaxation: Relaxation, operation: Json, pathItem: 
  * parameters nor in the response schemas, and the components that only
  * served to name them are left out.
  */
-export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, HiddenPaths>): unknown {
-  if (!isObject(document)) return document
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>): unknown {
+  if (!isRecord(document)) return document
   const version = documentVersion(document)
-  if (version === null || !isObject(document.paths)) return document
+  if (version === null || !isRecord(document.paths)) return document
   const copy = cloneJson(document)
   const found = findOperations(copy, version, routes)
   if (found.length === 0) return copy

@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { InvalidFieldSetError, InvalidOptionError } from './errors.js'
-import { isRecord as isPlainObject } from './json.js'
+import { isRecord } from './json.js'
 
 /**
  * Says which declared fields (names or dotted paths) a request may not see,
@@ -108,7 +108,7 @@ function checkFields (where: string, name: string, value: unknown): void {
 const FIELD_SET_NAME = /^[A-Za-z0-9_-]+$/
 
 function checkFieldSets (where: string, value: unknown): void {
-  if (!isPlainObject(value)) invalid(where, 'fieldSets', 'an object of field lists', value)
+  if (!isRecord(value)) invalid(where, 'fieldSets', 'an object of field lists', value)
   for (const [name, fields] of Object.entries(value)) {
     if (!FIELD_SET_NAME.test(name)) {
       throw new InvalidFieldSetError(`${where}field set ${JSON.stringify(name)} should be named with a plain word (letters, digits, '_' and '-')`)
@@ -152,7 +152,7 @@ function checkDistinctParams (where: string, options: ResolvedOptions): void {
 /** Checks the plugin's options and fills in the defaults. Throws FST_RESTRICTED_FIELDS_INVALID_OPTION. */
 export function normalizeOptions (options: unknown): ResolvedOptions {
   const where = 'fastify-restricted-fields: '
-  if (!isPlainObject(options)) {
+  if (!isRecord(options)) {
     throw new InvalidOptionError(`${where}options should be an object, instead got ${show(options)}`)
   }
   checkOptions(where, options, Object.keys(DEFAULTS))
@@ -170,7 +170,7 @@ export function resolveRouteOptions (value: unknown, global: ResolvedOptions, ro
   const where = `fastify-restricted-fields, route ${route}: `
   if (value === undefined || value === false) return null
   if (value === true) return { ...global, fields: null, defaultFields: null }
-  if (!isPlainObject(value)) {
+  if (!isRecord(value)) {
     throw new InvalidOptionError(`${where}\`restrictFields\` option should be true, false or an options object, instead got ${show(value)}`)
   }
   checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields', 'defaultFields'])

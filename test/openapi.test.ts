@@ -2,6 +2,7 @@ import { test } from 'tap'
 import { formatParamUrl } from '@fastify/swagger'
 import { CLIENT_ERROR_CODES, OPERATION_KEY, documentPath, restrictedDocument } from '../lib/openapi.js'
 import type { Json, RestrictedRoute } from '../lib/openapi.js'
+import { hiddenTrie } from '../lib/visibility.js'
 
 const route: RestrictedRoute = {
   method: 'GET',
@@ -611,18 +612,6 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
 })
 
 test('a caller\'s document leaves out the hidden paths: in schemas at any depth, behind $refs, in required, in both parameters', async (t) => {
-  const hiddenPaths = (...paths: string[]) => {
-    const root = { whole: false, children: new Map() }
-    for (const path of paths) {
-      let level: any = root
-      for (const segment of path.split('.')) {
-        if (!level.children.has(segment)) level.children.set(segment, { whole: false, children: new Map() })
-        level = level.children.get(segment)
-      }
-      level.whole = true
-    }
-    return root
-  }
   const components = {
     user: object({ id: { type: 'integer' }, secret: { type: 'string' }, profile: { $ref: '#/components/schemas/profile' } }),
     profile: object({ city: { type: 'string' }, phone: { type: 'string' } }),
@@ -645,7 +634,7 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
     { ...route, url: '/shallow', maxDepth: 1, paths: ['id', 'secret', 'profile'] },
     { ...route, url: '/open', paths: ['id', 'other'] }
   )
-  const hidden = hiddenPaths('secret', 'profile.phone')
+  const hidden = hiddenTrie(['secret', 'profile.phone'])
   const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden], ['3', hidden]])) as Json
   t.notMatch(JSON.stringify(result), /secret|phone/, 'no hidden name anywhere')
   const schemas = result.components.schemas
