@@ -5,8 +5,8 @@ import {
   HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
-import { documentRestrictedRoutes, swaggerUiVisibility } from './documentation.js'
-import type { SwaggerUiVisibility } from './documentation.js'
+import { documentRestrictedRoutes, swaggerUiVisibility } from './openapi/callers.js'
+import type { SwaggerUiVisibility } from './openapi/callers.js'
 import { UNREAD, kPending, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'

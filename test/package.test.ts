@@ -151,7 +151,7 @@ t.before(async () => {
 })
 
 t.test('the tarball holds the compiled library, its declarations, the README and the LICENSE, and nothing else', async (t) => {
-  const modules = (await readdir(join(root, 'lib'))).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -'.ts'.length))
+  const modules = (await readdir(join(root, 'lib'), { recursive: true })).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -'.ts'.length))
   t.same(packedFiles, [
     'LICENSE', 'README.md', 'package.json',
     ...modules.flatMap((name) => [`dist/package/${name}.d.ts`, `dist/package/${name}.js`])

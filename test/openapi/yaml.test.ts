@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { parse } from 'yaml'
-import { toYaml } from '../lib/yaml.js'
+import { toYaml } from '../../lib/openapi/yaml.js'
 
 test('toYaml writes block YAML that reads back as the same value', async (t) => {
   const value = {

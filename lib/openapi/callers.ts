@@ -7,11 +7,12 @@
  * routes' rules hide from that caller, is made from the same generated one.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { InvalidHiddenFieldsError } from './errors.js'
-import { OPERATION_KEY, restrictedDocument } from './openapi.js'
-import type { RestrictedRoute } from './openapi.js'
-import type { PathTrie } from './projection.js'
-import { hiddenTrie } from './visibility.js'
+import { InvalidHiddenFieldsError } from '../errors.js'
+import type { PathTrie } from '../projection.js'
+import { hiddenTrie } from '../visibility.js'
+import { restrictedDocument } from './document.js'
+import { OPERATION_KEY } from './types.js'
+import type { RestrictedRoute } from './types.js'
 import { toYaml } from './yaml.js'
 
 export interface RouteDocumentation {

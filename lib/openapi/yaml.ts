@@ -4,7 +4,7 @@
  * (`title: Users`) and quoted as JSON otherwise (a JSON string is a valid
  * YAML double-quoted scalar).
  */
-import { isRecord } from './json.js'
+import { isRecord } from '../json.js'
 
 type Json = Record<string, unknown>
 

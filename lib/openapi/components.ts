@@ -1,0 +1,102 @@
+/**
+ * The schema components of one document (`#/components/schemas` or
+ * `#/definitions`): looking up what a `$ref` names, adding components under
+ * free names, the relaxed twins, and dropping what nothing refers to.
+ */
+import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
+import type { Json, Version } from './types.js'
+
+/** Appended to a relaxed twin's name (`user` → `userRestricted`). */
+export const TWIN_SUFFIX = 'Restricted'
+
+export class Components {
+  readonly version: Version
+  /** The components, by name: the document's own object, changed in place. */
+  readonly schemas: Json
+  readonly #prefix: string
+  /** Twin names by kind and original name. */
+  readonly #twins = new Map<string, string>()
+
+  /** Makes sure `document` has its components object. */
+  constructor (document: Json, version: Version) {
+    this.version = version
+    if (version === '2.0') {
+      document.definitions = isRecord(document.definitions) ? document.definitions : {}
+      this.schemas = document.definitions
+      this.#prefix = '#/definitions/'
+    } else {
+      document.components = isRecord(document.components) ? document.components : {}
+      document.components.schemas = isRecord(document.components.schemas) ? document.components.schemas : {}
+      this.schemas = document.components.schemas
+      this.#prefix = '#/components/schemas/'
+    }
+  }
+
+  /** The component a `$ref` names, or null for a pointer inside one or into another document. */
+  nameOf (ref: unknown): string | null {
+    if (typeof ref !== 'string' || !ref.startsWith(this.#prefix)) return null
+    const name = ref.slice(this.#prefix.length)
+    if (name.includes('/')) return null
+    const decoded = decodePointerToken(name)
+    return Object.hasOwn(this.schemas, decoded) && isRecord(this.schemas[decoded]) ? decoded : null
+  }
+
+  ref (name: string): string {
+    return this.#prefix + encodePointerToken(name)
+  }
+
+  /** `base`, or `base2`, `base3`… when taken. */
+  freeName (base: string, takenBy: (schema: unknown) => boolean = () => true): string {
+    let name = base
+    for (let n = 2; Object.hasOwn(this.schemas, name) && takenBy(this.schemas[name]); n++) name = `${base}${n}`
+    return name
+  }
+
+  /**
+   * The `$ref` of the relaxed twin of component `name`, made on first use for
+   * each `kind` of relaxation. `relax` makes its content; the name is reserved
+   * first, so a recursive schema's twin refers to itself.
+   */
+  twin (name: string, kind: string, relax: (schema: Json) => Json, note: string): string {
+    const key = `${kind} ${name}`
+    let twin = this.#twins.get(key)
+    if (twin === undefined) {
+      twin = this.freeName(name + TWIN_SUFFIX)
+      this.#twins.set(key, twin)
+      this.schemas[twin] = {}
+      const original = this.schemas[name]
+      const relaxed = relax(original)
+      this.schemas[twin] = {
+        ...relaxed,
+        ...(typeof original.title === 'string' ? { title: original.title + TWIN_SUFFIX } : {}),
+        description: typeof original.description === 'string' ? `${original.description} ${note}` : note
+      }
+    }
+    return this.ref(twin)
+  }
+
+  /**
+   * Removes the components that nothing outside the components refers to,
+   * directly or through other components: in a caller's document, the
+   * originals of the twins that left out hidden fields.
+   */
+  dropUnreferenced (document: Json): void {
+    const reached = new Set<string>()
+    const queue: string[] = []
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) {
+        for (const item of value) visit(item)
+      } else if (isRecord(value)) {
+        const target = this.nameOf(value.$ref)
+        if (target !== null && !reached.has(target)) {
+          reached.add(target)
+          queue.push(target)
+        }
+        for (const member of Object.values(value)) if (member !== this.schemas) visit(member)
+      }
+    }
+    visit(document)
+    while (queue.length > 0) visit(this.schemas[queue.pop() as string])
+    for (const name of Object.keys(this.schemas)) if (!reached.has(name)) delete this.schemas[name]
+  }
+}

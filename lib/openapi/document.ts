@@ -1,0 +1,50 @@
+/**
+ * Makes an OpenAPI 3.x or Swagger 2.0 document true for the routes that let
+ * clients restrict their fields. A pure function of the finished document,
+ * so it applies after every transform that produced it.
+ *
+ * On each opted-in operation it relaxes the restricted responses
+ * (relax.ts), documents the plugin's 400 (error-response.ts) and the
+ * `only` and `defer` parameters (parameters.ts).
+ */
+import rfdc from 'rfdc'
+import { isRecord } from '../json.js'
+import type { PathTrie } from '../projection.js'
+import { Components } from './components.js'
+import { documentError } from './error-response.js'
+import { documentVersion, findOperations } from './operations.js'
+import { documentParameters } from './parameters.js'
+import { Relaxation, relaxSuccess } from './relax.js'
+import type { RestrictedRoute } from './types.js'
+
+/** Copies the document once per call, so that the generated one is never changed. */
+const cloneDocument = rfdc()
+
+/**
+ * Returns the document made true for the given routes (by id, the value of
+ * their `x-restricted-fields` key), or the document itself when it is
+ * neither OpenAPI 3 nor Swagger 2.0. The input is not modified.
+ *
+ * With `hidden` (by route id, the paths its rule hides from one caller), it
+ * is that caller's document: the hidden fields appear neither in the
+ * parameters nor in the response schemas, and the components that only
+ * served to name them are left out.
+ */
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>): unknown {
+  if (!isRecord(document)) return document
+  const version = documentVersion(document)
+  if (version === null || !isRecord(document.paths)) return document
+  const copy = cloneDocument(document)
+  const found = findOperations(copy, version, routes)
+  if (found.length === 0) return copy
+  const components = new Components(copy, version)
+  const relaxation = new Relaxation(components)
+  for (const { id, route, operation, pathItem } of found) {
+    const hiddenHere = hidden?.get(id) ?? null
+    relaxSuccess(relaxation, version, operation, route, hiddenHere)
+    documentError(components, operation)
+    documentParameters(version, operation, pathItem, route, hiddenHere)
+  }
+  if (hidden !== undefined && hidden.size > 0) components.dropUnreferenced(copy)
+  return copy
+}

@@ -1,0 +1,91 @@
+/**
+ * Finds the operations of the opted-in routes in a generated document: by
+ * the vendor key their schema carried, else by method and path.
+ */
+import { createRequire } from 'node:module'
+import { isRecord } from '../json.js'
+import { OPERATION_KEY } from './types.js'
+import type { Json, RestrictedRoute, Version } from './types.js'
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']
+
+/**
+ * A Fastify URL as @fastify/swagger writes it into a document (`:id` → `{id}`):
+ * its own `formatParamUrl`, loaded only when a document is made, so that the
+ * package stays as light for apps that document nothing.
+ */
+let documentPath: ((url: string) => string) | undefined
+function formatParamUrl (url: string): string {
+  documentPath ??= (createRequire(import.meta.url)('@fastify/swagger') as { formatParamUrl: (url: string) => string }).formatParamUrl
+  return documentPath(url)
+}
+
+export function documentVersion (document: Json): Version | null {
+  if (document.swagger === '2.0') return '2.0'
+  return typeof document.openapi === 'string' && document.openapi.startsWith('3.') ? '3' : null
+}
+
+/** The paths a route may have in the document: with a base path stripped (as @fastify/swagger does by default), then as is. */
+function candidatePaths (document: Json, version: Version, url: string): string[] {
+  const bases: string[] = []
+  if (version === '2.0') {
+    if (typeof document.basePath === 'string') bases.push(document.basePath)
+  } else if (Array.isArray(document.servers)) {
+    for (const server of document.servers) {
+      if (typeof server?.url !== 'string') continue
+      const resolved = server.url.replace(/\{([^{}]+)\}/g, (whole: string, name: string) => String(server.variables?.[name]?.default ?? whole))
+      try {
+        bases.push(new URL(resolved, 'http://localhost').pathname)
+      } catch {}
+    }
+  }
+  const stripped = bases
+    .filter((base) => base.length > 1 && url.startsWith(base))
+    .map((base) => {
+      const rest = url.slice(base.length)
+      return formatParamUrl(rest.startsWith('/') ? rest : `/${rest}`)
+    })
+  return [...stripped, formatParamUrl(url)]
+}
+
+export interface Found { id: string, route: RestrictedRoute, operation: Json, pathItem: Json }
+
+/**
+ * Finds the operations of the routes: by the vendor key their schema carried,
+ * else (a transform that dropped the key) by method and path.
+ */
+export function findOperations (document: Json, version: Version, routes: ReadonlyMap<string, RestrictedRoute>): Found[] {
+  const found: Found[] = []
+  const matched = new Set<string>()
+  const unmarked = new Map<string, Json>()
+  for (const [path, pathItem] of Object.entries(document.paths as Json)) {
+    if (!isRecord(pathItem)) continue
+    for (const method of METHODS) {
+      const operation = pathItem[method]
+      if (!isRecord(operation)) continue
+      const id = operation[OPERATION_KEY]
+      if (id === undefined) {
+        unmarked.set(`${method} ${path}`, operation)
+      } else if (routes.has(id)) {
+        delete operation[OPERATION_KEY]
+        matched.add(id)
+        found.push({ id, route: routes.get(id) as RestrictedRoute, operation, pathItem })
+      }
+    }
+  }
+  for (const [id, route] of routes) {
+    if (matched.has(id)) continue
+    const methods = typeof route.method === 'string' ? [route.method] : route.method
+    for (const method of methods) {
+      for (const path of candidatePaths(document, version, route.url)) {
+        const key = `${method.toLowerCase()} ${path}`
+        const operation = unmarked.get(key)
+        if (operation === undefined) continue
+        unmarked.delete(key)
+        found.push({ id, route, operation, pathItem: document.paths[path] })
+        break
+      }
+    }
+  }
+  return found
+}

@@ -1,0 +1,200 @@
+/**
+ * Relaxes the restricted responses of a document: no field a client can
+ * leave out is `required`, down to `maxDepth` levels, and a caller's hidden
+ * paths are left out at any depth; an envelope around the records is kept as
+ * declared. A named schema (`$ref`) gets a relaxed twin instead of being
+ * changed, so routes that are not restricted keep the original.
+ */
+import { MAX_REF_HOPS, isRecord } from '../json.js'
+import type { PathTrie } from '../projection.js'
+import type { Components } from './components.js'
+import { shapeNote, withNote } from './notes.js'
+import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
+
+// Keywords that can make a shorter object invalid. At a level that can be
+// restricted they go: a loosened schema stays true to every response the full
+// one allowed. `discriminator` names a property a restriction may leave out.
+const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else', 'not', 'discriminator']
+
+/** One text per trie of hidden paths. */
+function hiddenText (hidden: PathTrie): string {
+  return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
+}
+
+/**
+ * The components that a full relaxation changes: those with a requiring
+ * keyword where fields sit, and those that reach one through a `$ref`.
+ */
+function changingComponents (components: Components): Set<string> {
+  const changing = new Set<string>()
+  const refersTo = new Map<string, Set<string>>()
+  const visit = (schema: unknown, owner: string): void => {
+    if (!isRecord(schema)) return
+    const target = components.nameOf(schema.$ref)
+    if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
+    if (REQUIRING.some((keyword) => Object.hasOwn(schema, keyword))) changing.add(owner)
+    if (isRecord(schema.properties)) for (const property of Object.values(schema.properties)) visit(property, owner)
+    visit(schema.items, owner)
+    for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+      if (Array.isArray(schema[keyword])) for (const member of schema[keyword]) visit(member, owner)
+    }
+  }
+  for (const [name, schema] of Object.entries(components.schemas)) visit(schema, name)
+  const queue = [...changing]
+  while (queue.length > 0) {
+    for (const owner of refersTo.get(queue.pop() as string) ?? []) {
+      if (!changing.has(owner)) {
+        changing.add(owner)
+        queue.push(owner)
+      }
+    }
+  }
+  return changing
+}
+
+/** The relaxation of one document: twins are made once and shared by every operation. */
+export class Relaxation {
+  readonly #components: Components
+  /** Components whose relaxed form differs from them. */
+  readonly #changing: ReadonlySet<string>
+
+  constructor (components: Components) {
+    this.#components = components
+    this.#changing = changingComponents(components)
+  }
+
+  /**
+   * Relaxes a schema whose object level holds fields that can be restricted,
+   * `depth` levels of them from here, and leaves out the `hidden` paths at
+   * any depth. Returns the schema itself when nothing changes.
+   */
+  relaxRecords (schema: unknown, depth: number, hidden: PathTrie | null = null): unknown {
+    const relaxing = depth >= 1
+    if (!isRecord(schema) || (!relaxing && hidden === null)) return schema
+    let changed = false
+    const relaxed: Json = {}
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (relaxing && REQUIRING.includes(keyword)) {
+        changed = true
+        continue
+      }
+      let next = value
+      if (keyword === '$ref') {
+        next = this.#recordsRef(value, relaxing, hidden)
+      } else if (keyword === 'required' && Array.isArray(value) && hidden !== null) {
+        const kept = value.filter((name) => hidden.children.get(name)?.whole !== true)
+        if (kept.length < value.length) next = kept
+      } else if (keyword === 'properties' && isRecord(value)) {
+        next = this.#relaxProperties(value, depth, hidden)
+      } else if (keyword === 'items') {
+        next = this.relaxRecords(value, depth, hidden)
+      } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
+        next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
+      }
+      changed ||= next !== value
+      relaxed[keyword] = next
+    }
+    if (!changed) return schema
+    if (relaxing && relaxed.oneOf !== undefined && relaxed.oneOf !== schema.oneOf) {
+      // Loosened alternatives may overlap, and oneOf forbids that.
+      const alternatives = relaxed.oneOf
+      delete relaxed.oneOf
+      if (relaxed.anyOf === undefined) relaxed.anyOf = alternatives
+      else relaxed.allOf = [...(relaxed.allOf ?? []), { anyOf: alternatives }]
+    }
+    return relaxed
+  }
+
+  #relaxProperties (properties: Json, depth: number, hidden: PathTrie | null): Json {
+    let changed = false
+    const relaxed: Json = {}
+    for (const [name, property] of Object.entries(properties)) {
+      const below = hidden?.children.get(name)
+      if (below?.whole === true) {
+        changed = true
+        continue
+      }
+      relaxed[name] = this.relaxRecords(property, depth - 1, below ?? null)
+      changed ||= relaxed[name] !== property
+    }
+    return changed ? relaxed : properties
+  }
+
+  /** A `$ref` to records: to the twin of the component relaxed (when that changes it) and without the hidden paths. */
+  #recordsRef (ref: unknown, relaxing: boolean, hidden: PathTrie | null): unknown {
+    const target = this.#components.nameOf(ref)
+    if (target === null) return ref
+    if (hidden === null) {
+      if (!relaxing || !this.#changing.has(target)) return ref
+      // One twin serves every depth: it is relaxed all the way down.
+      return this.#components.twin(target, 'records', (original) => this.relaxRecords(original, Infinity) as Json,
+        'As restricted responses send it: any field may be left out.')
+    }
+    return relaxing
+      ? this.#components.twin(target, `records ${hiddenText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
+        'As restricted responses send it to this caller: any field may be left out.')
+      : this.#components.twin(target, `hidden ${hiddenText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+        'As this caller is sent it.')
+  }
+
+  /** Relaxes the records array under `key` of an envelope, keeping the envelope as declared. */
+  relaxEnvelope (schema: unknown, key: string, depth: number, hidden: PathTrie | null = null, hops = 0): unknown {
+    // A chain of `$ref`s that loops never reaches an envelope.
+    if (!isRecord(schema) || hops > MAX_REF_HOPS) return schema
+    const target = this.#components.nameOf(schema.$ref)
+    if (target !== null) {
+      const relaxed = this.relaxEnvelope(this.#components.schemas[target], key, depth, hidden, hops + 1)
+      if (relaxed === this.#components.schemas[target]) return schema
+      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : hiddenText(hidden)}`, () => relaxed as Json,
+        `As restricted responses send it: any field of the records in \`${key}\` may be left out.`)
+      return { ...schema, $ref: ref }
+    }
+    let relaxed: Json = schema
+    for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+      if (!Array.isArray(schema[keyword])) continue
+      const members = this.#mapArray(schema[keyword], (member) => this.relaxEnvelope(member, key, depth, hidden, hops + 1))
+      if (members !== schema[keyword]) relaxed = { ...relaxed, [keyword]: members }
+    }
+    if (isRecord(schema.properties) && Object.hasOwn(schema.properties, key)) {
+      const records = this.relaxRecords(schema.properties[key], depth, hidden)
+      if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
+    }
+    return relaxed
+  }
+
+  #mapArray (array: unknown[], map: (value: unknown) => unknown): unknown[] {
+    const mapped = array.map(map)
+    return mapped.some((value, index) => value !== array[index]) ? mapped : array
+  }
+}
+
+/** The key of a status in the document: `2XX` in OpenAPI 3, `200` for `2xx` in Swagger 2.0. */
+function responseKey (statusKey: string, version: Version): string {
+  const upper = statusKey.toUpperCase()
+  return version === '2.0' ? upper.replace('XX', '00') : upper
+}
+
+/** Relaxes the restricted 2xx responses of an operation and notes what the parameters do to them. */
+export function relaxSuccess (relaxation: Relaxation, version: Version, operation: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
+  if (!isRecord(operation.responses)) return
+  const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
+    ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
+    : relaxation.relaxRecords(schema, route.maxDepth, hidden)
+  // A `fields` route has no success schema to relax, and restricts every 2xx.
+  const statuses = route.statusKey === undefined
+    ? Object.keys(operation.responses).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
+    : [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]
+        .map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
+  for (const { key, shape } of statuses) {
+    const response = operation.responses[key]
+    if (!isRecord(response)) continue
+    if (version === '2.0') {
+      if (response.schema !== undefined) response.schema = relax(response.schema, shape)
+    } else if (isRecord(response.content)) {
+      for (const media of Object.values(response.content)) {
+        if (isRecord(media) && media.schema !== undefined) media.schema = relax(media.schema, shape)
+      }
+    }
+    response.description = withNote(response.description, shapeNote(route, shape))
+  }
+}
