@@ -13,6 +13,7 @@ import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOpti
 import { withRestrictionParameters } from './querystring.js'
 import { usesStandardSchemas } from './standard-schema.js'
 import { buildRouteSpec } from './route.js'
+import { routeState } from './state.js'
 import type { FieldSelection } from './view.js'
 
 declare module 'fastify' {
@@ -89,7 +90,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
     const paths = declaredPaths(spec.tree)
     for (const path of paths) declaredByAnyRoute.add(path)
-    const hooks = restrictedHooks(spec, (path) => declaredByAnyRoute.has(path))
+    const hooks = restrictedHooks(spec, routeState(spec, (path) => declaredByAnyRoute.has(path)))
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
     // without one gets none: its validator compiler may take no JSON Schema (Zod's does not).

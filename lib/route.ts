@@ -1,16 +1,15 @@
 /**
  * Everything a route needs per request, worked out once when it is declared:
  * its declared fields, where its records sit, which statuses are restricted.
+ * A spec never changes; what a route learns while it serves lives in its
+ * RouteState (state.ts).
  */
-import { AdmissionCache } from './cache.js'
 import { declaredFromList, declaredResponse, mergeTrees } from './declared.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
-import { resolveFieldSets, selectionReader, selectionRules, unrequestedSelection } from './selection.js'
+import { resolveFieldSets, selectionRules, unrequestedSelection } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
-import { writerRoute } from './write.js'
-import type { Serializer, WriterRoute } from './write.js'
 import { foreignSchema, isStandardSchema, standardOutputSchema } from './standard-schema.js'
 import type { StandardSchema } from './standard-schema.js'
 
@@ -32,10 +31,6 @@ export interface StatusSpec {
    * apart from it, and payloads are validated through it first.
    */
   readonly standard: StandardSchema | null
-  /** Compiled serializers by selection key; null records a selection the compiler refused. */
-  readonly cache: AdmissionCache<Serializer | null>
-  /** What the status's projection writers share. */
-  readonly writer: WriterRoute
 }
 
 /** A 2xx status without object fields to restrict: its replies only lose the fields a rule hides. */
@@ -46,8 +41,6 @@ export interface RouteSpec {
   readonly route: string
   readonly options: ResolvedRouteOptions
   readonly rules: SelectionRules
-  /** Reads a request's parsed and raw query into a selection; throws a coded 400 error for a bad one. */
-  readonly readSelection: (query: Record<string, unknown> | null | undefined, rawQuery: string) => Selection | null
   /** The selection of a request without parameters on a route with default fields; null: nothing to restrict. */
   readonly unrequested: Selection | null
   /**
@@ -80,8 +73,8 @@ function successKeys (response: Record<string, any>): string[] {
   return ['200', '2xx', '2XX', ...codes].filter((key) => Object.hasOwn(response, key) && SUCCESS_RANGE.test(key))
 }
 
-function statusSpec (key: string | undefined, tree: FieldTree, shape: PayloadShape, declared: DeclaredResponse | null, standard: StandardSchema | null, cacheSize: number): StatusSpec {
-  return { key, tree, shape, declared, standard, cache: new AdmissionCache<Serializer | null>(cacheSize), writer: writerRoute(shape, declared) }
+function statusSpec (key: string | undefined, tree: FieldTree, shape: PayloadShape, declared: DeclaredResponse | null, standard: StandardSchema | null): StatusSpec {
+  return Object.freeze({ key, tree, shape, declared, standard })
 }
 
 /** Maps status codes to their specs: a numbered key for its code, a 2xx key for the successes without their own. */
@@ -112,7 +105,7 @@ export function buildRouteSpec (
     if (keys.length > 0) {
       throw new InvalidOptionError(`fastify-restricted-fields, route ${route}: \`fields\` is for routes without a response schema; this route's fields are read from its schema, remove \`fields\``)
     }
-    const status = statusSpec(undefined, declaredFromList(options.fields), { kind: 'auto', key: options.resultsKey }, null, null, options.cacheSize)
+    const status = statusSpec(undefined, declaredFromList(options.fields), { kind: 'auto', key: options.resultsKey }, null, null)
     statuses.push(status)
     statusOf = statusLookup(new Map(), status)
   } else {
@@ -133,7 +126,7 @@ export function buildRouteSpec (
         entries.set(key, UNDECLARED_STATUS)
         continue
       }
-      const status = statusSpec(key, declared.tree, declared.shape, declared, standard, options.cacheSize)
+      const status = statusSpec(key, declared.tree, declared.shape, declared, standard)
       statuses.push(status)
       entries.set(key, status)
     }
@@ -150,18 +143,17 @@ export function buildRouteSpec (
   const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
   checkAddressable(tree, route)
   const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route))
-  return {
+  return Object.freeze({
     route,
     options,
     rules,
-    readSelection: selectionReader(tree, rules, options.cacheSize),
     unrequested: rules.defaultFields === null ? null : unrequestedSelection(tree, rules),
     tree,
     primary: statuses[0],
     statuses,
     statusOf,
     hasQuerystring: routeSchema?.querystring !== undefined
-  }
+  })
 }
 
 /** Characters that the request syntax reads as separators, so a property name holding one could never be named. */

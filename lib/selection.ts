@@ -9,8 +9,6 @@ import { AdmissionCache } from './cache.js'
 import type { FieldNode, FieldTree } from './declared.js'
 import { addToTrie, projectTree } from './projection.js'
 import type { PathTrie, Projection } from './projection.js'
-import type { Serializer } from './write.js'
-import type { FieldSelection } from './view.js'
 import {
   InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote
 } from './errors.js'
@@ -27,14 +25,10 @@ export interface Selection {
   readonly tries: { readonly only: PathTrie, readonly defer: PathTrie }
   /** Made of field sets alone (the default, presets, `*`): one of finitely many, compiled on first use without admission. */
   readonly named: boolean
-  /**
-   * The compiled serializer of this selection, once the caller knows it (null:
-   * the compiler refused it); a remembered selection then needs no other lookup.
-   */
-  serializer?: Serializer | null
-  /** The handlers' view of this selection, once the caller has built it. */
-  view?: FieldSelection
 }
+
+/** Reads a request's parsed and raw query into a selection (null: no parameters); throws a coded 400 error for a bad one. */
+export type SelectionReader = (query: Record<string, unknown> | null | undefined, rawQuery: string) => Selection | null
 
 /** A declared path, split into its names. */
 export type FieldPath = readonly string[]
@@ -274,7 +268,7 @@ const MEMO_KEY_LIMIT = 512
  * of query strings never seen before is parsed and forgotten, and never
  * churns the memory. Errors are never remembered.
  */
-export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): (query: Query, rawQuery: string) => Selection | null {
+export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): SelectionReader {
   // Without recency: a hit, the common case, is then one lookup and one count.
   const memo = new AdmissionCache<Selection>(memoSize, { recency: false })
   return function readSelection (query, rawQuery) {

@@ -1,21 +1,24 @@
 /**
- * How a restricted reply is serialized, chosen per reply from what each
- * status prepared: the compiled serializer of the selection's pruned schema
- * when the cache has (or admits) one; else the writer, and the copy where the
- * writer gives up. A Standard Schema route's payload is validated through its
- * own schema first. A status without fields only loses the hidden paths.
+ * How a restricted reply is serialized, and everything a route keeps between
+ * requests to do it fast. The choice, per reply: the compiled serializer of
+ * the selection's pruned schema when the cache has (or admits) one; else the
+ * writer, and the copy where the writer gives up. A Standard Schema route's
+ * payload is validated through its own schema first. A status without fields
+ * only loses the hidden paths.
  */
 import type { FastifyReply } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
+import { AdmissionCache } from './cache.js'
 import { copyProjection } from './copy.js'
 import type { FieldTree, JsonSchema, PayloadShape } from './declared.js'
-import { wholeProjection } from './projection.js'
-import type { PathTrie, Projection } from './projection.js'
+import { projectTree, wholeProjection } from './projection.js'
+import type { KeyedProjection, PathTrie, Projection } from './projection.js'
 import { pruneSchema } from './prune.js'
-import type { StatusSpec } from './route.js'
+import { UNDECLARED_STATUS } from './route.js'
+import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
-import { stripHidden } from './visibility.js'
-import type { Visible } from './visibility.js'
+import { stripHidden, visibleTree } from './visibility.js'
+import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WRITER_GAVE_UP, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
@@ -32,9 +35,15 @@ function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSch
   }
 }
 
-/** The serializers of one restricted status, and what they keep between requests. */
-export class StatusSerializers {
+/** The serializers of one restricted status, and everything they keep between requests. */
+class StatusSerializers {
   readonly #status: StatusSpec
+  /** Compiled serializers by selection key; null records a selection the compiler refused. */
+  readonly #cache: AdmissionCache<Serializer | null>
+  /** By selection, its compiled serializer once known: a remembered selection needs no other lookup. */
+  readonly #bySelection = new WeakMap<Selection, Serializer | null>()
+  /** What the status's projection writers share. */
+  readonly #writer: WriterRoute
   /** The schema of every declared field without defaults, for copies; compiled on first use (null: refused). */
   #copy: Serializer | null | undefined = undefined
   /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
@@ -42,10 +51,12 @@ export class StatusSerializers {
   /** Whether the field sets the server named are compiled on first use, without waiting for admission. */
   readonly #compilesNamed: boolean
 
-  /** `compilesNamed` is false when the route keeps no compiled serializer (`cacheSize: 0`). */
-  constructor (status: StatusSpec, compilesNamed: boolean) {
+  constructor (status: StatusSpec, cacheSize: number) {
     this.#status = status
-    this.#compilesNamed = compilesNamed
+    this.#cache = new AdmissionCache<Serializer | null>(cacheSize)
+    // Without a cache the route keeps no compiled serializer, named or not.
+    this.#compilesNamed = cacheSize > 0
+    this.#writer = writerRoute(status.shape, status.declared)
     this.#encoded = writerRoute(status.shape, null)
   }
 
@@ -65,15 +76,16 @@ export class StatusSerializers {
   /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
   #compiled (reply: FastifyReply, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
     const status = this.#status
-    let serializer = selection?.serializer ?? status.cache.get(key)
+    let serializer = selection === null ? undefined : this.#bySelection.get(selection)
+    if (serializer !== undefined) return serializer
+    serializer = this.#cache.get(key)
     // A field set is one of finitely many the server named: it is compiled on first use.
-    if (serializer === undefined && status.declared !== null && ((selection?.named === true && this.#compilesNamed) || status.cache.admit(key))) {
+    if (serializer === undefined && status.declared !== null && ((selection?.named === true && this.#compilesNamed) || this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileOrNull(reply, status, pruneSchema(status.declared, projection, { defaults: true, variants: 'choose' }))
-      status.cache.set(key, serializer)
+      this.#cache.set(key, serializer)
     }
-    // Kept with the selection, so that a remembered selection needs no other lookup.
-    if (serializer !== undefined && selection !== null) selection.serializer = serializer
+    if (serializer !== undefined && selection !== null) this.#bySelection.set(selection, serializer)
     return serializer
   }
 
@@ -82,7 +94,7 @@ export class StatusSerializers {
     const status = this.#status
     return (payload) => {
       const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
-      const writer = new ProjectionWriter(status.writer, compile)
+      const writer = new ProjectionWriter(this.#writer, compile)
       try {
         return writer.write(payload, projection, tree)
       } catch (error) {
@@ -120,7 +132,7 @@ export class StatusSerializers {
  * The serializer of a reply whose status declares no fields: the payload as
  * JSON without the hidden paths, in the object, its items, and an envelope's records.
  */
-export function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Serializer {
+function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Serializer {
   return function stripHiddenPaths (payload) {
     const stripped = stripHidden(payload, hidden)
     if ((shape.kind === 'envelope' || shape.kind === 'auto') && stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)) {
@@ -128,5 +140,68 @@ export function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Ser
       if (Array.isArray(records)) return JSON.stringify({ ...stripped, [shape.key]: stripHidden(records, hidden) })
     }
     return JSON.stringify(stripped)
+  }
+}
+
+/**
+ * A route's serializers: the one place its caches live (compiled serializers,
+ * writer state, the copy schema, per-selection memos), next to its immutable
+ * RouteSpec. `serializerFor` chooses a reply's serializer.
+ */
+export class RouteSerializers {
+  readonly #spec: RouteSpec
+  readonly #statuses: Map<StatusSpec, StatusSerializers>
+  /** Projections of selections made for a status whose tree is not the route's, by status and selection. */
+  readonly #projections: Map<StatusSpec, WeakMap<Selection, KeyedProjection>>
+  /** Each status's visible tree under a visibility, worked out on first use. */
+  readonly #visibleTrees = new WeakMap<Visibility<unknown>, Map<StatusSpec, Visible>>()
+
+  constructor (spec: RouteSpec) {
+    this.#spec = spec
+    this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options.cacheSize)]))
+    this.#projections = new Map(spec.statuses.map((status) => [status, new WeakMap()]))
+  }
+
+  /**
+   * The serializer of a reply of `status` for a request with `selection`
+   * (null: no parameters and no default) that may see what `visibility` leaves
+   * (null: everything); null when the route's own serializer sends it as is.
+   * The payload itself, which later hooks see, is never changed.
+   */
+  serializerFor (status: StatusSpec | typeof UNDECLARED_STATUS, selection: Selection | null, visibility: Visibility<unknown> | null, reply: FastifyReply): Serializer | null {
+    if (status === UNDECLARED_STATUS) {
+      // No fields to choose from: what the rule hides is removed wherever it appears.
+      return visibility === null ? null : strippingSerializer(visibility.hidden!, this.#spec.primary.shape)
+    }
+    if (selection === null) return null
+    const visible = visibility === null ? null : this.#visibleTree(visibility, status)
+    const serializers = this.#statuses.get(status)!
+    if (status.tree === this.#spec.tree) return serializers.restricted(reply, selection.projection, selection.key, selection, visible)
+    const { projection, key } = this.#projection(status, selection, visible)
+    return serializers.restricted(reply, projection, key, null, visible)
+  }
+
+  /** The projection of a selection for a status whose tree is not the route's: made from the selection's paths, once. */
+  #projection (status: StatusSpec, selection: Selection, visible: Visible | null): KeyedProjection {
+    const known = this.#projections.get(status)!
+    let projected = known.get(selection)
+    if (projected === undefined) {
+      projected = projectTree(visible?.tree ?? status.tree, selection.tries.only, selection.tries.defer)
+      known.set(selection, projected)
+    }
+    return projected
+  }
+
+  /** A status's visible tree under a visibility, worked out once: the visibility's own when the status has the route's tree. */
+  #visibleTree (visibility: Visibility<unknown>, status: StatusSpec): Visible {
+    if (status.tree === this.#spec.tree) return visibility
+    let trees = this.#visibleTrees.get(visibility)
+    if (trees === undefined) this.#visibleTrees.set(visibility, trees = new Map())
+    let tree = trees.get(status)
+    if (tree === undefined) {
+      tree = visibleTree(status.tree, visibility.hidden!)
+      trees.set(status, tree)
+    }
+    return tree
   }
 }

@@ -38,11 +38,19 @@ function makeView (restricted: boolean, fields: string[], paths: string[]): Fiel
   })
 }
 
-/** The view of a selection; computed once per distinct selection, which is remembered. */
+/** Views by projection, built on first read: most handlers never ask, and a remembered selection keeps its projection. */
+const views = new WeakMap<Projection, FieldSelection>()
+
+/** The view of a selection's projection. */
 export function selectionView (projection: Projection): FieldSelection {
-  const paths: string[] = []
-  projectedPaths(projection, '', paths)
-  return makeView(true, projection.map(({ node }) => node.name), paths)
+  let view = views.get(projection)
+  if (view === undefined) {
+    const paths: string[] = []
+    projectedPaths(projection, '', paths)
+    view = makeView(true, projection.map(({ node }) => node.name), paths)
+    views.set(projection, view)
+  }
+  return view
 }
 
 /** The view of a request without restriction parameters: every declared field. */

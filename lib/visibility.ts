@@ -94,7 +94,7 @@ export function hiddenKey (hidden: readonly string[]): string {
 /** What one set of hidden fields gives a route: its visible tree, its own remembered parses, its selection without parameters. */
 export interface Visibility<S> {
   readonly tree: FieldTree
-  readonly readSelection: (query: Record<string, unknown>, rawQuery: string) => S | null
+  readonly readSelection: (query: Record<string, unknown> | null | undefined, rawQuery: string) => S | null
   /** The selection of a request that names no field (every visible field); null when nothing is hidden. */
   readonly whole: S | null
   /** Every path the rule hid, this route's or not; null when nothing is hidden. Replies with no declared fields lose these. */
