@@ -5,7 +5,7 @@
  * chooses for the reply and hand it to Fastify.
  */
 import type {
-  FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
+  FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
 import { HiddenFieldsUnknownError } from './errors.js'
 import type { RouteSpec, StatusSpec, UNDECLARED_STATUS } from './route.js'
@@ -57,13 +57,28 @@ function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): v
   if (selection.defer !== null) query[deferParam] = selection.defer.slice()
 }
 
+/**
+ * Where an opted-in route's config keeps the function that reads a request's
+ * selection, for the `restrictedFields` getter of a hook that asks before the
+ * route has read it.
+ */
+export const kReadSelection = Symbol('fastify-restricted-fields.read-selection')
+
 /** The hooks of an opted-in route, closed over its spec and its state. */
 export interface RestrictedHooks {
-  /** Null on a route with a visibility rule and no querystring schema: nothing can touch the parameters before the rule runs. */
+  /** Set where something must see the parameters before validation: a querystring schema, or a visibility rule's set-aside. */
   preValidation: preValidationHookHandler | null
   /** Set on routes with a visibility rule, which is applied, with the selection, after the route's own hooks. */
   preHandler: preHandlerHookHandler | null
   preSerialization: preSerializationHookHandler<unknown>
+  /**
+   * Set on routes without a rule or a querystring schema: the selection is
+   * read just before the handler runs, in a wrapper around it, which costs
+   * less than a hook. A bad parameter is still answered before the handler runs.
+   */
+  wrapHandler: ((handler: RouteHandlerMethod) => RouteHandlerMethod) | null
+  /** Reads the selection of a request whose route has not read it yet; throws a coded 400 error for bad parameters. */
+  readSelection: ((request: FastifyRequest) => void) | null
 }
 
 type Done = (error?: Error) => void
@@ -109,10 +124,14 @@ export function restrictedHooks (spec: RouteSpec, state: RouteState): Restricted
 function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks {
   const unrestricted = unrestrictedView(spec.tree)
 
+  function readSelection (request: FastifyRequest): void {
+    select(request, spec, unrestricted, request.query as Query, state.readSelection, spec.unrequested)
+  }
+
   function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: Done): void {
     // Read before validation: a querystring schema may strip or coerce the parameters.
     try {
-      select(request, spec, unrestricted, request.query as Query, state.readSelection, spec.unrequested)
+      readSelection(request)
     } catch (error) {
       done(error as Error)
       return
@@ -150,10 +169,21 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
     })
   }
 
+  /** Reads the selection just before the handler, unless a hook already asked for it; a bad parameter throws its 400 there. */
+  function wrapHandler (handler: RouteHandlerMethod): RouteHandlerMethod {
+    return function restrictFieldsHandler (this: FastifyInstance, request, reply) {
+      if ((request as SelectionCarrier)[kSelection] === UNREAD) readSelection(request)
+      return handler.call(this, request, reply)
+    } as RouteHandlerMethod
+  }
+
+  // With a querystring schema, validation may strip or coerce the parameters: they are read before it.
   return {
-    preValidation: restrictFieldsParse as preValidationHookHandler,
+    preValidation: spec.hasQuerystring ? restrictFieldsParse as preValidationHookHandler : null,
     preHandler: null,
-    preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>
+    preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>,
+    wrapHandler: spec.hasQuerystring ? null : wrapHandler,
+    readSelection: spec.hasQuerystring ? null : readSelection
   }
 }
 
@@ -266,7 +296,9 @@ function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: Visibi
     // Without a querystring schema, validation cannot strip or name the parameters: they wait in the query.
     preValidation: spec.hasQuerystring ? restrictFieldsSetAside as preValidationHookHandler : null,
     preHandler: restrictFieldsVisibility as preHandlerHookHandler,
-    preSerialization: restrictVisibleSerialize as preSerializationHookHandler<unknown>
+    preSerialization: restrictVisibleSerialize as preSerializationHookHandler<unknown>,
+    wrapHandler: null,
+    readSelection: null
   }
 }
 
@@ -280,14 +312,23 @@ function ruleFailed (request: FastifyRequest): void {
 /**
  * The `restrictedFields` getter: the view of the request's selection, built
  * on first read and kept with the request; the route's unrestricted view
- * without one; NOT_RESTRICTED on routes not opted in.
+ * without one; NOT_RESTRICTED on routes not opted in. On a route that reads
+ * the selection before its handler, a hook that asks first has it read then
+ * (a bad parameter throws its 400 there).
  */
 export function restrictedFieldsGetter (this: FastifyRequest): FieldSelection {
   const carrier = this as SelectionCarrier
   const view = carrier[kView]
   if (view !== null) return view
-  const selection = carrier[kSelection]
-  if (selection === null || selection === UNREAD) return NOT_RESTRICTED
+  let selection = carrier[kSelection]
+  if (selection === UNREAD) {
+    const read = (this.routeOptions.config as unknown as Record<symbol, ((request: FastifyRequest) => void) | undefined>)[kReadSelection]
+    if (read === undefined) return NOT_RESTRICTED
+    read(this)
+    if (carrier[kView] !== null) return carrier[kView]
+    selection = carrier[kSelection] as Selection
+  }
+  if (selection === null) return NOT_RESTRICTED
   carrier[kView] = selectionView(selection.projection)
   return carrier[kView]
 }

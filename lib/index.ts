@@ -7,7 +7,7 @@ import {
 } from './errors.js'
 import { documentRestrictedRoutes, swaggerUiVisibility } from './openapi/callers.js'
 import type { SwaggerUiVisibility } from './openapi/callers.js'
-import { UNREAD, kPending, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
+import { UNREAD, kPending, kReadSelection, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
@@ -114,6 +114,11 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
+    if (hooks.wrapHandler !== null) {
+      routeOptions.handler = hooks.wrapHandler(routeOptions.handler)
+      // Found there by the restrictedFields getter of a hook that asks before the handler.
+      routeOptions.config = { ...routeOptions.config, [kReadSelection]: hooks.readSelection } as typeof routeOptions.config
+    }
   })
 }
 

@@ -77,3 +77,29 @@ test('@fastify/swagger documents only and defer with the allowed names, in a val
   t.match(parameters[1].description, /^Remove these fields from every returned object/)
   t.equal(document.paths['/plain'].get.parameters, undefined, 'other routes are not touched')
 })
+
+test('a bad parameter is answered with its 400 before the handler runs, also when a hook asked for request.restrictedFields first', async (t) => {
+  const app = await build(t)
+  const calls: string[] = []
+  app.get('/users', { restrictFields: true, schema }, async function (this: unknown) {
+    calls.push(this === app ? 'handler, bound to the instance' : 'handler, unbound')
+    return records
+  })
+  app.get('/asked', {
+    restrictFields: true,
+    schema,
+    preHandler: async (request) => { calls.push(`preHandler sees ${request.restrictedFields.fields.join(',')}`) }
+  }, async () => {
+    calls.push('handler')
+    return records
+  })
+  for (const url of ['/users?only=nope', '/asked?only=nope', '/users?defer=nope', '/asked?only=id&only=nope']) {
+    const response = await app.inject(url)
+    t.equal(response.statusCode, 400, url)
+    t.equal(response.json().code, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', url)
+  }
+  t.same(calls, [], 'neither the handler nor the hook that asked went on')
+  t.equal((await app.inject('/users?only=id')).body, '[{"id":1},{"id":2}]')
+  t.equal((await app.inject('/asked?only=id')).body, '[{"id":1},{"id":2}]')
+  t.same(calls, ['handler, bound to the instance', 'preHandler sees id', 'handler'])
+})
