@@ -9,6 +9,7 @@ import type { Test } from 'tap'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
+import { Type as Type034 } from '@sinclair/typebox'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import fastifyRestrictedFields from '../../lib/index.js'
@@ -96,6 +97,12 @@ const shapes: Shape[] = [
     selections: ['', 'only=email', 'defer=id', 'only=name,email']
   },
   {
+    title: 'TypeBox 0.34 Intersect',
+    record: Type034.Intersect([Type034.Object({ id: Type034.Integer(), name: Type034.String() }), Type034.Object({ email: Type034.Union([Type034.String(), Type034.Null()]) })]),
+    records: [{ id: 1, name: 'a', email: null }, { id: 2, name: 'b', email: 'b@x' }],
+    selections: ['', 'only=email', 'defer=id', 'only=name,email']
+  },
+  {
     title: 'oneOf with a discriminator: each record keeps the names of its own variant',
     record: { oneOf: [cat, dog], discriminator: { propertyName: 'kind' } },
     records: pets,
@@ -117,6 +124,13 @@ const shapes: Shape[] = [
   {
     title: 'TypeBox Union of objects',
     record: Type.Union([Type.Object({ kind: Type.Literal('a'), a: Type.String() }), Type.Object({ kind: Type.Literal('b'), b: Type.Integer() })]),
+    records: [{ kind: 'a', a: 'x', b: 1 }, { kind: 'b', b: 2 }],
+    variants: true,
+    selections: ['', 'only=kind', 'only=b', 'defer=kind']
+  },
+  {
+    title: 'TypeBox 0.34 Union of objects',
+    record: Type034.Union([Type034.Object({ kind: Type034.Literal('a'), a: Type034.String() }), Type034.Object({ kind: Type034.Literal('b'), b: Type034.Integer() })]),
     records: [{ kind: 'a', a: 'x', b: 1 }, { kind: 'b', b: 2 }],
     variants: true,
     selections: ['', 'only=kind', 'only=b', 'defer=kind']
@@ -180,7 +194,7 @@ const shapes: Shape[] = [
   },
   {
     title: 'TypeBox Recursive (0.34), its $id inside the schema',
-    record: { $id: 'T0', type: 'object', required: ['id', 'label', 'children'], properties: { id: { type: 'integer' }, label: { type: 'string' }, children: { type: 'array', items: { $ref: 'T0' } } } },
+    record: Type034.Recursive((This) => Type034.Object({ id: Type034.Integer(), label: Type034.String(), children: Type034.Array(This) })),
     records: [tree],
     maxDepth: 2,
     selections: ['', 'only=id,children', 'only=children.id', 'defer=label', 'defer=children.children']
