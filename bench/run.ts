@@ -38,17 +38,29 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { HIDDEN_BY_RULE, SELECTED, TOP_LEVEL_FIELDS, churnSelections } from './data.js'
+import { HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, TOP_LEVEL_FIELDS, churnSelections, seenAgainSelections } from './data.js'
 import { CALIBRATION } from './readme.js'
 import { writeReadme } from './write-readme.js'
+
+/** Field sets that a variant sends in turn, one per request, as `?only=`. */
+const cycles = {
+  /** 165 sets of two and three fields (bench/data.ts, churnSelections). */
+  churn: churnSelections(),
+  /** 512 sets, each back every 512 requests (bench/data.ts, seenAgainSelections). */
+  seenAgain: seenAgainSelections()
+}
 
 interface Variant {
   id: string
   title: string
   path: string
-  /** Sends a field set not sent before on every request. */
-  churn?: boolean
-  /** The variant whose body this one must send, byte for byte. */
+  /**
+   * The field sets sent in turn, one per request, appended to the path as
+   * `?only=`. Each variant goes through the cycle from its own position, so
+   * that its route sees the sets in the cycle's order and nothing else.
+   */
+  cycle?: keyof typeof cycles
+  /** The variant whose body this one must send, byte for byte (for each set of its cycle). */
   sameAs?: string
 }
 
@@ -77,8 +89,16 @@ const allVariants: Variant[] = [
   // Sent the same URL as variant 3, as a client would call it: Fastify parses the query string for both.
   { id: '5', title: `limit: hand-written route, exact two-field schema, sent ${only} (which it ignores)`, path: `/hand/records?${only}` },
   { id: '6', title: `json-mask in a preSerialization hook, ${only}`, path: `/mask/records?${only}`, sameAs: '5' },
-  { id: '7c', title: 'naive object copy in a preSerialization hook, the churned field sets', path: '/copy/records', churn: true },
-  { id: '8', title: 'churn: a field set not seen before, every request, through the plugin', path: '/flux/records', churn: true },
+  { id: '7c', title: 'naive object copy in a preSerialization hook, the churned field sets', path: '/copy/records', cycle: 'churn' },
+  { id: '8', title: 'churn: a field set not seen before, every request, through the plugin', path: '/flux/records', cycle: 'churn', sameAs: '7c' },
+  { id: '7r', title: 'naive object copy in a preSerialization hook, the 512 field sets seen again', path: '/copy/records', cycle: 'seenAgain' },
+  {
+    id: '8r',
+    title: `seen again: 512 field sets in turn, each back every 512 requests, through the plugin (cacheSize: ${SEEN_AGAIN_CACHE_SIZE})`,
+    path: '/seen/records',
+    cycle: 'seenAgain',
+    sameAs: '7r'
+  },
   { id: '9', title: `visibility rule hiding ${HIDDEN_BY_RULE.join(', ')} (not selected), ${only}`, path: `/rule/records?${only}`, sameAs: '3' },
   { id: '10', title: `allOf record (two halves), ${only} through the plugin`, path: `/comp/records?${only}`, sameAs: '5' },
   { id: '11', title: `oneOf record (two variants told apart by kind), ${only} through the plugin`, path: `/vars/records?${only}`, sameAs: '5' },
@@ -89,6 +109,7 @@ const allVariants: Variant[] = [
 const allRatios: Ratio[] = [
   { name: '1/1', title: 'calibration: baseline against itself', over: '1', under: '1', target: null },
   { name: '8/7c', title: 'churn, a new field set every request: plugin / naive copy', over: '8', under: '7c', target: 0.95 },
+  { name: '8r/7r', title: '512 field sets in turn, each seen again every 512 requests, on a cache of 100: plugin / naive copy', over: '8r', under: '7r', target: 0.95 },
   { name: '3/5', title: `${only}, compiled / hand-written route`, over: '3', under: '5', target: 0.95 },
   { name: '4/5', title: 'defer of the other 8, compiled / hand-written route', over: '4', under: '5', target: 0.95 },
   { name: '2/1', title: 'opted-in route, no parameters / route without the option', over: '2', under: '1', target: 0.98 },
@@ -140,6 +161,12 @@ if (ratios.length === 0) badSetting('no ratio to measure: BENCH_VARIANTS must ke
 
 const CONNECTIONS = 16
 const WARM_UP_SECONDS = 1
+/**
+ * A variant with a cycle is warmed up with this many passes through it instead:
+ * its route's caches admit, and compile, some 200 sets of the 512-set cycle
+ * during its first twenty to fifty passes, and seldom one after (bench/data.ts).
+ */
+const WARM_UP_PASSES = 50
 const variantById = (id: string): Variant => allVariants.find((v) => v.id === id)!
 const involves = (ratio: Ratio, variant: Variant): boolean => ratio.over === variant.id || ratio.under === variant.id
 const ratiosAt = (size: number): Ratio[] => ratios.filter((r) => measuredAt(r, size))
@@ -152,9 +179,15 @@ const targetAt = (ratio: Ratio, size: number): boolean =>
 const pinned = existsSync('/usr/bin/taskset')
 if (pinned) spawnSync('/usr/bin/taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' })
 
-const churnSets = churnSelections()
-let churnIndex = 0
-const nextChurnPath = (base: string): string => `${base}?only=${churnSets[churnIndex++ % churnSets.length]}`
+/** How far each variant with a cycle has gone through it. */
+const cyclePositions = new Map<string, number>()
+
+function nextCyclePath (variant: Variant): string {
+  const sets = cycles[variant.cycle!]
+  const position = cyclePositions.get(variant.id) ?? 0
+  cyclePositions.set(variant.id, position + 1)
+  return `${variant.path}?only=${sets[position % sets.length]}`
+}
 
 interface Server { child: ChildProcess, origin: string }
 
@@ -176,17 +209,17 @@ async function fetchBody (url: string): Promise<string> {
   return response.text()
 }
 
-/** Every variant must be served, and send the bytes it is compared with, before it is timed. */
+/**
+ * Every variant must be served, and send the bytes it is compared with, before
+ * it is timed: a variant with a cycle, for every set of it, in the cycle's order.
+ */
 async function checkVariants ({ origin }: Server, used: Variant[]): Promise<void> {
   for (const variant of used) {
     if (variant.sameAs === undefined) continue
-    const [body, expected] = await Promise.all([fetchBody(origin + variant.path), fetchBody(origin + variantById(variant.sameAs).path)])
-    if (body !== expected) fail(`variant ${variant.id} sends other bytes than variant ${variant.sameAs}`)
-  }
-  if (used.some((v) => v.churn === true)) {
-    for (const set of churnSets.slice(0, 20)) {
-      const [plugin, naive] = await Promise.all([fetchBody(`${origin}/flux/records?only=${set}`), fetchBody(`${origin}/copy/records?only=${set}`)])
-      if (plugin !== naive) fail(`churn set ${set} differs between the plugin and the naive copy`)
+    const queries = variant.cycle === undefined ? [''] : cycles[variant.cycle].map((set) => `?only=${set}`)
+    for (const query of queries) {
+      const [body, expected] = await Promise.all([fetchBody(origin + variant.path + query), fetchBody(origin + variantById(variant.sameAs).path + query)])
+      if (body !== expected) fail(`variant ${variant.id} sends other bytes than variant ${variant.sameAs}${query === '' ? '' : ` for ${query}`}`)
     }
   }
 }
@@ -198,17 +231,19 @@ async function serverCpu (origin: string): Promise<number> {
   return user + system
 }
 
-async function measure (origin: string, variant: Variant, seconds: number): Promise<Slice> {
+/** One slice of `seconds`, or of `amount` requests when given. */
+async function measure (origin: string, variant: Variant, seconds: number, amount?: number): Promise<Slice> {
   const cpuBefore = await serverCpu(origin)
   const result = await autocannon({
     url: origin + variant.path,
     connections: CONNECTIONS,
     duration: seconds,
+    amount,
     // autocannon stops at a sample tick: ticks every 100 ms keep a slice close to its length.
     sampleInt: 100,
-    requests: variant.churn === true
-      ? [{ setupRequest: (request) => ({ ...request, path: nextChurnPath(variant.path) }) }]
-      : undefined
+    requests: variant.cycle === undefined
+      ? undefined
+      : [{ setupRequest: (request) => ({ ...request, path: nextCyclePath(variant) }) }]
   })
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     fail(`variant ${variant.id}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
@@ -242,7 +277,9 @@ async function benchPageSize (pageSize: number) {
   try {
     await checkVariants(server, used)
     // Compiled serializers, memoized selections and the JIT are warm before anything counts.
-    for (const variant of used) await measure(server.origin, variant, WARM_UP_SECONDS)
+    for (const variant of used) {
+      await measure(server.origin, variant, WARM_UP_SECONDS, variant.cycle === undefined ? undefined : WARM_UP_PASSES * cycles[variant.cycle].length)
+    }
     const pairs: Record<string, Pair[]> = Object.fromEntries(active.map((r) => [r.name, []]))
     const slices: Record<string, Slice[]> = Object.fromEntries(used.map((v) => [v.id, []]))
     for (let round = 0; round < pairCount; round++) {

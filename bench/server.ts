@@ -6,7 +6,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import mask from 'json-mask'
 import fastifyRestrictedFields from '../lib/index.js'
-import { HIDDEN_BY_RULE, SELECTED, allOfRecordSchema, makeRecords, oneOfRecordSchema, recordSchema, twoFieldSchema } from './data.js'
+import { HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, allOfRecordSchema, makeRecords, oneOfRecordSchema, recordSchema, twoFieldSchema } from './data.js'
 
 const pageSize = Number(process.argv[2] ?? 20)
 const records = makeRecords(pageSize)
@@ -59,6 +59,13 @@ async function withPlugin (app: FastifyInstance): Promise<void> {
   app.get('/records', { schema: fullSchema, restrictFields: true }, async () => records)
 }
 
+// The route of the field sets seen again (bench/data.ts, seenAgainSelections): its cache size is
+// written out, since which of the cycle's sets are compiled depends on it.
+async function withCacheSize (app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRestrictedFields, { cacheSize: SEEN_AGAIN_CACHE_SIZE })
+  app.get('/records', { schema: fullSchema, restrictFields: true }, async () => records)
+}
+
 async function withAllOf (app: FastifyInstance): Promise<void> {
   await app.register(fastifyRestrictedFields)
   app.get('/records', { schema: { response: { 200: { type: 'array', items: allOfRecordSchema } } }, restrictFields: true }, async () => records)
@@ -89,9 +96,9 @@ async function withRule (app: FastifyInstance): Promise<void> {
 }
 
 // Each plugin route lives in its own encapsulated context, so the other routes
-// never see the plugin, and the churn variant's ever-new field sets never
-// evict what the fixed selections of /plug have compiled. Every path has the
-// same length: routing cost is the same for all.
+// never see the plugin, and the field sets cycled through /flux and /seen never
+// evict what the fixed selections of /plug have compiled, nor each other's.
+// Every path has the same length: routing cost is the same for all.
 const app = Fastify({ logger: false })
 // CPU time used by this process, read before and after each measurement: unlike
 // throughput, it is not lowered when other processes take the machine's cores.
@@ -99,6 +106,7 @@ app.get('/cpu', async () => process.cpuUsage())
 await app.register(withoutPlugin)
 await app.register(withPlugin, { prefix: '/plug' })
 await app.register(withPlugin, { prefix: '/flux' })
+await app.register(withCacheSize, { prefix: '/seen' })
 await app.register(withRule, { prefix: '/rule' })
 await app.register(withAllOf, { prefix: '/comp' })
 await app.register(withOneOf, { prefix: '/vars' })
