@@ -9,19 +9,33 @@ import { memoryStore } from '../../example/store.js'
 type Storage = 'memory' | 'database'
 type Build = (count?: number, pageSize?: number, staffToken?: string) => ReturnType<typeof buildApp>
 
-const databases = new Map<number, Promise<PGlite>>()
+/** The most users a test asks for. */
+const SEEDED = 25
+/** One database for the whole file: starting an embedded database takes seconds, emptying a table in a transaction does not. */
+let database: Promise<PGlite> | undefined
+
+/**
+ * The database holding generateUsers(count). The first `count` of generateUsers(SEEDED) are generateUsers(count),
+ * so for fewer users the others are deleted in a transaction that is rolled back when the test ends.
+ */
+async function databaseOf (t: Test, count: number): Promise<PGlite> {
+  if (count > SEEDED) throw new Error(`the database holds ${SEEDED} users, not ${count}`)
+  database ??= seededDatabase(generateUsers(SEEDED))
+  const db = await database
+  if (count < SEEDED) {
+    await db.exec('BEGIN')
+    t.teardown(() => db.exec('ROLLBACK'))
+    await db.query('DELETE FROM users WHERE id > $1', [count])
+  }
+  return db
+}
 
 /** Declares a test that runs once over each store: the example answers the same from memory and from the database. */
 function exampleTest (title: string, body: (t: Test, example: Build) => Promise<void>): void {
   for (const storage of ['memory', 'database'] as Storage[]) {
     test(`${storage}: ${title}`, async (t) => {
-      await body(t, async (count = 25, pageSize = 10, staffToken = STAFF_TOKEN) => {
-        const users = generateUsers(count)
-        let store = memoryStore(users)
-        if (storage === 'database') {
-          if (!databases.has(count)) databases.set(count, seededDatabase(users))
-          store = databaseStore(await databases.get(count)!)
-        }
+      await body(t, async (count = SEEDED, pageSize = 10, staffToken = STAFF_TOKEN) => {
+        const store = storage === 'database' ? databaseStore(await databaseOf(t, count)) : memoryStore(generateUsers(count))
         const app = await buildApp({ store, pageSize, staffToken })
         t.teardown(() => app.close())
         return app
