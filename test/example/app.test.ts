@@ -1,4 +1,4 @@
-import { test } from 'tap'
+import { after, end, test } from 'tap'
 import type { Test } from 'tap'
 import type { PGlite } from '@electric-sql/pglite'
 import { buildApp } from '../../example/app.js'
@@ -13,6 +13,8 @@ type Build = (count?: number, pageSize?: number, staffToken?: string) => ReturnT
 const SEEDED = 25
 /** One database for the whole file: starting an embedded database takes seconds, emptying a table in a transaction does not. */
 let database: Promise<PGlite> | undefined
+// Closed when the last test has run (see end() below): an open database keeps the process alive ten more seconds, for its idle statistics timer.
+after(async () => { await (await database)?.close() })
 
 /**
  * The database holding generateUsers(count). The first `count` of generateUsers(SEEDED) are generateUsers(count),
@@ -170,3 +172,6 @@ exampleTest('a wrong or malformed token is a 401 with a clear message; without S
   t.same([response.statusCode, response.json().message], [401, 'Invalid bearer token'])
   t.equal((await nobody.inject('/api/users/3')).json().last_login, undefined, 'and anonymous requests are served as ever')
 })
+
+// Every test is declared: the file ends once they have run, and closes the database then instead of waiting for it.
+end()
