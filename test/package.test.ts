@@ -21,9 +21,14 @@ t.teardown(() => rm(work, { recursive: true, force: true }))
 
 let packedFiles: string[] = []
 
-/** Runs a command to its end, without tap's NODE_OPTIONS: coverage of npm, tsc and the consumer would only slow them down. */
+/**
+ * Runs a command to its end, without coverage: coverage of npm, tsc and the consumer would only slow them down,
+ * and none of them runs a file of the project. Dropping tap's NODE_OPTIONS is not enough, since tap puts its
+ * loader back into every child's NODE_OPTIONS; _TAPJS_PROCESSINFO_COVERAGE_=0 is how it is told to record no coverage.
+ */
 async function run (command: string, args: string[], cwd: string): Promise<{ code: number | string | null, stdout: string, stderr: string }> {
-  const { NODE_OPTIONS, ...env } = process.env
+  const { NODE_OPTIONS, ...rest } = process.env
+  const env = { ...rest, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
   return await new Promise((resolve) => {
     execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       // An exit status, or a system error code such as ENOENT when the command is missing.

@@ -28,9 +28,14 @@ const snippets = blocks.filter((block) => (block.language === 'js' || block.lang
   return { ...block, name, run: name.replace(/\.ts$/, '.js') }
 })
 
-/** Runs a command to its end, without tap's NODE_OPTIONS (coverage of tsc and of the snippets would only slow them down). */
+/**
+ * Runs a command to its end, without coverage (coverage of tsc and of the snippets would only slow them down). Dropping
+ * tap's NODE_OPTIONS is not enough, since tap puts its loader back into every child's NODE_OPTIONS;
+ * _TAPJS_PROCESSINFO_COVERAGE_=0 is how it is told to record no coverage.
+ */
 async function run (command: string, args: string[]): Promise<{ code: number | string | null, stdout: string, stderr: string }> {
-  const { NODE_OPTIONS, ...env } = process.env
+  const { NODE_OPTIONS, ...rest } = process.env
+  const env = { ...rest, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
   return await new Promise((resolve) => {
     execFile(command, args, { cwd: directory, env }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : error.code ?? null, stdout, stderr })

@@ -1,4 +1,4 @@
-import { test } from 'tap'
+import { after, end, test } from 'tap'
 import type { Test } from 'tap'
 import type { PGlite } from '@electric-sql/pglite'
 import { buildApp } from '../../example/app.js'
@@ -9,19 +9,35 @@ import { memoryStore } from '../../example/store.js'
 type Storage = 'memory' | 'database'
 type Build = (count?: number, pageSize?: number, staffToken?: string) => ReturnType<typeof buildApp>
 
-const databases = new Map<number, Promise<PGlite>>()
+/** The most users a test asks for. */
+const SEEDED = 25
+/** One database for the whole file: starting an embedded database takes seconds, emptying a table in a transaction does not. */
+let database: Promise<PGlite> | undefined
+// Closed when the last test has run (see end() below): an open database keeps the process alive ten more seconds, for its idle statistics timer.
+after(async () => { await (await database)?.close() })
+
+/**
+ * The database holding generateUsers(count). The first `count` of generateUsers(SEEDED) are generateUsers(count),
+ * so for fewer users the others are deleted in a transaction that is rolled back when the test ends.
+ */
+async function databaseOf (t: Test, count: number): Promise<PGlite> {
+  if (count > SEEDED) throw new Error(`the database holds ${SEEDED} users, not ${count}`)
+  database ??= seededDatabase(generateUsers(SEEDED))
+  const db = await database
+  if (count < SEEDED) {
+    await db.exec('BEGIN')
+    t.teardown(() => db.exec('ROLLBACK'))
+    await db.query('DELETE FROM users WHERE id > $1', [count])
+  }
+  return db
+}
 
 /** Declares a test that runs once over each store: the example answers the same from memory and from the database. */
 function exampleTest (title: string, body: (t: Test, example: Build) => Promise<void>): void {
   for (const storage of ['memory', 'database'] as Storage[]) {
     test(`${storage}: ${title}`, async (t) => {
-      await body(t, async (count = 25, pageSize = 10, staffToken = STAFF_TOKEN) => {
-        const users = generateUsers(count)
-        let store = memoryStore(users)
-        if (storage === 'database') {
-          if (!databases.has(count)) databases.set(count, seededDatabase(users))
-          store = databaseStore(await databases.get(count)!)
-        }
+      await body(t, async (count = SEEDED, pageSize = 10, staffToken = STAFF_TOKEN) => {
+        const store = storage === 'database' ? databaseStore(await databaseOf(t, count)) : memoryStore(generateUsers(count))
         const app = await buildApp({ store, pageSize, staffToken })
         t.teardown(() => app.close())
         return app
@@ -156,3 +172,6 @@ exampleTest('a wrong or malformed token is a 401 with a clear message; without S
   t.same([response.statusCode, response.json().message], [401, 'Invalid bearer token'])
   t.equal((await nobody.inject('/api/users/3')).json().last_login, undefined, 'and anonymous requests are served as ever')
 })
+
+// Every test is declared: the file ends once they have run, and closes the database then instead of waiting for it.
+end()
