@@ -103,3 +103,15 @@ test('a bad parameter is answered with its 400 before the handler runs, also whe
   t.equal((await app.inject('/asked?only=id')).body, '[{"id":1},{"id":2}]')
   t.same(calls, ['handler, bound to the instance', 'preHandler sees id', 'handler'])
 })
+
+test('after a visibility rule fails, an error handler sees no selection: nothing it may see is known', async (t) => {
+  const app = await build(t)
+  app.setErrorHandler(async (error, request, reply) => {
+    const { restricted, fields } = request.restrictedFields
+    return await reply.code(503).send({ message: error.message, restricted, fields })
+  })
+  app.get('/users', { restrictFields: { hiddenFields: () => { throw new Error('no rule today') } }, schema }, async () => records)
+  const response = await app.inject('/users?only=id')
+  t.equal(response.statusCode, 503)
+  t.same(response.json(), { message: 'no rule today', restricted: false, fields: [] })
+})
