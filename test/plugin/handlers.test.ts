@@ -106,7 +106,7 @@ test('a bad parameter is answered with its 400 before the handler runs, also whe
 
 test('after a visibility rule fails, an error handler sees no selection: nothing it may see is known', async (t) => {
   const app = await build(t)
-  app.setErrorHandler(async (error, request, reply) => {
+  app.setErrorHandler(async (error: Error, request, reply) => {
     const { restricted, fields } = request.restrictedFields
     return await reply.code(503).send({ message: error.message, restricted, fields })
   })
