@@ -93,17 +93,13 @@ export const SEEN_AGAIN_CACHE_SIZE = 100
  * hold SEEN_AGAIN_CACHE_SIZE entries, each set comes back every 512 requests:
  * seen again, but never more often than the others.
  *
- * What the caches' admission does with it: while a cache has room, it admits
- * a set from its second sighting, so in the first passes both the memo of
- * query strings and the serializer cache fill with 100 sets each, and sets
- * are compiled. A remembered query string carries its compiled serializer
- * and no longer looks it up, so the serializer cache keeps being offered the
- * other sets for a while and takes some of them in. After twenty to fifty
- * passes (10,000 to 25,000 requests) a set is seldom admitted: one that comes
- * back is seen no more often than the entry it would evict, and only the
- * order in which concurrent requests arrive makes it so, now and then. From
- * then on about 185 of the sets are served compiled and the other 327 or so,
- * two requests in three, are parsed and written on every request.
+ * What the caches' admission does with it: the memo of query strings admits
+ * a set from its second sighting and fills with 100 of them. The serializer
+ * cache compiles a set only when it is seen twice within 2 × cacheSize (200)
+ * requests, which no set of the cycle is; a handful are admitted anyway, when
+ * their counts collide with others' in the frequency sketch. Once warm about
+ * 15 sets are served compiled and the rest are written, and the parse of
+ * four sets in five is made on every request.
  */
 export function seenAgainSelections (): string[] {
   const others = TOP_LEVEL_FIELDS.filter((field) => field !== 'id')

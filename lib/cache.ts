@@ -1,15 +1,15 @@
 /**
- * A bounded cache of compiled serializers with frequency-based admission.
+ * A bounded cache with frequency-based admission, for compiled serializers
+ * and remembered parses.
  *
- * Compiling costs far more than serializing by copying, so a key earns a
- * compilation only when it has been seen at least twice and, once the cache
- * is full, clearly more often than the entry it would evict (the TinyLFU
- * rule, with a margin of one sighting: in a cycle of keys the newcomer has
- * always just been counted and its victim not yet). A client cycling through
- * more field sets than the cache holds then gets copies, not a compilation
- * storm, while a selection that becomes popular still displaces a stale one.
- * Whatever the pattern, compilations are also rationed: a budget of
- * `capacity` that refills by one every 64 lookups.
+ * A key earns a value only when it has been seen twice recently (within
+ * `window` lookups, roughly) and, once the cache is full, clearly more often than the entry it would
+ * evict (the TinyLFU rule, with a margin of one sighting: in a cycle of keys
+ * the newcomer has always just been counted and its victim not yet). A client
+ * cycling through more keys than the cache holds then gets no admission
+ * storm, while a key that becomes popular still displaces a stale one.
+ * Whatever the pattern, admissions are also rationed: a budget of `capacity`
+ * that refills by one every 64 lookups.
  */
 
 const ROWS = 4
@@ -28,7 +28,7 @@ function hash (text: string): number {
 /**
  * Approximate counts of how often keys were seen, in fixed memory (a
  * count-min sketch of 8-bit counters). All counts are halved every
- * `10 × capacity` increments, so old popularity fades.
+ * `resetAfter` increments, so old popularity fades.
  */
 export class FrequencySketch {
   readonly #counters: Uint8Array
@@ -36,12 +36,13 @@ export class FrequencySketch {
   readonly #resetAfter: number
   #increments = 0
 
-  constructor (capacity: number) {
+  /** `resetAfter`: the increments after which every count is halved. */
+  constructor (capacity: number, resetAfter = Math.max(capacity, 1) * 10) {
     let width = 16
     while (width < capacity * 4) width *= 2
     this.#counters = new Uint8Array(width * ROWS)
     this.#mask = width - 1
-    this.#resetAfter = Math.max(capacity, 1) * 10
+    this.#resetAfter = resetAfter
   }
 
   #slot (h1: number, h2: number, row: number): number {
@@ -59,7 +60,10 @@ export class FrequencySketch {
       if (this.#counters[slot] < 255) this.#counters[slot]++
       estimate = Math.min(estimate, this.#counters[slot])
     }
-    if (++this.#increments >= this.#resetAfter) this.#age()
+    if (++this.#increments >= this.#resetAfter) {
+      this.#age()
+      estimate >>= 1
+    }
     return estimate
   }
 
@@ -78,12 +82,22 @@ export class FrequencySketch {
   }
 }
 
+export interface AdmissionOptions {
+  /** Whether a hit makes its entry the last to be evicted (default true). */
+  recency?: boolean
+  /** Lookups after which every count is halved (default 10 × capacity): how recent a sighting must be to count. */
+  window?: number
+}
+
 export class AdmissionCache<V> {
   readonly #entries = new Map<string, V>()
   readonly #sketch: FrequencySketch
   readonly #capacity: number
   readonly #recency: boolean
   #budget: number
+  /** The key of the last `get` and its count then, so that `admit` after a miss counts nothing twice. */
+  #lastKey: string | undefined = undefined
+  #lastCount = 0
 
   /**
    * `capacity` bounds the stored values; 0 stores nothing. With `recency`
@@ -91,11 +105,11 @@ export class AdmissionCache<V> {
    * entries are evicted in the order they were stored, and a hit costs only
    * a lookup and a count: the frequency rule still keeps popular entries.
    */
-  constructor (capacity: number, { recency = true }: { recency?: boolean } = {}) {
+  constructor (capacity: number, { recency = true, window = Math.max(capacity, 1) * 10 }: AdmissionOptions = {}) {
     this.#capacity = capacity
     this.#recency = recency
     this.#budget = capacity
-    this.#sketch = new FrequencySketch(capacity)
+    this.#sketch = new FrequencySketch(capacity, window)
   }
 
   /** Number of stored values. */
@@ -106,7 +120,8 @@ export class AdmissionCache<V> {
   /** Returns the stored value for `key` (undefined when none), counting the sighting and, with recency, marking it most recently used. */
   get (key: string): V | undefined {
     if (this.#capacity === 0) return undefined
-    this.#sketch.increment(key)
+    this.#lastKey = key
+    this.#lastCount = this.#sketch.increment(key)
     this.#budget = Math.min(this.#capacity, this.#budget + 1 / LOOKUPS_PER_COMPILATION)
     const value = this.#entries.get(key)
     if (this.#recency && (value !== undefined || this.#entries.has(key))) {
@@ -118,12 +133,13 @@ export class AdmissionCache<V> {
   }
 
   /**
-   * After a missed `get`: whether `key` has earned a value. True uses up one
+   * Right after a missed `get` of `key`: whether it has earned a value. True uses up one
    * unit of the compilation budget; the caller is expected to `set` it.
    */
   admit (key: string): boolean {
     if (this.#capacity === 0 || this.#budget < 1) return false
-    const seen = this.#sketch.estimate(key)
+    // Asked for another key than the last missed one, there is no sighting to go by.
+    const seen = key === this.#lastKey ? this.#lastCount : 0
     if (seen < 2) return false
     if (this.#entries.size >= this.#capacity) {
       const victim = this.#entries.keys().next().value as string

@@ -22,6 +22,17 @@ import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WRITER_GAVE_UP, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
+/**
+ * How recent a selection's second sighting must be for it to be compiled: within
+ * about `2 × cacheSize` lookups of the status's cache (at least 16). A compiled
+ * serializer beats the writer only once V8 has optimized it, which takes many
+ * calls: a selection that comes back once in hundreds of requests would run
+ * cold, as bytecode, every time, slower than the writer that all of them share.
+ */
+function compileWindow (cacheSize: number): number {
+  return Math.max(2 * cacheSize, 16)
+}
+
 function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema): Serializer | null {
   try {
     // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
@@ -53,7 +64,7 @@ class StatusSerializers {
 
   constructor (status: StatusSpec, cacheSize: number) {
     this.#status = status
-    this.#cache = new AdmissionCache<Serializer | null>(cacheSize)
+    this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { window: compileWindow(cacheSize) })
     // Without a cache the route keeps no compiled serializer, named or not.
     this.#compilesNamed = cacheSize > 0
     this.#writer = writerRoute(status.shape, status.declared)

@@ -41,6 +41,23 @@ test('cycling through more keys than the cache holds compiles little more than t
   }
 })
 
+test('with a window of 2 × capacity, keys that come back later than the window are seldom admitted', async (t) => {
+  for (const [distinct, most] of [[150, 105], [199, 105], [250, 10], [512, 15], [1000, 15]]) {
+    const admitted = replay(new AdmissionCache(100, { window: 200 }), cycle(100_000, distinct))
+    t.ok(admitted <= most, `a cycle of ${distinct} keys: ${admitted} admissions over 100,000 lookups`)
+  }
+})
+
+test('admission goes by the sightings of the key last looked up, and no other', async (t) => {
+  const cache = new AdmissionCache<string>(2)
+  cache.get('a')
+  cache.get('a')
+  cache.get('b')
+  t.equal(cache.admit('a'), false, 'a was not the last key looked up')
+  cache.get('a')
+  t.equal(cache.admit('a'), true)
+})
+
 test('random keys are rationed to one admission per 64 lookups once the budget is spent', async (t) => {
   let seed = 1
   const random = (): number => { seed = (seed * 48271) % 2147483647; return seed / 2147483647 }
