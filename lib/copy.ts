@@ -17,6 +17,20 @@ import { hasToJSON } from './json.js'
 /** Tells the index of the variant a record is, as the route's serializer chooses it; -1 for none. */
 export type VariantChooser = (variants: Variants, record: Record<string, unknown>) => number
 
+/**
+ * The key under which a copy of a record of a level of variants carries the
+ * index of its variant: a name the level does not declare. The key is not
+ * enumerable, so only the copy schema's tests read it: its serializer writes
+ * the declared fields alone, and JSON.stringify skips it. A copy may fit
+ * several variants once fields are left out, and they may order and write
+ * its fields differently; the index says which one the record is.
+ */
+export function variantKey (tree: FieldTree): string {
+  let key = '\u0000variant'
+  while (tree.byName.has(key)) key += '\u0000'
+  return key
+}
+
 function copyValue (value: unknown, tree: FieldTree, projection: Projection, choose: VariantChooser): unknown {
   if (value === null || typeof value !== 'object') return value
   // As fast-json-stringify does, an object's toJSON() stands for it.
@@ -27,8 +41,15 @@ function copyValue (value: unknown, tree: FieldTree, projection: Projection, cho
 
 function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, choose: VariantChooser): Record<string, unknown> {
   // A record of a level of variants keeps the fields of its own variant (all kept ones when it matches none).
-  const own = tree.variants === null ? undefined : tree.variants.own[choose(tree.variants, record)]
-  if (own !== undefined) return copyRecord(record, own, variantProjection(projection, own), choose)
+  if (tree.variants !== null) {
+    const index = choose(tree.variants, record)
+    const own = tree.variants.own[index]
+    if (own !== undefined) {
+      const copy = copyRecord(record, own, variantProjection(projection, own), choose)
+      Object.defineProperty(copy, variantKey(tree), { value: index })
+      return copy
+    }
+  }
   const copy: Record<string, unknown> = {}
   for (const { node, sub } of projection) {
     const value = record[node.name]

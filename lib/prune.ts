@@ -6,6 +6,7 @@
 import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, Variants } from './declared.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
+import { variantKey } from './copy.js'
 
 export interface PruneOptions {
   /** Keep declared defaults; the object-copy path fills them in itself and must not get them twice. */
@@ -14,8 +15,8 @@ export interface PruneOptions {
    * How a level of variants is written: `choose` keeps the choice, each
    * variant with the kept fields it has, chosen as the route's serializer
    * chooses it; `copy` serializes copies, which hold only fields of their
-   * own variant already: the first variant whose fields a copy's keys fit
-   * writes them in that variant's order, else all the fields it has.
+   * own variant already and carry its index (copy.ts, variantKey): that
+   * variant writes them, in its own order; a copy without one fails.
    */
   variants: 'choose' | 'copy'
 }
@@ -56,9 +57,13 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
     return choice
   })
   if (options.variants === 'copy') {
-    const choices = [...kept, merged()]
-    if (nullable) choices.push({ type: 'null' })
-    return { anyOf: choices }
+    const key = variantKey(tree)
+    // A copy without an index is of a record that matches no variant: it fails, as the route's own serializer does.
+    let chain: JsonSchema = { anyOf: [{ type: 'object', required: [key] }] }
+    for (let index = kept.length - 1; index >= 0; index--) {
+      chain = { if: { type: 'object', required: [key], properties: { [key]: { const: index } } }, then: kept[index], else: chain }
+    }
+    return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
   }
   // The record that matches no variant meets what the route's own serializer does: no option matches, and it throws.
   const choices = kept.map((choice, index) => {

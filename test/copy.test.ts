@@ -1,7 +1,8 @@
 import { test } from 'tap'
-import { copyProjection } from '../lib/copy.js'
+import { copyProjection, variantKey } from '../lib/copy.js'
 import { declaredFromList } from '../lib/declared.js'
 import type { PayloadShape } from '../lib/declared.js'
+import { wholeProjection } from '../lib/projection.js'
 import { parseSelection } from '../lib/selection.js'
 import { records, rulesWith, treeOf, userSchema } from './fixtures.js'
 
@@ -56,4 +57,21 @@ test('copyProjection on a tree from a list copies nested arrays too', async (t) 
   const listed = declaredFromList(['id', 'tags.label'])
   const selection = parseSelection({ only: 'tags' }, listed, rules)
   t.same(copyProjection({ id: 1, tags: [{ label: 'a', x: 1 }] }, listed, selection!.projection, { kind: 'object' }, () => -1), { tags: [{ label: 'a' }] })
+})
+
+test('a copy of a record of variants carries its variant\'s index under a key its level does not declare, and not enumerable', async (t) => {
+  const variants = treeOf({
+    type: 'array',
+    items: {
+      oneOf: [
+        { type: 'object', required: ['k'], properties: { k: { const: 'a' }, '\u0000variant': { type: 'string' } } },
+        { type: 'object', required: ['k'], properties: { k: { const: 'b' } } }
+      ]
+    }
+  })
+  t.equal(variantKey(tree), '\u0000variant')
+  t.equal(variantKey(variants), '\u0000variant\u0000', 'the level declares the plain key')
+  const copies = copyProjection([{ k: 'a', '\u0000variant': 'x' }, { k: 'b' }, { k: 'c' }], variants, wholeProjection(variants), { kind: 'array' }, (_variants, record) => ['a', 'b'].indexOf(record.k as string)) as Array<Record<string, unknown>>
+  t.equal(JSON.stringify(copies), '[{"k":"a","\\u0000variant":"x"},{"k":"b"},{"k":"c"}]')
+  t.same(copies.map((copy) => copy['\u0000variant\u0000']), [0, 1, undefined], 'the third matches no variant and carries no index')
 })
