@@ -95,11 +95,9 @@ export const SEEN_AGAIN_CACHE_SIZE = 100
  *
  * What the caches' admission does with it: the memo of query strings admits
  * a set from its second sighting and fills with 100 of them. The serializer
- * cache compiles a set only when it is seen twice within 2 × cacheSize (200)
- * requests, which no set of the cycle is; a handful are admitted anyway, when
- * their counts collide with others' in the frequency sketch. Once warm about
- * 15 sets are served compiled and the rest are written, and the parse of
- * four sets in five is made on every request.
+ * cache compiles a set only when it makes up 1/32 of the route's restricted
+ * replies, which no set of the cycle does: every set is written, and the
+ * parse of four sets in five is made on every request.
  */
 export function seenAgainSelections (): string[] {
   const others = TOP_LEVEL_FIELDS.filter((field) => field !== 'id')

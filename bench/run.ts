@@ -163,8 +163,8 @@ const CONNECTIONS = 16
 const WARM_UP_SECONDS = 1
 /**
  * A variant with a cycle is warmed up with this many passes through it instead:
- * its route's caches admit, and compile, some 200 sets of the 512-set cycle
- * during its first twenty to fifty passes, and seldom one after (bench/data.ts).
+ * its route's memo of parses fills in the first passes, and every set must
+ * have been written often enough for the JIT to settle (bench/data.ts).
  */
 const WARM_UP_PASSES = 50
 const variantById = (id: string): Variant => allVariants.find((v) => v.id === id)!

@@ -2,8 +2,8 @@
  * A bounded cache with frequency-based admission, for compiled serializers
  * and remembered parses.
  *
- * A key earns a value only when it has been seen twice recently (within
- * `window` lookups, roughly) and, once the cache is full, clearly more often than the entry it would
+ * A key earns a value only when it has been seen twice, and at least as
+ * often as `share` of the recent lookups, and, once the cache is full, clearly more often than the entry it would
  * evict (the TinyLFU rule, with a margin of one sighting: in a cycle of keys
  * the newcomer has always just been counted and its victim not yet). A client
  * cycling through more keys than the cache holds then gets no admission
@@ -28,21 +28,22 @@ function hash (text: string): number {
 /**
  * Approximate counts of how often keys were seen, in fixed memory (a
  * count-min sketch of 8-bit counters). All counts are halved every
- * `resetAfter` increments, so old popularity fades.
+ * `10 × capacity` increments, so old popularity fades.
  */
 export class FrequencySketch {
   readonly #counters: Uint8Array
   readonly #mask: number
   readonly #resetAfter: number
   #increments = 0
+  /** Every increment, halved with the counts: what the counts stand for in all. */
+  #total = 0
 
-  /** `resetAfter`: the increments after which every count is halved. */
-  constructor (capacity: number, resetAfter = Math.max(capacity, 1) * 10) {
+  constructor (capacity: number) {
     let width = 16
     while (width < capacity * 4) width *= 2
     this.#counters = new Uint8Array(width * ROWS)
     this.#mask = width - 1
-    this.#resetAfter = resetAfter
+    this.#resetAfter = Math.max(capacity, 1) * 10
   }
 
   #slot (h1: number, h2: number, row: number): number {
@@ -60,6 +61,7 @@ export class FrequencySketch {
       if (this.#counters[slot] < 255) this.#counters[slot]++
       estimate = Math.min(estimate, this.#counters[slot])
     }
+    this.#total++
     if (++this.#increments >= this.#resetAfter) {
       this.#age()
       estimate >>= 1
@@ -76,17 +78,28 @@ export class FrequencySketch {
     return estimate
   }
 
+  /** The sightings the counts stand for in all, aged as they are: a key's estimate over it is its share of recent sightings. */
+  get total (): number {
+    return this.#total
+  }
+
+  /** Counts a sighting in the total alone, for a key whose own count does not matter. */
+  incrementTotal (): void {
+    this.#total++
+  }
+
   #age (): void {
     for (let i = 0; i < this.#counters.length; i++) this.#counters[i] >>= 1
     this.#increments = 0
+    this.#total /= 2
   }
 }
 
 export interface AdmissionOptions {
   /** Whether a hit makes its entry the last to be evicted (default true). */
   recency?: boolean
-  /** Lookups after which every count is halved (default 10 × capacity): how recent a sighting must be to count. */
-  window?: number
+  /** The smallest share of recent lookups that a key must account for to be admitted (default 0: any). */
+  share?: number
 }
 
 export class AdmissionCache<V> {
@@ -94,6 +107,7 @@ export class AdmissionCache<V> {
   readonly #sketch: FrequencySketch
   readonly #capacity: number
   readonly #recency: boolean
+  readonly #share: number
   #budget: number
   /** The key of the last `get` and its count then, so that `admit` after a miss counts nothing twice. */
   #lastKey: string | undefined = undefined
@@ -105,11 +119,12 @@ export class AdmissionCache<V> {
    * entries are evicted in the order they were stored, and a hit costs only
    * a lookup and a count: the frequency rule still keeps popular entries.
    */
-  constructor (capacity: number, { recency = true, window = Math.max(capacity, 1) * 10 }: AdmissionOptions = {}) {
+  constructor (capacity: number, { recency = true, share = 0 }: AdmissionOptions = {}) {
     this.#capacity = capacity
     this.#recency = recency
+    this.#share = share
     this.#budget = capacity
-    this.#sketch = new FrequencySketch(capacity, window)
+    this.#sketch = new FrequencySketch(capacity)
   }
 
   /** Number of stored values. */
@@ -133,6 +148,14 @@ export class AdmissionCache<V> {
   }
 
   /**
+   * Counts a lookup that the caller answered without `get` (from a memo of
+   * its own), so that the shares `admit` compares are shares of every lookup.
+   */
+  countLookup (): void {
+    this.#sketch.incrementTotal()
+  }
+
+  /**
    * Right after a missed `get` of `key`: whether it has earned a value. True uses up one
    * unit of the compilation budget; the caller is expected to `set` it.
    */
@@ -140,7 +163,7 @@ export class AdmissionCache<V> {
     if (this.#capacity === 0 || this.#budget < 1) return false
     // Asked for another key than the last missed one, there is no sighting to go by.
     const seen = key === this.#lastKey ? this.#lastCount : 0
-    if (seen < 2) return false
+    if (seen < 2 || seen < this.#share * this.#sketch.total) return false
     if (this.#entries.size >= this.#capacity) {
       const victim = this.#entries.keys().next().value as string
       if (seen <= this.#sketch.estimate(victim) + 1) return false

@@ -41,11 +41,29 @@ test('cycling through more keys than the cache holds compiles little more than t
   }
 })
 
-test('with a window of 2 × capacity, keys that come back later than the window are seldom admitted', async (t) => {
-  for (const [distinct, most] of [[150, 105], [199, 105], [250, 10], [512, 15], [1000, 15]]) {
-    const admitted = replay(new AdmissionCache(100, { window: 200 }), cycle(100_000, distinct))
-    t.ok(admitted <= most, `a cycle of ${distinct} keys: ${admitted} admissions over 100,000 lookups`)
+test('with a share of 1/32, keys of a cycle of more than 32 are admitted only in the first 64 lookups, before shares mean anything', async (t) => {
+  for (const [distinct, admitted] of [[10, 10], [30, 30], [35, 29], [50, 14], [101, 0], [165, 0], [512, 0]]) {
+    const cache = new AdmissionCache<number>(100, { share: 1 / 32 })
+    const when: number[] = []
+    cycle(100_000, distinct).forEach((key, i) => {
+      if (cache.get(key) === undefined && cache.admit(key)) {
+        cache.set(key, 1)
+        when.push(i)
+      }
+    })
+    t.equal(when.length, admitted, `a cycle of ${distinct} keys: ${when.length} admissions over 100,000 lookups`)
+    if (distinct > 32) t.ok(when.every((i) => i < 64), `a cycle of ${distinct} keys: admitted at ${when.join(', ') || 'none'}`)
   }
+})
+
+test('the frequency sketch\'s total ages with its counts', async (t) => {
+  const sketch = new FrequencySketch(1)
+  for (let i = 0; i < 9; i++) sketch.increment(`k${i % 3}`)
+  t.equal(sketch.total, 9)
+  sketch.increment('k0')
+  t.equal(sketch.total, 5, 'the tenth increment halved 10 to 5')
+  for (let i = 0; i < 10; i++) sketch.increment('k0')
+  t.equal(sketch.total, 7.5, '(5 + 10) / 2: the total a key\'s count is a share of')
 })
 
 test('admission goes by the sightings of the key last looked up, and no other', async (t) => {
