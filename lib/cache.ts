@@ -2,10 +2,11 @@
  * A bounded cache with frequency-based admission, for compiled serializers
  * and remembered parses.
  *
- * A key earns a value only when it has been seen twice, and at least as
- * often as `share` of the recent lookups, and, once the cache is full, clearly more often than the entry it would
- * evict (the TinyLFU rule, with a margin of one sighting: in a cycle of keys
- * the newcomer has always just been counted and its victim not yet). A client
+ * A key earns a value only when it has been seen twice, makes up at least
+ * `share` of the recent lookups, and, once the cache is full, has been seen
+ * clearly more often than the entry it would evict (the TinyLFU rule, with a
+ * margin of one sighting: in a cycle of keys the newcomer has always just
+ * been counted and its victim not yet). A client
  * cycling through more keys than the cache holds then gets no admission
  * storm, while a key that becomes popular still displaces a stale one.
  * Whatever the pattern, admissions are also rationed: a budget of `capacity`

@@ -17,6 +17,9 @@ import { hasToJSON } from './json.js'
 /** Tells the index of the variant a record is, as the route's serializer chooses it; -1 for none. */
 export type VariantChooser = (variants: Variants, record: Record<string, unknown>) => number
 
+/** Each level's variant key, worked out on its first copy rather than for every record. */
+const variantKeys = new WeakMap<FieldTree, string>()
+
 /**
  * The key under which a copy of a record of a level of variants carries the
  * index of its variant: a name the level does not declare. The key is not
@@ -26,8 +29,12 @@ export type VariantChooser = (variants: Variants, record: Record<string, unknown
  * its fields differently; the index says which one the record is.
  */
 export function variantKey (tree: FieldTree): string {
-  let key = '\u0000variant'
-  while (tree.byName.has(key)) key += '\u0000'
+  let key = variantKeys.get(tree)
+  if (key === undefined) {
+    key = '\u0000variant'
+    while (tree.byName.has(key)) key += '\u0000'
+    variantKeys.set(tree, key)
+  }
   return key
 }
 
@@ -40,7 +47,8 @@ function copyValue (value: unknown, tree: FieldTree, projection: Projection, cho
 }
 
 function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, choose: VariantChooser): Record<string, unknown> {
-  // A record of a level of variants keeps the fields of its own variant (all kept ones when it matches none).
+  // A record of a level of variants keeps the fields of its own variant. One that matches none keeps
+  // all the kept fields and carries no index: the copy schema then fails it, as the route does.
   if (tree.variants !== null) {
     const index = choose(tree.variants, record)
     const own = tree.variants.own[index]
