@@ -84,9 +84,14 @@ export class FrequencySketch {
     return this.#total
   }
 
-  /** Counts a sighting in the total alone, for a key whose own count does not matter. */
+  /**
+   * Counts a sighting in the total alone, for a key whose own count does not
+   * matter. It ages the counts like any other: otherwise a total grown past
+   * 32 × 255 would leave every 8-bit count short of a 1/32 share.
+   */
   incrementTotal (): void {
     this.#total++
+    if (++this.#increments >= this.#resetAfter) this.#age()
   }
 
   #age (): void {

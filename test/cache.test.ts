@@ -56,6 +56,25 @@ test('with a share of 1/32, keys of a cycle of more than 32 are admitted only in
   }
 })
 
+test('lookups answered elsewhere count in the shares, and age the counts, so that a popular newcomer still gets in', async (t) => {
+  const cache = new AdmissionCache<number>(100, { share: 1 / 32 })
+  for (let i = 0; i < 100_000; i++) cache.countLookup()
+  let admittedAt = -1
+  for (let i = 0; i < 10_000 && admittedAt === -1; i++) {
+    if (i % 20 === 0 && cache.get('b') === undefined && cache.admit('b')) admittedAt = i
+    else cache.countLookup()
+  }
+  t.ok(admittedAt > 0 && admittedAt < 2000, `a key making up 1/20 of the lookups, admitted after ${admittedAt} lookups`)
+  const rare = new AdmissionCache<number>(100, { share: 1 / 32 })
+  for (let i = 0; i < 100; i++) rare.countLookup()
+  let rareAdmitted = false
+  for (let i = 0; i < 10_000; i++) {
+    if (i % 50 === 0) rareAdmitted ||= rare.get('r') === undefined && rare.admit('r')
+    else rare.countLookup()
+  }
+  t.notOk(rareAdmitted, 'a key making up 1/50 of the lookups is not')
+})
+
 test('the frequency sketch\'s total ages with its counts', async (t) => {
   const sketch = new FrequencySketch(1)
   for (let i = 0; i < 9; i++) sketch.increment(`k${i % 3}`)
