@@ -7,7 +7,7 @@ import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
 import type { Json, Version } from './types.js'
 
 /** Appended to a relaxed twin's name (`user` → `userRestricted`). */
-export const TWIN_SUFFIX = 'Restricted'
+const TWIN_SUFFIX = 'Restricted'
 
 export class Components {
   readonly version: Version

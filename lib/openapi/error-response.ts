@@ -9,7 +9,7 @@ import { withNote } from './notes.js'
 import type { Json } from './types.js'
 
 /** The name of the component that documents the plugin's 400 body (a free variant if taken by another schema). */
-export const ERROR_COMPONENT = 'RestrictedFieldsError'
+const ERROR_COMPONENT = 'RestrictedFieldsError'
 
 /** The codes of the 400 errors the plugin sends. */
 export const CLIENT_ERROR_CODES: readonly string[] = [
