@@ -297,6 +297,37 @@ function tagTests (members: Expanded[]): JsonSchema[] | null {
   return null
 }
 
+/** A level's variants told apart by one property alone: its name, and the constant it holds in each variant. */
+export interface VariantTag {
+  readonly name: string
+  readonly values: readonly unknown[]
+}
+
+const isPrimitive = (value: unknown): boolean => value === null || ['string', 'number', 'boolean'].includes(typeof value)
+
+/**
+ * The tag of a level whose every test is the test of one property's
+ * constant, in exactly the form tagTests writes, so that a record is of the
+ * variant whose constant `record[name] === value`, as the test finds it;
+ * null for other tests, and for constants that are not primitive (compared by
+ * structure).
+ */
+export function variantTag (variants: Variants): VariantTag | null {
+  let name: string | null = null
+  const values: unknown[] = []
+  for (const test of variants.tests) {
+    if (test === null || Object.keys(test).length !== 3 || test.type !== 'object' || !Array.isArray(test.required) ||
+      test.required.length !== 1 || !isRecord(test.properties)) return null
+    const [property] = test.required
+    const constant = test.properties[property]
+    if ((name !== null && property !== name) || Object.keys(test.properties).length !== 1 || !isRecord(constant) ||
+      Object.keys(constant).length !== 1 || !isPrimitive(constant.const)) return null
+    name = property
+    values.push(constant.const)
+  }
+  return name === null ? null : { name, values }
+}
+
 function isObjectLike (expanded: Expanded): boolean {
   return expanded.parts.length > 0 || expanded.variants !== null
 }

@@ -3,7 +3,7 @@
  * would declare, for the route's serializer compiler: what a selection that
  * is compiled is served by.
  */
-import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, Variants } from './declared.js'
+import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, VariantTag, Variants } from './declared.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { variantKey } from './copy.js'
@@ -49,13 +49,7 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
     if (nullable) schema.nullable = true
     return schema
   }
-  const kept = variants.own.map((own): JsonSchema => {
-    const properties = variantProjection(projection, own)
-      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
-    const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
-    if (options.variants === 'copy') choice.additionalProperties = false
-    return choice
-  })
+  const kept = keptByVariant(variants, projection, options)
   if (options.variants === 'copy') {
     const key = variantKey(tree)
     // A copy without an index is of a record that matches no variant: it fails, as the route's own serializer does.
@@ -80,6 +74,17 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
   return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
 }
 
+/** Each variant's kept fields, as the object schema that writes them. */
+function keptByVariant (variants: Variants, projection: Projection, options: PruneOptions): JsonSchema[] {
+  return variants.own.map((own): JsonSchema => {
+    const properties = variantProjection(projection, own)
+      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
+    const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
+    if (options.variants === 'copy') choice.additionalProperties = false
+    return choice
+  })
+}
+
 /** A kept field's schema. */
 function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
   if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
@@ -96,16 +101,52 @@ function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOpt
 
 /** Returns the response schema that serializes exactly the projected fields of a declared response. */
 export function pruneSchema (declared: DeclaredResponse, projection: Projection, options: PruneOptions): JsonSchema {
-  const { shape, tree } = declared
+  return aroundRecords(declared, objectSchema(declared.tree, projection, declared.tree.nullable, options, false))
+}
+
+/**
+ * The response schema of a selection whose records are variants that all
+ * keep the same fields, with the same schemas: those fields, written alike
+ * for every record, as if the level had no variants. Null when the records
+ * are not variants, or when variants keep different fields. It does not
+ * test which variant a record is: its caller does (serializer.ts).
+ */
+export function pruneSharedVariants (declared: DeclaredResponse, projection: Projection, tag: VariantTag): JsonSchema | null {
+  const { tree } = declared
+  if (tree.variants === null) return null
+  const kept = keptByVariant(tree.variants, projection, { defaults: true, variants: 'choose' }).map((schema) => withTagAsString(schema, tag))
+  const first = JSON.stringify(kept[0])
+  if (kept.some((each) => JSON.stringify(each) !== first)) return null
+  const records: JsonSchema = { ...kept[0], additionalProperties: false }
+  if (tree.nullable) records.nullable = true
+  return aroundRecords(declared, records)
+}
+
+/**
+ * A variant's kept fields with its tag, when kept and declared as a string
+ * constant, declared as a string: each variant writes its own constant, which
+ * is the record's value once the record's tag is checked, so the variants
+ * then write the tag alike.
+ */
+function withTagAsString (kept: JsonSchema, { name, values }: VariantTag): JsonSchema {
+  const schema = kept.properties[name]
+  if (schema === undefined || !values.every((value) => typeof value === 'string')) return kept
+  const keys = Object.keys(schema).sort().join()
+  if (typeof schema.const !== 'string' || (keys !== 'const' && !(keys === 'const,type' && schema.type === 'string'))) return kept
+  return { ...kept, properties: Object.fromEntries(Object.entries(kept.properties).map(([key, value]) => [key, key === name ? { type: 'string' } : value])) }
+}
+
+/** The response schema with `records` where the declared response has its records. */
+function aroundRecords (declared: DeclaredResponse, records: JsonSchema): JsonSchema {
+  const { shape } = declared
   let schema: JsonSchema
   if (shape.kind === 'envelope') {
     const envelope = declared.envelope as JsonSchema
-    const records = objectSchema(tree, projection, tree.nullable, options, false)
     schema = { ...envelope, properties: { ...envelope.properties, [shape.key]: { type: 'array', items: records } } }
   } else if (shape.kind === 'array') {
-    schema = { type: 'array', items: objectSchema(tree, projection, tree.nullable, options, false) }
+    schema = { type: 'array', items: records }
   } else {
-    schema = objectSchema(tree, projection, tree.nullable, options, false)
+    schema = records
   }
   return { ...declared.localDefinitions, ...schema }
 }

@@ -1,7 +1,7 @@
 import { test } from 'tap'
-import { declaredResponse } from '../lib/declared.js'
+import { declaredResponse, variantTag } from '../lib/declared.js'
 import type { JsonSchema } from '../lib/declared.js'
-import { pruneSchema } from '../lib/prune.js'
+import { pruneSchema, pruneSharedVariants } from '../lib/prune.js'
 import { parseSelection } from '../lib/selection.js'
 import { context, rulesWith, userSchema } from './fixtures.js'
 
@@ -66,4 +66,29 @@ test('pruneSchema keeps a field named __proto__ as a property', async (t) => {
   const schema = { type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}, "b": {}}') }
   const pruned = prune(schema, { only: '__proto__' })
   t.same(Object.keys(pruned.properties), ['__proto__'])
+})
+
+test('pruneSharedVariants: one schema for tagged variants that keep the same fields, their tag written as a string', async (t) => {
+  const variant = (kind: JsonSchema, extra: JsonSchema): JsonSchema => ({ type: 'object', required: ['kind'], properties: { kind, id: { type: 'integer' }, ...extra } })
+  const pets = { oneOf: [variant({ const: 'cat' }, { lives: { type: 'integer' } }), variant({ type: 'string', const: 'dog' }, { barks: { type: 'boolean' } })] }
+  const shared = (schema: JsonSchema, only: string): JsonSchema | null => {
+    const declared = declaredResponse(schema, 'results', 8, context({}, schema))!
+    const tag = variantTag(declared.tree.variants!)!
+    return pruneSharedVariants(declared, parseSelection({ only }, declared.tree, rules)!.projection, tag)
+  }
+  const cases: Array<[string, JsonSchema, string, JsonSchema | null]> = [
+    ['fields every variant keeps alike', pets, 'id', closed({ id: { type: 'integer' } })],
+    ['the tag, a constant in each', pets, 'kind,id', closed({ kind: { type: 'string' }, id: { type: 'integer' } })],
+    ['a field one variant has', pets, 'id,lives', null],
+    ['records in an array', { type: 'array', items: pets }, 'id', { type: 'array', items: closed({ id: { type: 'integer' } }) }],
+    ['nullable records', { type: 'array', items: { anyOf: [...pets.oneOf, { type: 'null' }] } }, 'id', { type: 'array', items: { ...closed({ id: { type: 'integer' } }), nullable: true } }],
+    ['records in an envelope', { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: pets } } }, 'id', {
+      type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: closed({ id: { type: 'integer' } }) } }
+    }],
+    ['a tag declared otherwise in one variant', { oneOf: [variant({ const: 'cat' }, {}), variant({ enum: ['dog'] }, {})] }, 'kind', null],
+    ['a tag that is no string', { oneOf: [variant({ const: 1 }, {}), variant({ const: 2 }, {})] }, 'kind', null]
+  ]
+  for (const [title, schema, only, expected] of cases) t.same(shared(schema, only), expected, title)
+  const declared = declaredResponse(userSchema, 'results', 8, context({}, userSchema))!
+  t.equal(pruneSharedVariants(declared, parseSelection({ only: 'id' }, declared.tree, rules)!.projection, { name: 'kind', values: ['a'] }), null, 'records without variants')
 })
