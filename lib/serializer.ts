@@ -56,10 +56,11 @@ function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSch
  */
 function compileSelection (reply: FastifyReply, status: StatusSpec, declared: DeclaredResponse, projection: Projection): Serializer | null {
   const chosen = compileOrNull(reply, status, pruneSchema(declared, projection, { defaults: true, variants: 'choose' }))
-  const tag = declared.tree.variants === null ? null : variantTag(declared.tree.variants)
-  const schema = tag === null || chosen === null ? null : pruneSharedVariants(declared, projection, tag)
+  const tag = chosen === null || declared.tree.variants === null ? null : variantTag(declared.tree.variants)
+  if (tag === null) return chosen
+  const schema = pruneSharedVariants(declared, projection, tag)
   const shared = schema === null ? null : compileOrNull(reply, status, schema)
-  return shared === null ? chosen : taggedRecordsSerializer(declared, tag!, shared, chosen!)
+  return shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen as Serializer)
 }
 
 /**
