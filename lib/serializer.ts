@@ -54,13 +54,12 @@ function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSch
  * Where the records are tagged variants that all keep the same fields, the
  * records are written by the schema they share, once their tags are checked.
  */
-function compileSelection (reply: FastifyReply, status: StatusSpec, declared: DeclaredResponse, projection: Projection): Serializer | null {
+function compileSelection (reply: FastifyReply, status: StatusSpec, declared: DeclaredResponse, tag: VariantTag | null, projection: Projection): Serializer | null {
   const chosen = compileOrNull(reply, status, pruneSchema(declared, projection, { defaults: true, variants: 'choose' }))
-  const tag = chosen === null || declared.tree.variants === null ? null : variantTag(declared.tree.variants)
-  if (tag === null) return chosen
+  if (chosen === null || tag === null) return chosen
   const schema = pruneSharedVariants(declared, projection, tag)
   const shared = schema === null ? null : compileOrNull(reply, status, schema)
-  return shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen as Serializer)
+  return shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen)
 }
 
 /**
@@ -105,12 +104,16 @@ class StatusSerializers {
   readonly #encoded: WriterRoute
   /** Whether the field sets the server named are compiled on first use, without waiting for admission. */
   readonly #compilesNamed: boolean
+  /** The tag of the records' variants, when they are tagged. */
+  readonly #tag: VariantTag | null
 
   constructor (status: StatusSpec, cacheSize: number) {
     this.#status = status
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE })
     // Without a cache the route keeps no compiled serializer, named or not.
     this.#compilesNamed = cacheSize > 0
+    const variants = status.declared?.tree.variants ?? null
+    this.#tag = variants === null ? null : variantTag(variants)
     this.#writer = writerRoute(status.shape, status.declared)
     this.#encoded = writerRoute(status.shape, null)
   }
@@ -140,7 +143,7 @@ class StatusSerializers {
     // A field set is one of finitely many the server named: it is compiled on first use.
     if (serializer === undefined && status.declared !== null && ((selection?.named === true && this.#compilesNamed) || this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileSelection(reply, status, status.declared, projection)
+      serializer = compileSelection(reply, status, status.declared, this.#tag, projection)
       this.#cache.set(key, serializer)
     }
     if (serializer !== undefined && selection !== null) this.#bySelection.set(selection, serializer)
