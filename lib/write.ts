@@ -4,6 +4,7 @@
  * (yet) and for routes without a response schema. The handler's payload is
  * not changed.
  */
+import { variantTag } from './declared.js'
 import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './declared.js'
 import { variantChooserSchema } from './prune.js'
 import { variantProjection, wholeProjection } from './projection.js'
@@ -36,9 +37,12 @@ export interface WriterRoute {
   readonly leaves: Map<JsonSchema, Serializer>
   /** The envelope without its records, compiled once; null when the writer cannot write the envelope. */
   envelope?: Serializer | null
-  /** Compiled variant choosers, by the tests of a level (shared by the level and its visible variants); null when the compiler refused one. */
-  readonly choosers: Map<Variants['tests'], Serializer | null>
+  /** Variant choosers, by the tests of a level (shared by the level and its visible variants); null when the compiler refused one. */
+  readonly choosers: Map<Variants['tests'], VariantIndex | null>
 }
+
+/** The index of the variant a record is, as the route's serializer chooses it; -1 for none. */
+type VariantIndex = (record: Record<string, unknown>) => number
 
 /** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
 export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {
@@ -158,10 +162,22 @@ export class ProjectionWriter {
     const choosers = this.#route.choosers
     let chooser = choosers.get(variants.tests)
     if (chooser === undefined) {
-      chooser = this.#compile(variantChooserSchema(this.#route.declared!, variants))
+      chooser = this.#chooser(variants)
       choosers.set(variants.tests, chooser)
     }
-    return chooser === null ? -1 : Number(chooser(record))
+    return chooser === null ? -1 : chooser(record)
+  }
+
+  /**
+   * Tagged variants are told apart by comparing the tag, which for a record
+   * chooses what their tests choose; other variants by a small serializer
+   * compiled from their tests, which writes the index of the one chosen.
+   */
+  #chooser (variants: Variants): VariantIndex | null {
+    const tag = variantTag(variants)
+    if (tag !== null) return (record) => tag.values.indexOf(record[tag.name])
+    const compiled = this.#compile(variantChooserSchema(this.#route.declared!, variants))
+    return compiled === null ? null : (record) => Number(compiled(record))
   }
 
   #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {

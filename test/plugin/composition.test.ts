@@ -344,15 +344,21 @@ test('a copy goes out in its own variant\'s order, with its own variant\'s field
   t.same([copied.statusCode, copied.body], [200, '{"results":[{"b":null,"a":null},{"b":2,"a":"3"},{"a":{"x":1},"b":"y"}],"count":3}'])
 })
 
-test('a serializer compiler that refuses the variant chooser leaves records to the copy, with the kept fields they have', async (t) => {
-  const app = await appWith(t, { type: 'array', items: { anyOf: [cat, dog] } }, () => pets, (app) => {
+test('a serializer compiler that refuses the variant chooser leaves records to the copy, with the kept fields they have; tagged variants need no chooser', async (t) => {
+  const refusingChoosers = (app: FastifyInstance): void => {
     app.setSerializerCompiler(({ schema }) => {
       if ((schema as Record<string, unknown>).if !== undefined) throw new Error('no if')
       return (data) => JSON.stringify(data)
     })
-  })
+  }
+  // Without a required tag, the chooser tests each whole variant.
+  const untagged = { anyOf: [{ ...cat, required: [] }, { ...dog, required: [] }] }
+  const app = await appWith(t, { type: 'array', items: untagged }, () => pets, refusingChoosers)
   const response = await app.inject('/written?only=kind,lives')
   t.same([response.statusCode, response.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog","lives":1}]'])
+  const tagged = await appWith(t, { type: 'array', items: { anyOf: [cat, dog] } }, () => pets, refusingChoosers)
+  const written = await tagged.inject('/written?only=kind,lives')
+  t.same([written.statusCode, written.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog"}]'], 'each record written as its own variant')
 })
 
 test('a hiddenFields rule hides a field of every variant, nested ones included, on every path', async (t) => {
