@@ -40,6 +40,7 @@ function jsonMask (request: FastifyRequest, _reply: FastifyReply, payload: unkno
 async function withoutPlugin (app: FastifyInstance): Promise<void> {
   app.get('/base/records', { schema: fullSchema }, async () => records)
   app.get('/hand/records', { schema: { response: { 200: { type: 'array', items: twoFieldSchema } } } }, async () => twoFieldRecords)
+  app.get('/hful/records', { schema: { response: { 200: { type: 'array', items: twoFieldSchema } } } }, async () => records)
   app.get('/mask/records', { schema: fullSchema, preSerialization: jsonMask }, async () => records)
   app.get('/copy/records', { schema: fullSchema, preSerialization: naiveCopy }, async () => records)
   app.get('/noop/records', {
