@@ -42,6 +42,13 @@ export interface FieldNode {
    */
   readonly simpleType: SimpleType | null
   /**
+   * Whether the field's value may hold keys of its own: false for a leaf
+   * declared as a string, number, boolean or null, or an array of those, so
+   * that a path below it names nothing; true for objects, free-form values,
+   * maps, and any value whose schema does not say.
+   */
+  readonly holdsFields: boolean
+  /**
    * Set on a leaf that a request's visibility rule hides paths inside: the
    * paths removed from its value before it is written. Such a leaf is never
    * written by a compiled serializer, which would write its value whole.
@@ -421,6 +428,23 @@ function simpleTypeOf (schema: JsonSchema): SimpleType | null {
   return types.length === 1 && SIMPLE_TYPES.includes(types[0] as string) ? types[0] as SimpleType : null
 }
 
+const CONTAINER_TYPES: readonly unknown[] = ['object', 'array']
+
+/** Whether one schema, by its `type`, `const` or `enum`, allows only values that hold no keys. */
+function onlyScalars (schema: JsonSchema): boolean {
+  if (schema.type !== undefined) {
+    const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type]
+    if (types.length > 0 && !types.some((type) => CONTAINER_TYPES.includes(type))) return true
+  }
+  if (Object.hasOwn(schema, 'const')) return schema.const === null || typeof schema.const !== 'object'
+  if (Array.isArray(schema.enum)) return schema.enum.every((value: unknown) => value === null || typeof value !== 'object')
+  for (const keyword of ['anyOf', 'oneOf']) {
+    const members = schema[keyword]
+    if (Array.isArray(members) && members.length > 0 && members.every((member) => isRecord(member) && onlyScalars(member))) return true
+  }
+  return false
+}
+
 function withoutDefault (schema: JsonSchema): JsonSchema {
   const { default: _default, ...rest } = schema
   return rest
@@ -454,6 +478,13 @@ class Reader {
     const names = [...byName.keys()]
     const ordered = [...names.filter((name) => required.has(name)), ...names.filter((name) => !required.has(name))]
     return new Map(ordered.map((name) => [name, byName.get(name) as Located[]]))
+  }
+
+  /** Whether a value read from an expansion may hold keys: every schema met on the way must allow more than scalars. */
+  #mayHoldFields (expanded: Expanded): boolean {
+    if (isObjectLike(expanded)) return true
+    if (expanded.items !== null) return this.#mayHoldFields(expand(expanded.items, this.refs))
+    return !expanded.seen.some((located) => onlyScalars(located.schema))
   }
 
   /** The tree of an object level read from an expansion. */
@@ -521,7 +552,8 @@ class Reader {
       nullable,
       hasDefault,
       defaultValue: withDefault?.schema.default,
-      simpleType: own === null ? null : simpleTypeOf(own)
+      simpleType: own === null ? null : simpleTypeOf(own),
+      holdsFields: expansions.some((expanded) => this.#mayHoldFields(expanded))
     }
     // Deeper levels stay leaves: a recursive schema would otherwise never end.
     if (depthLeft <= 1) return leaf
@@ -647,7 +679,9 @@ export function declaredFromList (paths: readonly string[]): FieldTree {
       nullable: true,
       hasDefault: false,
       defaultValue: undefined,
-      simpleType: null
+      simpleType: null,
+      // Nothing says what a listed field holds: a path inside its value may name a key.
+      holdsFields: true
     }
   }))
   return build(root)

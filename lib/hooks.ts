@@ -8,6 +8,7 @@ import type {
   FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
 import { HiddenFieldsUnknownError } from './errors.js'
+import type { HiddenFieldsRoute } from './options.js'
 import type { RouteSpec, StatusSpec, UNDECLARED_STATUS } from './route.js'
 import { hasRestriction } from './selection.js'
 import type { Selection, SelectionReader } from './selection.js'
@@ -194,7 +195,7 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
  */
 function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: VisibilityCache<Visibility<Selection>>): RestrictedHooks {
   const unrestricted = unrestrictedView(spec.tree)
-  const rule = spec.options.hiddenFields as (request: FastifyRequest) => unknown
+  const rule = spec.options.hiddenFields as (request: FastifyRequest, route: HiddenFieldsRoute) => unknown
 
   function restrictFieldsSetAside (request: FastifyRequest, _reply: FastifyReply, done: Done): void {
     // The names can only be checked once the rule has said what this request may see, after the route's
@@ -234,7 +235,7 @@ function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: Visibi
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private')
     let hidden: unknown
     try {
-      hidden = rule(request)
+      hidden = rule(request, state.ruleRoute)
     } catch (error) {
       ruleFailed(request)
       done(error as Error)

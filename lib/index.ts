@@ -9,11 +9,14 @@ import { documentRestrictedRoutes, swaggerUiVisibility } from './openapi/callers
 import type { SwaggerUiVisibility } from './openapi/callers.js'
 import { UNREAD, kPending, kReadSelection, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
-import type { HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
+import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
 import { usesStandardSchemas } from './standard-schema.js'
 import { buildRouteSpec } from './route.js'
 import { routeState } from './state.js'
+import type { RouteState } from './state.js'
+import type { RestrictedRoute } from './openapi/types.js'
+import { DeclaredAnywhere } from './visibility.js'
 import type { FieldSelection } from './view.js'
 
 declare module 'fastify' {
@@ -56,6 +59,20 @@ function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
   return Array.isArray(existing) ? [...existing, hook] : [existing, hook]
 }
 
+/** The route as a rule is told of it; one frozen object per route. */
+function ruleRouteOf (routeOptions: RouteOptions): HiddenFieldsRoute {
+  return Object.freeze({ method: routeOptions.method, url: routeOptions.url, config: routeOptions.config ?? {} })
+}
+
+/** How a caller's document asks a route's rule what it hides: with the route, checked by the route's own visibilities. */
+function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState): RestrictedRoute['hiddenFrom'] {
+  const visibilities = state.visibilities
+  if (rule === null || visibilities === null) return undefined
+  return async function hiddenFromCaller (request: FastifyRequest) {
+    return visibilities.of(await rule(request, state.ruleRoute)).hidden
+  }
+}
+
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, UNREAD)
@@ -63,7 +80,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   fastify.decorateRequest(kPending as unknown as string, null)
   fastify.decorateRequest(kVisibility as unknown as string, null)
   // Every path some opted-in route declares: a visibility rule may name fields of other routes, not unknown ones.
-  const declaredByAnyRoute = new Set<string>()
+  const declaredByAnyRoute = new DeclaredAnywhere()
   fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
   const documentation = documentRestrictedRoutes(fastify)
   fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: { yaml?: boolean }) {
@@ -89,8 +106,9 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     optedInRoutes++
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
     const paths = declaredPaths(spec.tree)
-    for (const path of paths) declaredByAnyRoute.add(path)
-    const hooks = restrictedHooks(spec, routeState(spec, (path) => declaredByAnyRoute.has(path)))
+    declaredByAnyRoute.add(spec.tree)
+    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions))
+    const hooks = restrictedHooks(spec, state)
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
     // without one gets none: its validator compiler may take no JSON Schema (Zod's does not).
@@ -109,7 +127,8 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
       shape: primary.shape,
       otherStatuses: others.map((status) => ({ statusKey: status.key as string, shape: status.shape })),
       paths,
-      hidesFields: resolved.hiddenFields !== null
+      hidesFields: resolved.hiddenFields !== null,
+      hiddenFrom: hiddenFromDocument(resolved.hiddenFields, state)
     }, routeOptions.schema)
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
@@ -157,7 +176,7 @@ export { plugin as fastifyRestrictedFields }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
-export type { FieldSelection, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiVisibility }
+export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiVisibility }
 export {
   HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError

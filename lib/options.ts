@@ -2,16 +2,29 @@
  * Checks and completes the plugin's options once, at registration, and the
  * per-route value once, when the route is declared; nothing is checked per request.
  */
-import type { FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyRequest, HTTPMethods } from 'fastify'
 import { InvalidFieldSetError, InvalidOptionError } from './errors.js'
 import { isRecord } from './json.js'
 
 /**
- * Says which declared fields (names or dotted paths) a request may not see,
- * from the request itself: its user, its headers. It runs after the route's
- * authentication hooks and before the handler; it may return a promise.
+ * The route a rule is asked about, as it was declared: on a request, the
+ * request's own route; for a caller's OpenAPI document, each documented route
+ * in turn (the request is then the document's).
  */
-export type HiddenFieldsRule = (request: FastifyRequest) => readonly string[] | Promise<readonly string[]>
+export interface HiddenFieldsRoute {
+  readonly method: HTTPMethods | readonly HTTPMethods[]
+  readonly url: string
+  /** The route's `config` option; `{}` when it has none. */
+  readonly config: FastifyContextConfig & Readonly<Record<string, any>>
+}
+
+/**
+ * Says which declared fields (names or dotted paths) a request may not see,
+ * from the request itself (its user, its headers) and the route it is asked
+ * about. It runs after the route's authentication hooks and before the
+ * handler; it may return a promise.
+ */
+export type HiddenFieldsRule = (request: FastifyRequest, route: HiddenFieldsRoute) => readonly string[] | Promise<readonly string[]>
 
 /** Options of `app.register(fastifyRestrictedFields, options)`; each can be overridden per route. */
 export interface RestrictedFieldsOptions {

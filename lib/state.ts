@@ -3,6 +3,7 @@
  * immutable RouteSpec: the parses it remembers, the visibilities its rule's
  * answers made, and its serializers with their caches.
  */
+import type { HiddenFieldsRoute } from './options.js'
 import type { RouteSpec } from './route.js'
 import { selectionReader, unrequestedSelection } from './selection.js'
 import type { Selection, SelectionReader } from './selection.js'
@@ -16,10 +17,12 @@ export interface RouteState {
   /** What each answer of the route's rule lets a request see, with its own remembered parses; null on a route without a rule. */
   readonly visibilities: VisibilityCache<Visibility<Selection>> | null
   readonly serializers: RouteSerializers
+  /** The route as its rule is told of it, the same object on every request and in every caller's document. */
+  readonly ruleRoute: HiddenFieldsRoute
 }
 
 /** `declaredElsewhere` tells whether a path that the route's rule hides is declared by another opted-in route. */
-export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) => boolean): RouteState {
+export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) => boolean, ruleRoute: HiddenFieldsRoute): RouteState {
   const { tree, rules, options } = spec
   const readSelection = selectionReader(tree, rules, options.cacheSize)
   const visibilities = options.hiddenFields === null
@@ -37,5 +40,5 @@ export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) =
       declaredElsewhere,
       spec.route
     )
-  return { readSelection, visibilities, serializers: new RouteSerializers(spec) }
+  return { readSelection, visibilities, serializers: new RouteSerializers(spec), ruleRoute }
 }

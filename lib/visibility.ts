@@ -106,16 +106,63 @@ export interface Visibility<S> {
 /** Most distinct sets of hidden fields remembered per route; more are worked out per request. */
 export const MAX_VISIBILITIES = 32
 
-/** Whether a path names a declared field of a tree, or a path inside the value of one of its leaves. */
-function reaches (tree: FieldTree, path: string): boolean {
-  let level: FieldTree | null = tree
-  for (const segment of path.split('.')) {
-    if (level === null) return true
-    const node = level.byName.get(segment)
-    if (node === undefined) return false
+/**
+ * Whether one name of a path inside a leaf's value is well formed: not empty,
+ * without surrounding spaces, brackets or commas. Inside a free-form value any
+ * key may exist, so the grammar is what catches a slip there.
+ */
+function isKeyName (name: string): boolean {
+  return name !== '' && name.trim() === name && !/[[\],]/.test(name)
+}
+
+/**
+ * Why a hidden path names nothing in `tree`; null when it names a declared
+ * field, or a well-formed path inside the value of a leaf that may hold keys
+ * (a free-form object, a map, a level below `maxDepth`).
+ */
+export function hiddenPathProblem (tree: FieldTree, path: string): string | null {
+  const names = path.split('.')
+  let level = tree
+  for (let at = 1; ; at++) {
+    const node = level.byName.get(names[at - 1])
+    if (node === undefined) return 'which no route with restrictFields declares'
+    if (at === names.length) return null
+    if (node.children === null) {
+      const leaf = names.slice(0, at).join('.')
+      if (!node.holdsFields) return `but '${leaf}' holds no fields`
+      return names.slice(at).every(isKeyName) ? null : `which is not a well-formed path inside the value of '${leaf}'`
+    }
     level = node.children
   }
-  return true
+}
+
+/**
+ * The fields that every opted-in route declares, and the leaves whose values
+ * may hold keys: one rule may serve every route, so a path that another route
+ * declares is no typo.
+ */
+export class DeclaredAnywhere {
+  readonly #paths = new Set<string>()
+  readonly #open = new Set<string>()
+
+  add (tree: FieldTree, prefix = ''): void {
+    for (const node of tree.nodes) {
+      const path = prefix + node.name
+      this.#paths.add(path)
+      if (node.children !== null) this.add(node.children, path + '.')
+      else if (node.holdsFields) this.#open.add(path)
+    }
+  }
+
+  /** Whether some route declares `path`, or it is a well-formed path inside the value of a leaf some route declares. */
+  has (path: string): boolean {
+    if (this.#paths.has(path)) return true
+    const names = path.split('.')
+    for (let i = 1; i < names.length; i++) {
+      if (this.#open.has(names.slice(0, i).join('.'))) return names.slice(i).every(isKeyName)
+    }
+    return false
+  }
 }
 
 /**
@@ -166,8 +213,9 @@ export class VisibilityCache<V extends Visibility<unknown>> {
     let visibility = this.#known.get(key)
     if (visibility === undefined) {
       for (const path of hidden) {
-        if (!reaches(this.#tree, path) && !this.#declaredElsewhere(path)) {
-          throw new InvalidHiddenFieldsError(this.#route, `returned '${path}', which no route with restrictFields declares`)
+        const problem = hiddenPathProblem(this.#tree, path)
+        if (problem !== null && !this.#declaredElsewhere(path)) {
+          throw new InvalidHiddenFieldsError(this.#route, `returned '${path}', ${problem}`)
         }
       }
       // Even a path this route does not declare is kept out: a record level that allows undeclared

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { declaredPaths } from '../lib/declared.js'
-import { hiddenKey, hiddenTrie, MAX_VISIBILITIES, stripHidden, VisibilityCache, visibleTree } from '../lib/visibility.js'
+import { DeclaredAnywhere, hiddenKey, hiddenPathProblem, hiddenTrie, MAX_VISIBILITIES, stripHidden, VisibilityCache, visibleTree } from '../lib/visibility.js'
 import type { Visibility } from '../lib/visibility.js'
 import { treeOf, userSchema } from './fixtures.js'
 
@@ -40,7 +40,7 @@ test('visibleTree marks a leaf whose value holds a hidden path, and stripHidden 
 })
 
 test('VisibilityCache accepts declared paths and paths inside a leaf, and refuses others', async (t) => {
-  const rows: Array<[string, boolean]> = [['id', true], ['profile.city', true], ['tags.label', true], ['id.x', true], ['nope', false], ['profile.zip', false]]
+  const rows: Array<[string, boolean]> = [['id', true], ['profile.city', true], ['tags.label', true], ['id.x', false], ['nope', false], ['profile.zip', false]]
   for (const [path, expected] of rows) {
     let declared = true
     try {
@@ -50,6 +50,79 @@ test('VisibilityCache accepts declared paths and paths inside a leaf, and refuse
     }
     t.equal(declared, expected, path)
   }
+})
+
+// A record with every kind of leaf: scalars, arrays of scalars, free-form objects, maps, and values whose schema does not say.
+const leaves = treeOf({
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    email: { type: ['string', 'null'] },
+    role: { enum: ['staff', 'member'] },
+    kind: { const: 'user' },
+    either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    scores: { type: 'array', items: { type: 'integer' } },
+    meta: { type: 'object', additionalProperties: true },
+    labels: { type: 'object', additionalProperties: { type: 'string' } },
+    anything: {},
+    list: { type: 'array' },
+    shape: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+    settings: { $ref: 'settings#' },
+    profile: { type: 'object', properties: { city: { type: 'string' }, deeper: { type: 'object', properties: { x: { type: 'string' } } } } }
+  }
+}, { settings: { $id: 'settings', type: 'object', additionalProperties: true } }, 2)
+
+test('hiddenPathProblem accepts declared paths and well-formed paths inside values that hold fields, and says why it refuses the rest', async (t) => {
+  const rows: Array<[string, string | null]> = [
+    ['id', null],
+    ['profile.city', null],
+    ['profile.deeper', null],
+    // Below maxDepth (2 here), a level of fields is one value that holds them.
+    ['profile.deeper.x', null],
+    ['meta.secret', null],
+    ['meta.a.b', null],
+    ['meta.with inner space', null],
+    ['labels.internal', null],
+    ['anything.key', null],
+    ['list.key', null],
+    ['shape.key', null],
+    ['settings.token', null],
+    ['id.', "but 'id' holds no fields"],
+    ['id.x', "but 'id' holds no fields"],
+    ['email.x', "but 'email' holds no fields"],
+    ['role.x', "but 'role' holds no fields"],
+    ['kind.x', "but 'kind' holds no fields"],
+    ['either.x', "but 'either' holds no fields"],
+    ['scores.x', "but 'scores' holds no fields"],
+    ['profile.city.x', "but 'profile.city' holds no fields"],
+    ['meta.', "which is not a well-formed path inside the value of 'meta'"],
+    ['meta.secret.', "which is not a well-formed path inside the value of 'meta'"],
+    ['meta..secret', "which is not a well-formed path inside the value of 'meta'"],
+    ['meta. secret', "which is not a well-formed path inside the value of 'meta'"],
+    ['meta.secret ', "which is not a well-formed path inside the value of 'meta'"],
+    ['meta.a[b]', "which is not a well-formed path inside the value of 'meta'"],
+    ['meta.a,b', "which is not a well-formed path inside the value of 'meta'"],
+    ['', 'which no route with restrictFields declares'],
+    ['.id', 'which no route with restrictFields declares'],
+    ['profile.', 'which no route with restrictFields declares'],
+    ['profile..city', 'which no route with restrictFields declares'],
+    [' id', 'which no route with restrictFields declares'],
+    ['ID', 'which no route with restrictFields declares'],
+    ['profile[city]', 'which no route with restrictFields declares'],
+    ['profile.deeper.x.y', null]
+  ]
+  for (const [path, problem] of rows) t.equal(hiddenPathProblem(leaves, path), problem, JSON.stringify(path))
+})
+
+test('DeclaredAnywhere knows the paths of every route, and well-formed paths inside their open values', async (t) => {
+  const anywhere = new DeclaredAnywhere()
+  anywhere.add(leaves)
+  anywhere.add(tree)
+  const rows: Array<[string, boolean]> = [
+    ['id', true], ['tags.label', true], ['profile.deeper.x', true], ['meta.secret', true], ['meta.a.b', true], ['settings.token', true],
+    ['id.x', false], ['meta.', false], ['meta.secret.', false], ['meta..a', false], ['nope', false], ['profile.city.x', false], ['tags.label.x', false]
+  ]
+  for (const [path, expected] of rows) t.equal(anywhere.has(path), expected, path)
 })
 
 test('hiddenKey is one text per set, whatever the order or repetitions', async (t) => {

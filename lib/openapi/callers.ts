@@ -7,9 +7,7 @@
  * routes' rules hide from that caller, is made from the same generated one.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { InvalidHiddenFieldsError } from '../errors.js'
 import type { PathTrie } from '../projection.js'
-import { hiddenTrie } from '../visibility.js'
 import { restrictedDocument } from './document.js'
 import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'
@@ -45,23 +43,17 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
   }
 }
 
-/** What each route's rule hides from the caller of `request`, by route id; a rule shared by routes runs once. */
+/**
+ * What each route's rule hides from the caller of `request`, by route id. The
+ * rule is asked once per route, told which route, as on the route's own
+ * requests: a rule that reads the route may hide different fields on each.
+ */
 async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<string, RestrictedRoute>): Promise<Map<string, PathTrie>> {
-  const answers = new Map<unknown, PathTrie>()
   const hidden = new Map<string, PathTrie>()
   for (const [id, route] of routes) {
-    const rule = route.hiddenFields
-    if (typeof rule !== 'function') continue
-    let trie = answers.get(rule)
-    if (trie === undefined) {
-      const answer = await rule(request)
-      if (!Array.isArray(answer) || answer.some((path) => typeof path !== 'string')) {
-        throw new InvalidHiddenFieldsError(`${String(route.method)} ${route.url}`, 'must return an array of field names')
-      }
-      trie = hiddenTrie(answer)
-      answers.set(rule, trie)
-    }
-    if (trie.children.size > 0) hidden.set(id, trie)
+    if (route.hiddenFrom === undefined) continue
+    const trie = await route.hiddenFrom(request)
+    if (trie !== null) hidden.set(id, trie)
   }
   return hidden
 }

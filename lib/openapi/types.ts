@@ -2,6 +2,7 @@
  * What the OpenAPI code knows of an opted-in route, and the vendor key that
  * finds its operation in a generated document.
  */
+import type { PathTrie } from '../projection.js'
 import type { DocumentedSets } from '../querystring.js'
 
 export type Json = Record<string, any>
@@ -32,8 +33,12 @@ export interface RestrictedRoute extends DocumentedSets {
   readonly paths: readonly string[]
   /** Whether a `hiddenFields` rule hides some fields from some requests. */
   readonly hidesFields?: boolean
-  /** The route's `hiddenFields` rule, which a caller's document asks what it hides. */
-  readonly hiddenFields?: ((request: any) => unknown) | null
+  /**
+   * Asks the route's `hiddenFields` rule what it hides from the caller of a
+   * document request, about this route, checking the answer exactly as the
+   * route checks it on its own requests; absent on a route without a rule.
+   */
+  readonly hiddenFrom?: (request: any) => Promise<PathTrie | null>
 }
 
 /**

@@ -366,7 +366,7 @@ test('restrictedFieldsDocument serves each caller, from a route of the app\'s ow
   t.same((await app.inject({ url: '/docs', headers: { 'x-role': 'staff' } })).json(), complete, 'staff get the complete document')
   t.match(complete.components.schemas.userRestricted.properties, { tags: {} }, 'app.swagger() stays complete')
   const broken = await app.inject({ url: '/docs', headers: { 'x-role': 'broken' } })
-  t.same([broken.statusCode, broken.json().code, broken.json().message], [500, 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 'Route GET /users/:id: the hiddenFields rule must return an array of field names'])
+  t.same([broken.statusCode, broken.json().code, broken.json().message], [500, 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 'Route GET /users/:id: the hiddenFields rule must return an array of field names, instead returned string'])
 })
 
 test('without an opted-in route, or before ready, a caller\'s document is the generated one', async (t) => {

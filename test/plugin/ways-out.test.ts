@@ -84,9 +84,9 @@ async function appWith (t: Test, rule: HiddenFieldsRule, cacheSize: number, styl
   app.decorateRequest('role', undefined)
   app.addHook('onRequest', async (request) => { request.role = request.headers['x-role'] as string | undefined })
   let calls = 0
-  const counted: HiddenFieldsRule = (request) => {
+  const counted: HiddenFieldsRule = (request, route) => {
     calls++
-    return rule(request)
+    return rule(request, route)
   }
   await app.register(fastifyRestrictedFields, { hiddenFields: counted, cacheSize, maxDepth: 2 })
   t.teardown(() => app.close())

@@ -31,6 +31,10 @@ await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request
 app.get('/j', { restrictFields: { hiddenFields: async (request) => request.ip === '127.0.0.1' ? [] : ['email', 'profile.phone'] } }, handler)
 // @ts-expect-error hiddenFields returns field names
 app.get('/k', { restrictFields: { hiddenFields: () => 'email' } }, handler)
+// The rule is told which route it is asked about, with the route's own config.
+app.get('/l', { restrictFields: { hiddenFields: (_request, route) => route.method === 'GET' && route.url === '/l' ? route.config.staffOnly ?? [] : [] } }, handler)
+// @ts-expect-error the route it is told of cannot be changed
+app.get('/m', { restrictFields: { hiddenFields: (_request, route) => { route.url = '/x'; return [] } } }, handler)
 
 await app.register(fastifyRestrictedFields, { fieldSets: { summary: ['id', 'name'] } })
 app.get('/l', { restrictFields: { defaultFields: ['id', 'profile.city'], fieldSets: { contact: ['email'] } } }, handler)
