@@ -122,18 +122,15 @@ function isKeyName (name: string): boolean {
  */
 export function hiddenPathProblem (tree: FieldTree, path: string): string | null {
   const names = path.split('.')
-  let level = tree
-  for (let at = 1; ; at++) {
-    const node = level.byName.get(names[at - 1])
-    if (node === undefined) return 'which no route with restrictFields declares'
-    if (at === names.length) return null
-    if (node.children === null) {
-      const leaf = names.slice(0, at).join('.')
-      if (!node.holdsFields) return `but '${leaf}' holds no fields`
-      return names.slice(at).every(isKeyName) ? null : `which is not a well-formed path inside the value of '${leaf}'`
-    }
-    level = node.children
-  }
+  let at = 0
+  let node = tree.byName.get(names[0])
+  while (node?.children != null && at < names.length - 1) node = node.children.byName.get(names[++at])
+  if (node === undefined) return 'which no route with restrictFields declares'
+  if (at === names.length - 1) return null
+  // A leaf, with names left below it.
+  const leaf = names.slice(0, at + 1).join('.')
+  if (!node.holdsFields) return `but '${leaf}' holds no fields`
+  return names.slice(at + 1).every(isKeyName) ? null : `which is not a well-formed path inside the value of '${leaf}'`
 }
 
 /**
