@@ -124,7 +124,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
     fieldSets: { summary: ['id', 'name'] }
   })
   // Each caller's document leaves out what it may not see: last_login appears in staff's only.
-  await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { deepLinking: true }, ...app.restrictedFieldsSwaggerUi() })
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi({ uiConfig: { deepLinking: true } }) })
   app.addSchema(userSchema)
   app.addSchema(errorSchema)
 

@@ -92,6 +92,14 @@ export const HiddenFieldsUnknownError: CodedErrorConstructor<'FST_RESTRICTED_FIE
   500
 )
 
+/** 500: a caller's document was asked for, but the plugin's `preHandler` that makes it did not run (another hook replaced it). */
+export const DocumentNotMadeError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_DOCUMENT_NOT_MADE', 500, []> = createError(
+  'FST_RESTRICTED_FIELDS_DOCUMENT_NOT_MADE',
+  "The caller's OpenAPI document was not made: the uiHooks.preHandler of restrictedFieldsSwaggerUi() did not run for this request " +
+    '(pass your own uiHooks to restrictedFieldsSwaggerUi() instead of replacing it); the complete document is refused',
+  500
+)
+
 /** 400: `only` names a field set (`@name`) that the route does not have. */
 export const UnknownFieldSetError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', 400, [string]> = createError(
   'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', '%s', 400, TypeError, false

@@ -229,10 +229,18 @@ function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: Visibi
     select(request, spec, unrestricted, carrier[kPending] ?? request.query as Query, visibility.readSelection, visibility.whole)
   }
 
+  let warnedPublic = false
+
   /** Runs the rule, once per request, and reads the selection against what it leaves visible. */
   function applyRule (request: FastifyRequest, reply: FastifyReply, done: Done): void {
     // From here on the reply depends on who asks: a shared cache must not give it to anyone else.
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private')
+    if (!reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'private')
+    } else if (!warnedPublic && /\bpublic\b/i.test(String(reply.getHeader('cache-control')))) {
+      // An app-wide header set on purpose is kept, but once per route the app hears that it may share one caller's reply with another.
+      warnedPublic = true
+      request.log.warn(`fastify-restricted-fields: route ${spec.route} has a hiddenFields rule, so its replies depend on who asks, but an earlier hook set 'Cache-Control: ${String(reply.getHeader('cache-control'))}'; a shared cache may give one caller's reply to another. Set 'private', or add Vary on what the rule reads.`)
+    }
     let hidden: unknown
     try {
       hidden = rule(request, state.ruleRoute)

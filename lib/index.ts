@@ -2,11 +2,12 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
 import {
-  HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
-import { documentRestrictedRoutes, swaggerUiVisibility } from './openapi/callers.js'
-import type { SwaggerUiVisibility } from './openapi/callers.js'
+import { documentRestrictedRoutes } from './openapi/callers.js'
+import { swaggerUiVisibility } from './openapi/swagger-ui.js'
+import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
 import { UNREAD, kPending, kReadSelection, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
@@ -40,7 +41,7 @@ declare module 'fastify' {
      */
     restrictedFieldsDocument: (request: FastifyRequest, options?: { yaml?: boolean }) => Promise<unknown>
     /** Options to spread into @fastify/swagger-ui's, so that each caller fetches its own document. */
-    restrictedFieldsSwaggerUi: () => SwaggerUiVisibility
+    restrictedFieldsSwaggerUi: (options?: SwaggerUiOptions) => SwaggerUiVisibility
   }
   interface FastifyContextConfig {
     /** Same as the `restrictFields` route option. */
@@ -86,8 +87,8 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: { yaml?: boolean }) {
     return documentation.documentFor(request, options)
   })
-  fastify.decorate('restrictedFieldsSwaggerUi', function restrictedFieldsSwaggerUi () {
-    return swaggerUiVisibility(documentation)
+  fastify.decorate('restrictedFieldsSwaggerUi', function restrictedFieldsSwaggerUi (options?: SwaggerUiOptions) {
+    return swaggerUiVisibility(documentation, options)
   })
   // Fastify runs onRoute hooks when a route is declared and keeps no list of routes that a plugin can
   // read later (neither the route's options nor its config), so a route declared before this plugin
@@ -153,6 +154,7 @@ const plugin = fp(fastifyRestrictedFields, {
 Object.assign(plugin, {
   default: plugin,
   fastifyRestrictedFields: plugin,
+  DocumentNotMadeError,
   HiddenFieldsUnknownError,
   InvalidFieldSetError,
   InvalidHiddenFieldsError,
@@ -176,8 +178,8 @@ export { plugin as fastifyRestrictedFields }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
-export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiVisibility }
+export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
 export {
-  HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

@@ -174,7 +174,7 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
   t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
     'function', true, true, [],
     [
-      'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
+      'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
       'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnknownFieldSetError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
       'default', 'fastifyRestrictedFields'
     ],

@@ -92,30 +92,3 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
     }
   }
 }
-
-/** Options for @fastify/swagger-ui that serve each caller the document `documentFor` makes for it. */
-export interface SwaggerUiVisibility {
-  uiHooks: { preHandler: (request: FastifyRequest) => Promise<void> }
-  transformSpecification: (specification: Record<string, any>, request: FastifyRequest) => Record<string, any>
-  transformSpecificationClone: false
-}
-
-/**
- * @fastify/swagger-ui's `transformSpecification` is synchronous and a rule may
- * not be: the caller's document is made in a preHandler of its document
- * routes, and handed over by request.
- */
-export function swaggerUiVisibility (documentation: RouteDocumentation): SwaggerUiVisibility {
-  const documents = new WeakMap<FastifyRequest, Record<string, any>>()
-  return {
-    uiHooks: {
-      async preHandler (request) {
-        if (!/\/(json|yaml)$/.test(String(request.routeOptions.url))) return
-        const document = await documentation.documentFor(request)
-        if (document !== null) documents.set(request, document as Record<string, any>)
-      }
-    },
-    transformSpecification: (specification, request) => documents.get(request) ?? specification,
-    transformSpecificationClone: false
-  }
-}

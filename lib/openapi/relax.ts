@@ -7,6 +7,7 @@
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../projection.js'
+import { stripHidden } from '../visibility.js'
 import type { Components } from './components.js'
 import { shapeNote, withNote } from './notes.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
@@ -15,6 +16,16 @@ import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
 // restricted they go: a loosened schema stays true to every response the full
 // one allowed. `discriminator` names a property a restriction may leave out.
 const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else', 'not', 'discriminator']
+
+// Keywords whose values are instances of the schema: a caller's document shows them without its hidden paths.
+const VALUES = ['example', 'default', 'const']
+
+/** A value of records (an object, or an array of them) without the hidden paths. */
+function withoutHiddenValues (keyword: string, value: unknown, hidden: PathTrie): unknown {
+  // JSON Schema's `examples` is a list of instances; OpenAPI's media type `examples` maps names to `{ value }`.
+  if (keyword === 'examples' && Array.isArray(value)) return value.map((example) => stripHidden(example, hidden))
+  return VALUES.includes(keyword) ? stripHidden(value, hidden) : value
+}
 
 /** One text per trie of hidden paths. */
 function hiddenText (hidden: PathTrie): string {
@@ -90,6 +101,8 @@ export class Relaxation {
         next = this.relaxRecords(value, depth, hidden)
       } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
         next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
+      } else if (hidden !== null) {
+        next = withoutHiddenValues(keyword, value, hidden)
       }
       changed ||= next !== value
       relaxed[keyword] = next
@@ -159,12 +172,39 @@ export class Relaxation {
       const records = this.relaxRecords(schema.properties[key], depth, hidden)
       if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
     }
+    if (hidden !== null) {
+      for (const keyword of [...VALUES, 'examples']) {
+        if (Object.hasOwn(schema, keyword)) relaxed = { ...relaxed, [keyword]: envelopeValues(keyword, schema[keyword], key, hidden) }
+      }
+    }
     return relaxed
   }
 
   #mapArray (array: unknown[], map: (value: unknown) => unknown): unknown[] {
     const mapped = array.map(map)
     return mapped.some((value, index) => value !== array[index]) ? mapped : array
+  }
+}
+
+/** Values of an envelope without the hidden paths of the records under `key`. */
+function envelopeValues (keyword: string, value: unknown, key: string, hidden: PathTrie): unknown {
+  const strip = (envelope: unknown): unknown => isRecord(envelope) && Object.hasOwn(envelope, key)
+    ? { ...envelope, [key]: stripHidden(envelope[key], hidden) }
+    : envelope
+  return keyword === 'examples' && Array.isArray(value) ? value.map(strip) : strip(value)
+}
+
+/** The examples @fastify/swagger puts beside a response's schema, without the hidden paths: on the media type (OpenAPI 3) or the response (Swagger 2.0). */
+function withoutHiddenExamples (holder: Json, version: Version, shape: RecordsShape, hidden: PathTrie): void {
+  const strip = (value: unknown): unknown => shape.kind === 'envelope' ? envelopeValues('example', value, String(shape.key), hidden) : stripHidden(value, hidden)
+  if (version === '2.0') {
+    if (isRecord(holder.examples)) holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([mime, value]) => [mime, strip(value)]))
+    return
+  }
+  if (Object.hasOwn(holder, 'example')) holder.example = strip(holder.example)
+  if (isRecord(holder.examples)) {
+    holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([name, example]) =>
+      [name, isRecord(example) && Object.hasOwn(example, 'value') ? { ...example, value: strip(example.value) } : example]))
   }
 }
 
@@ -190,9 +230,12 @@ export function relaxSuccess (relaxation: Relaxation, version: Version, operatio
     if (!isRecord(response)) continue
     if (version === '2.0') {
       if (response.schema !== undefined) response.schema = relax(response.schema, shape)
+      if (hidden !== null) withoutHiddenExamples(response, version, shape, hidden)
     } else if (isRecord(response.content)) {
       for (const media of Object.values(response.content)) {
-        if (isRecord(media) && media.schema !== undefined) media.schema = relax(media.schema, shape)
+        if (!isRecord(media)) continue
+        if (media.schema !== undefined) media.schema = relax(media.schema, shape)
+        if (hidden !== null) withoutHiddenExamples(media, version, shape, hidden)
       }
     }
     response.description = withNote(response.description, shapeNote(route, shape))

@@ -657,3 +657,30 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   t.same(two.paths['/user'].get.parameters.map((parameter: Json) => [parameter.name, parameter.items.enum]), [['defer', ['id', 'profile', 'profile.city']], ['only', ['id', 'profile', 'profile.city']]], 'Swagger 2.0 too')
   t.same(Object.keys(two.paths['/user'].get.responses['200'].schema.properties), ['id'])
 })
+
+test('a caller\'s document leaves the hidden paths out of an envelope\'s values, whatever they hold', async (t) => {
+  const records = { type: 'array', items: object({ id: { type: 'integer' }, secret: { type: 'string' } }, []) }
+  const envelope = {
+    type: 'object',
+    properties: { count: { type: 'integer' }, results: records },
+    examples: [{ count: 1, results: [{ id: 1, secret: 's' }] }, { count: 0 }, 'not a page'],
+    default: { count: 0, results: [] }
+  }
+  const document = openapi({ 'get /users': marked('1', { 200: json(envelope) }) })
+  const result = restrictedDocument(document, routes({ ...route, shape: { kind: 'envelope', key: 'results' } }), new Map([['1', hiddenTrie(['secret'])]])) as Json
+  const schema = result.paths['/users'].get.responses['200'].content['application/json'].schema
+  t.same([schema.examples, schema.default], [[{ count: 1, results: [{ id: 1 }] }, { count: 0 }, 'not a page'], { count: 0, results: [] }])
+})
+
+test('a caller\'s document strips the media type\'s examples that carry a value, and leaves the rest of the content as it is', async (t) => {
+  const schema = object({ id: { type: 'integer' }, secret: { type: 'string' } }, [])
+  const content = {
+    'application/json': { schema, examples: { shared: { $ref: '#/components/examples/user' }, inline: { summary: 'one', value: { id: 1, secret: 's' } } } },
+    'text/plain': null
+  }
+  const document = openapi({ 'get /users': marked('1', { 200: { content } }) })
+  const result = restrictedDocument(document, routes(route), new Map([['1', hiddenTrie(['secret'])]])) as Json
+  const relaxed = result.paths['/users'].get.responses['200'].content
+  t.same(relaxed['application/json'].examples, { shared: { $ref: '#/components/examples/user' }, inline: { summary: 'one', value: { id: 1 } } })
+  t.equal(relaxed['text/plain'], null)
+})
