@@ -10,7 +10,7 @@ import type {
 import { HiddenFieldsUnknownError } from './errors.js'
 import type { HiddenFieldsRoute } from './options.js'
 import type { RouteSpec, StatusSpec, UNDECLARED_STATUS } from './route.js'
-import { hasRestriction } from './selection.js'
+import { hasRestriction, mayHoldBrackets } from './selection.js'
 import type { Selection, SelectionReader } from './selection.js'
 import type { RouteState } from './state.js'
 import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
@@ -95,7 +95,8 @@ function select (request: FastifyRequest, spec: RouteSpec, unrestricted: FieldSe
   let parsed: Selection | null = null
   try {
     // The raw query string, the memo's key, is cut out of the URL only when there is something to read.
-    if (hasRestriction(query, spec.rules)) parsed = readSelection(query, rawQueryOf(request))
+    // A bracketed key may be a form of the parameters the reader refuses.
+    if (hasRestriction(query, spec.rules) || mayHoldBrackets(request.url)) parsed = readSelection(query, rawQueryOf(request))
   } catch (error) {
     // A success an error handler sends for the 400 still shows only what the request may see.
     carrier[kSelection] = whole

@@ -110,6 +110,28 @@ export function hasRestriction (query: Record<string, unknown> | null | undefine
     query[rules.deferParam] !== undefined || query[rules.deferListParam] !== undefined
 }
 
+/** Whether a raw query string may hold a bracketed key: the check that costs a request without one almost nothing. */
+export function mayHoldBrackets (rawQuery: string): boolean {
+  return rawQuery.includes('[') || rawQuery.includes('%5B') || rawQuery.includes('%5b')
+}
+
+/**
+ * Refuses the parameters' indexed and keyed forms (`only[0]=id`, `only[a]=id`,
+ * qs's default for arrays), which Fastify's parser keeps as keys of their own:
+ * read as nothing, they would send every field with a 200, and the client
+ * could not tell that nothing was restricted.
+ */
+function refuseKeyedForms (query: Record<string, unknown>, rules: SelectionRules): void {
+  for (const key of Object.keys(query)) {
+    if (!key.endsWith(']') || key === rules.onlyListParam || key === rules.deferListParam) continue
+    for (const param of [rules.onlyParam, rules.deferParam]) {
+      if (key.startsWith(param + '[')) {
+        throw new InvalidParameterError(key, `an indexed or keyed form; send ${param}=a&${param}=b, ${param}=a,b or ${param}[]=a&${param}[]=b`)
+      }
+    }
+  }
+}
+
 function collectValues (value: unknown, param: string, into: string[]): void {
   if (value === undefined) return
   if (typeof value === 'string') {
@@ -272,12 +294,16 @@ export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSiz
   // Without recency: a hit, the common case, is then one lookup and one count.
   const memo = new AdmissionCache<Selection>(memoSize, { recency: false })
   return function readSelection (query, rawQuery) {
-    if (!hasRestriction(query, rules)) return null
+    if (!hasRestriction(query, rules)) {
+      if (query != null && mayHoldBrackets(rawQuery)) refuseKeyedForms(query, rules)
+      return null
+    }
     const remember = rawQuery.length <= MEMO_KEY_LIMIT
     if (remember) {
       const known = memo.get(rawQuery)
       if (known !== undefined) return known
     }
+    if (mayHoldBrackets(rawQuery)) refuseKeyedForms(query, rules)
     const selection = parseSelection(query, tree, rules) as Selection
     if (remember && memo.admit(rawQuery)) memo.set(rawQuery, selection)
     return selection

@@ -31,9 +31,10 @@ async function documented (version: 'openapi' | 'swagger') {
     ? {
         swagger: { info: { title: 'test', version: '1.0.0' } },
         // Swagger 2.0 keeps examples on the response, by mime type: here an app's transform puts one there.
-        transformObject: ({ swaggerObject }) => {
-          swaggerObject.paths!['/one'].get!.responses['200'].examples = { 'application/json': userExample }
-          swaggerObject.paths!['/pages'].get!.responses['200'].examples = { 'application/json': pageExamples[0] }
+        transformObject: (documentObject) => {
+          const { swaggerObject } = documentObject as { swaggerObject: Record<string, any> }
+          swaggerObject.paths['/one'].get.responses['200'].examples = { 'application/json': userExample }
+          swaggerObject.paths['/pages'].get.responses['200'].examples = { 'application/json': pageExamples[0] }
           return swaggerObject
         }
       }

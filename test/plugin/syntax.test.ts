@@ -97,3 +97,31 @@ test('a qs-style object parameter is a coded 400', async (t) => {
     message: "Query parameter 'only' must be a field name or a list of field names, got object"
   }])
 })
+
+test('indexed and keyed forms of the parameters are refused with a coded 400 naming the accepted forms, never read as nothing', async (t) => {
+  const onlyForms = 'send only=a&only=b, only=a,b or only[]=a&only[]=b'
+  const deferForms = 'send defer=a&defer=b, defer=a,b or defer[]=a&defer[]=b'
+  const rows: Array<[string, string, string]> = [
+    ['only[0]=id&only[1]=name', 'only[0]', onlyForms],
+    ['only%5B0%5D=id', 'only[0]', onlyForms],
+    ['only%5b0%5d=id', 'only[0]', onlyForms],
+    ['only[a]=id', 'only[a]', onlyForms],
+    ['defer[0]=email', 'defer[0]', deferForms],
+    ['only=id&defer[1]=name', 'defer[1]', deferForms],
+    ['only[]=id&only[2]=name', 'only[2]', onlyForms]
+  ]
+  for (const options of [{}, { unknownFields: 'ignore' as const }, { hiddenFields: () => ['email'] }]) {
+    const app = await usersApp(t, options)
+    for (const [query, key, forms] of rows) {
+      const response = await app.inject(`/users?${query}`)
+      t.same([response.statusCode, response.json()], [400, {
+        statusCode: 400,
+        code: 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
+        error: 'Bad Request',
+        message: `Query parameter '${key}' must be a field name or a list of field names, got an indexed or keyed form; ${forms}`
+      }], `${query} ${JSON.stringify(Object.keys(options))}`)
+    }
+    t.equal((await app.inject('/users?other[0]=x&page[size]=2')).statusCode, 200, 'other bracketed keys are the route\'s business')
+    t.same((await app.inject('/users?only=id&tag=[x]')).json(), [{ id: 1 }, { id: 2 }])
+  }
+})
