@@ -15,6 +15,14 @@ export interface ExampleOptions {
   /** The bearer token that makes a request staff; without one, nobody is staff. */
   staffToken?: string
   logger?: FastifyServerOptions['logger']
+  /**
+   * The origin the API is reached at (`https://api.example.com`), for the
+   * absolute `next`/`previous` links. Without it, the links use the address
+   * the server listens on, or, behind a trusted proxy, the proxy's word.
+   */
+  publicUrl?: string
+  /** Fastify's `trustProxy`: which proxies' X-Forwarded-* headers to believe. Default: none. */
+  trustProxy?: FastifyServerOptions['trustProxy']
 }
 
 declare module 'fastify' {
@@ -79,7 +87,13 @@ const pageSchema = {
 
 /** Builds the example server; call `listen()` on the result to serve it. */
 export async function buildApp (options: ExampleOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false })
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: options.trustProxy ?? false })
+  // Links never follow the Host header a client sends: behind a cache, one forged Host would poison every later reader's links.
+  const origin = options.publicUrl !== undefined
+    ? () => options.publicUrl as string
+    : options.trustProxy !== undefined && options.trustProxy !== false
+      ? (request: FastifyRequest) => `${request.protocol}://${request.host}`
+      : () => app.addresses().length > 0 ? app.listeningOrigin : 'http://localhost'
   await app.register(sensible)
   await app.register(swagger, {
     openapi: {
@@ -157,7 +171,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
     const queryStart = request.url.indexOf('?')
     const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart)
     const rawQuery = queryStart === -1 ? '' : request.url.slice(queryStart + 1)
-    const base = `${request.protocol}://${request.host}${path}`
+    const base = `${origin(request)}${path}`
     return {
       count,
       next: page < pages ? pageLink(base, rawQuery, page + 1) : null,
@@ -165,6 +179,12 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
       // Only the fields the response will contain: a database store selects just those columns.
       results: await store.page((page - 1) * options.pageSize, options.pageSize, request.restrictedFields.fields)
     }
+  })
+
+  // The list's URL ends with a slash; without it, a client is sent there, its query kept.
+  app.get('/api/users', { schema: { hide: true } }, async function toUsersList (request, reply) {
+    const queryStart = request.url.indexOf('?')
+    return reply.redirect(`/api/users/${queryStart === -1 ? '' : request.url.slice(queryStart)}`, 308)
   })
 
   app.get('/api/users/:id', {

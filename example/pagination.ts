@@ -11,12 +11,15 @@ export function pageCount (count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize))
 }
 
+/** The largest page number read: nine digits. */
+export const MAX_PAGE = 999_999_999
+
 /** Reads `page` (absent, a positive integer, or `last`) against the number of pages. */
 export function parsePage (raw: unknown, pages: number): PageRequest {
   if (raw === undefined) return { ok: true, page: 1 }
   if (raw === 'last') return { ok: true, page: pages }
   if (typeof raw !== 'string' || !/^[1-9]\d{0,8}$/.test(raw)) {
-    return { ok: false, message: `Invalid page '${String(raw)}': page must be a positive integer or 'last'` }
+    return { ok: false, message: `Invalid page '${String(raw)}': page must be an integer from 1 to ${MAX_PAGE}, or 'last'` }
   }
   return { ok: true, page: Number(raw) }
 }

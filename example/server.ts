@@ -14,6 +14,10 @@ export interface ServerEnvironment {
   LOG_LEVEL?: string
   /** The bearer token of staff requests; unset, nobody is staff. */
   STAFF_TOKEN?: string
+  /** The origin clients reach the API at, for the pagination links; unset, the address the server listens on. */
+  PUBLIC_URL?: string
+  /** Which proxies' X-Forwarded-* headers to believe, as Fastify's trustProxy: `true`, a number of hops, or addresses. Unset: none. */
+  TRUST_PROXY?: string
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -30,6 +34,30 @@ function integerSetting (name: string, raw: string | undefined, fallback: number
   return value
 }
 
+/** An http(s) origin, without a trailing slash; throws for anything else. */
+function publicUrlSetting (raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined
+  let url: URL | null = null
+  try {
+    url = new URL(raw)
+  } catch {}
+  if (url === null || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new Error(`PUBLIC_URL must be an http or https URL without a query, fragment or credentials, such as https://api.example.com, got '${raw}'`)
+  }
+  return url.href.replace(/\/+$/, '')
+}
+
+/** Fastify's trustProxy from its text: `true`, a number of hops, or a comma-separated list of addresses and ranges. */
+function trustProxySetting (raw: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) | undefined {
+  if (raw === undefined || raw === '') return undefined
+  if (raw === 'true' || raw === 'false') return raw === 'true'
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw)
+    return (_address, hop) => hop < hops
+  }
+  return raw.split(',').map((address) => address.trim()).filter((address) => address !== '')
+}
+
 /**
  * Loads the users, builds the app over memory or a seeded embedded database,
  * and listens; throws a clear Error for a bad setting.
@@ -42,7 +70,14 @@ export async function startServer (env: ServerEnvironment, storage: 'memory' | '
   const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
   const db = storage === 'database' ? await seededDatabase(users) : null
   const store = db === null ? memoryStore(users) : databaseStore(db)
-  const app = await buildApp({ store, pageSize, staffToken: env.STAFF_TOKEN, logger: { level } })
+  const app = await buildApp({
+    store,
+    pageSize,
+    staffToken: env.STAFF_TOKEN,
+    logger: { level },
+    publicUrl: publicUrlSetting(env.PUBLIC_URL),
+    trustProxy: trustProxySetting(env.TRUST_PROXY)
+  })
   // Closing the app closes the database: PGlite writes nothing to disk here, but its WebAssembly instance is released.
   if (db !== null) {
     app.addHook('onClose', async function closeDatabase () {

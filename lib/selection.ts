@@ -251,7 +251,11 @@ class SelectionParser {
     const detail = level === null
       ? `'${quote(parent)}' has no nested fields`
       : describeLevel(level, parent)
-    throw new UnknownFieldError(`Unknown field '${quote(path)}' in query parameter '${param}'; ${detail}`)
+    // A set in `defer` is the likely slip: say why it is not one there.
+    const setsNote = param === this.rules.deferParam && (path === '*' || path.startsWith('@'))
+      ? `; '${param}' takes field names only, not field sets`
+      : ''
+    throw new UnknownFieldError(`Unknown field '${quote(path)}' in query parameter '${param}'; ${detail}${setsNote}`)
   }
 }
 

@@ -72,6 +72,18 @@ const rejections: Array<{ title: string, query: Record<string, unknown>, code: s
     message: "Unknown field 'Name' in query parameter 'defer'; allowed fields: id, name, email, role, profile, tags"
   },
   {
+    title: 'a field set in defer',
+    query: { defer: 'id,@summary' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field '@summary' in query parameter 'defer'; allowed fields: id, name, email, role, profile, tags; 'defer' takes field names only, not field sets"
+  },
+  {
+    title: 'every field in defer',
+    query: { defer: '*' },
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    message: "Unknown field '*' in query parameter 'defer'; allowed fields: id, name, email, role, profile, tags; 'defer' takes field names only, not field sets"
+  },
+  {
     title: 'an undeclared nested name',
     query: { only: 'profile.zip' },
     code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',

@@ -51,14 +51,42 @@ const STAFF = { authorization: `Bearer ${STAFF_TOKEN}` }
 
 const ids = (body: { results: Array<{ id: number }> }): number[] => body.results.map((user) => user.id)
 
-exampleTest('GET /api/users/ returns the first page in an envelope with absolute links', async (t, example) => {
+exampleTest('GET /api/users/ returns the first page in an envelope with absolute links, whatever Host the client sends', async (t, example) => {
   const app = await example()
-  const response = await app.inject({ url: '/api/users/?only=id&only=name', headers: { host: 'api.test:8080' } })
+  const response = await app.inject({ url: '/api/users/?only=id&only=name', headers: { host: 'evil.example' } })
   const body = response.json()
   t.same([response.statusCode, body.count, body.next, body.previous, body.results[0]], [
-    200, 25, 'http://api.test:8080/api/users/?only=id&only=name&page=2', null, { id: 1, name: 'Ada Lovelace' }
+    200, 25, 'http://localhost/api/users/?only=id&only=name&page=2', null, { id: 1, name: 'Ada Lovelace' }
   ])
   t.equal(body.results.length, 10)
+})
+
+test('the links come from the configured public URL, or from a trusted proxy\'s X-Forwarded-* headers, never from the Host a client sends', async (t) => {
+  const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }
+  const configured = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10, publicUrl: 'https://api.example.com' })
+  t.teardown(() => configured.close())
+  t.equal((await configured.inject({ url: '/api/users/?only=id', headers: forged })).json().next, 'https://api.example.com/api/users/?only=id&page=2')
+  const untrusting = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10 })
+  t.teardown(() => untrusting.close())
+  t.equal((await untrusting.inject({ url: '/api/users/?only=id', headers: forged })).json().next, 'http://localhost/api/users/?only=id&page=2', 'X-Forwarded-* ignored without trustProxy')
+  const proxied = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10, trustProxy: true })
+  t.teardown(() => proxied.close())
+  const behindProxy = { 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' }
+  t.equal((await proxied.inject({ url: '/api/users/?only=id', headers: behindProxy })).json().next, 'https://api.example.com/api/users/?only=id&page=2')
+  const listening = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10 })
+  t.teardown(() => listening.close())
+  const address = await listening.listen({ host: '127.0.0.1', port: 0 })
+  const body = await (await fetch(`${address}/api/users/?only=id`, { headers: { 'x-forwarded-host': 'evil.example' } })).json() as { next: string }
+  t.equal(body.next, `${address}/api/users/?only=id&page=2`, 'a listening server links to its own address')
+})
+
+test('/api/users without the slash is sent to /api/users/, its query kept', async (t) => {
+  const app = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10 })
+  t.teardown(() => app.close())
+  for (const [url, location] of [['/api/users', '/api/users/'], ['/api/users?only=id&page=2', '/api/users/?only=id&page=2']]) {
+    const response = await app.inject(url)
+    t.same([response.statusCode, response.headers.location], [308, location], url)
+  }
 })
 
 exampleTest('without a restriction every field is sent', async (t, example) => {
@@ -70,8 +98,8 @@ exampleTest('links keep the restriction parameters in their form and drop page f
   const app = await example()
   const body = (await app.inject('/api/users/?defer=email,is_staff&page=2')).json()
   t.same([body.next, body.previous, body.results[0]], [
-    'http://localhost:80/api/users/?defer=email,is_staff&page=3',
-    'http://localhost:80/api/users/?defer=email,is_staff',
+    'http://localhost/api/users/?defer=email,is_staff&page=3',
+    'http://localhost/api/users/?defer=email,is_staff',
     { id: 11, name: 'Katherine Johnson' }
   ])
 })
@@ -79,13 +107,13 @@ exampleTest('links keep the restriction parameters in their form and drop page f
 exampleTest('page=last is the last page, which has no next link', async (t, example) => {
   const app = await example()
   const body = (await app.inject('/api/users/?page=last&only[]=id')).json()
-  t.same([ids(body), body.next, body.previous], [[21, 22, 23, 24, 25], null, 'http://localhost:80/api/users/?page=2&only[]=id'])
+  t.same([ids(body), body.next, body.previous], [[21, 22, 23, 24, 25], null, 'http://localhost/api/users/?page=2&only[]=id'])
 })
 
 exampleTest('a malformed page is a 400 and a page past the end a 404, with clear messages', async (t, example) => {
   const app = await example()
   const bad = await app.inject('/api/users/?page=two')
-  t.same([bad.statusCode, bad.json()], [400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be a positive integer or 'last'" }])
+  t.same([bad.statusCode, bad.json()], [400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be an integer from 1 to 999999999, or 'last'" }])
   const past = await app.inject('/api/users/?page=4')
   t.same([past.statusCode, past.json()], [404, { statusCode: 404, error: 'Not Found', message: 'Page 4 does not exist: there are 3 pages' }])
 })
@@ -152,7 +180,7 @@ exampleTest('staff requests see last_login and restrict it like any field', asyn
   t.same((await app.inject({ url: '/api/users/7?only=last_login', headers: STAFF })).json(), { last_login: null }, 'user 7 never logged in')
   t.same((await app.inject({ url: '/api/users/3?defer=last_login,email', headers: STAFF })).json(), { id: 3, name: 'Barbara Wirth', is_staff: false })
   const page = (await app.inject({ url: '/api/users/?only=id,last_login&page=2', headers: STAFF })).json()
-  t.same([page.next, page.results[0]], ['http://localhost:80/api/users/?only=id,last_login&page=3', { id: 11, last_login: '2026-01-28T23:00:00.000Z' }])
+  t.same([page.next, page.results[0]], ['http://localhost/api/users/?only=id,last_login&page=3', { id: 11, last_login: '2026-01-28T23:00:00.000Z' }])
 })
 
 exampleTest('a wrong or malformed token is a 401 with a clear message; without STAFF_TOKEN nobody is staff', async (t, example) => {

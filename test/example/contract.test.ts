@@ -65,12 +65,12 @@ test('an anonymous caller is served a document that never names a field hidden f
 })
 
 const requests: Array<[string, number, unknown, Record<string, string>?]> = [
-  ['/api/users/?page=3', 200, { count: 25, next: null, previous: 'http://localhost:80/api/users/?page=2', results: generateUsers(25).slice(20).map(anonymous) }],
-  ['/api/users/?page=3', 200, { count: 25, next: null, previous: 'http://localhost:80/api/users/?page=2', results: generateUsers(25).slice(20) }, STAFF],
+  ['/api/users/?page=3', 200, { count: 25, next: null, previous: 'http://localhost/api/users/?page=2', results: generateUsers(25).slice(20).map(anonymous) }],
+  ['/api/users/?page=3', 200, { count: 25, next: null, previous: 'http://localhost/api/users/?page=2', results: generateUsers(25).slice(20) }, STAFF],
   ['/api/users/?only=id,last_login&page=3', 200, {
     count: 25,
     next: null,
-    previous: 'http://localhost:80/api/users/?only=id,last_login&page=2',
+    previous: 'http://localhost/api/users/?only=id,last_login&page=2',
     results: generateUsers(25).slice(20).map(({ id, last_login: lastLogin }) => ({ id, last_login: lastLogin }))
   }, STAFF],
   ['/api/users/7', 200, generateUsers(7)[6], STAFF],
@@ -86,34 +86,34 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
   ['/api/users/?only=id&only=name&page=3', 200, {
     count: 25,
     next: null,
-    previous: 'http://localhost:80/api/users/?only=id&only=name&page=2',
+    previous: 'http://localhost/api/users/?only=id&only=name&page=2',
     results: generateUsers(25).slice(20).map(({ id, name }) => ({ id, name }))
   }],
   ['/api/users/?only=id,email&page=3', 200, {
     count: 25,
     next: null,
-    previous: 'http://localhost:80/api/users/?only=id,email&page=2',
+    previous: 'http://localhost/api/users/?only=id,email&page=2',
     results: generateUsers(25).slice(20).map(({ id, email }) => ({ id, email }))
   }],
   ['/api/users/?only[]=is_staff&page=last', 200, {
     count: 25,
     next: null,
-    previous: 'http://localhost:80/api/users/?only[]=is_staff&page=2',
+    previous: 'http://localhost/api/users/?only[]=is_staff&page=2',
     results: generateUsers(25).slice(20).map(({ is_staff: staff }) => ({ is_staff: staff }))
   }],
   ['/api/users/?defer=email&defer=is_staff&page=3', 200, {
     count: 25,
     next: null,
-    previous: 'http://localhost:80/api/users/?defer=email&defer=is_staff&page=2',
+    previous: 'http://localhost/api/users/?defer=email&defer=is_staff&page=2',
     results: generateUsers(25).slice(20).map(({ id, name }) => ({ id, name }))
   }],
   ['/api/users/?only=id,name&defer=name&page=3', 200, {
     count: 25,
     next: null,
-    previous: 'http://localhost:80/api/users/?only=id,name&defer=name&page=2',
+    previous: 'http://localhost/api/users/?only=id,name&defer=name&page=2',
     results: generateUsers(25).slice(20).map(({ id }) => ({ id }))
   }],
-  ['/api/users/?only=&page=3', 200, { count: 25, next: null, previous: 'http://localhost:80/api/users/?only=&page=2', results: [{}, {}, {}, {}, {}] }],
+  ['/api/users/?only=&page=3', 200, { count: 25, next: null, previous: 'http://localhost/api/users/?only=&page=2', results: [{}, {}, {}, {}, {}] }],
   ['/api/users/7?defer=email', 200, { id: 7, name: 'Frances Liskov', is_staff: false }],
   ['/api/users/7?only=', 200, {}],
   ['/api/users/?only=password', 400, {
@@ -128,7 +128,7 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
     error: 'Bad Request',
     message: "Unknown field 'nope' in query parameter 'defer'; allowed fields: id, name, email, is_staff"
   }],
-  ['/api/users/?page=two', 400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be a positive integer or 'last'" }],
+  ['/api/users/?page=two', 400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be an integer from 1 to 999999999, or 'last'" }],
   ['/api/users/0', 400, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'params/id must be >= 1' }],
   ['/api/users/?page=4', 404, { statusCode: 404, error: 'Not Found', message: 'Page 4 does not exist: there are 3 pages' }],
   ['/api/users/999?only=id', 404, { statusCode: 404, error: 'Not Found', message: 'User 999 not found' }]

@@ -10,13 +10,13 @@ test('parsePage reads a positive integer or last, and explains anything else', a
     [undefined, { ok: true, page: 1 }],
     ['3', { ok: true, page: 3 }],
     ['last', { ok: true, page: 20 }],
-    ['0', { ok: false, message: "Invalid page '0': page must be a positive integer or 'last'" }],
-    ['-1', { ok: false, message: "Invalid page '-1': page must be a positive integer or 'last'" }],
-    ['1.5', { ok: false, message: "Invalid page '1.5': page must be a positive integer or 'last'" }],
-    ['01', { ok: false, message: "Invalid page '01': page must be a positive integer or 'last'" }],
-    ['9999999999', { ok: false, message: "Invalid page '9999999999': page must be a positive integer or 'last'" }],
-    ['', { ok: false, message: "Invalid page '': page must be a positive integer or 'last'" }],
-    [['1', '2'], { ok: false, message: "Invalid page '1,2': page must be a positive integer or 'last'" }]
+    ['0', { ok: false, message: "Invalid page '0': page must be an integer from 1 to 999999999, or 'last'" }],
+    ['-1', { ok: false, message: "Invalid page '-1': page must be an integer from 1 to 999999999, or 'last'" }],
+    ['1.5', { ok: false, message: "Invalid page '1.5': page must be an integer from 1 to 999999999, or 'last'" }],
+    ['01', { ok: false, message: "Invalid page '01': page must be an integer from 1 to 999999999, or 'last'" }],
+    ['9999999999', { ok: false, message: "Invalid page '9999999999': page must be an integer from 1 to 999999999, or 'last'" }],
+    ['', { ok: false, message: "Invalid page '': page must be an integer from 1 to 999999999, or 'last'" }],
+    [['1', '2'], { ok: false, message: "Invalid page '1,2': page must be an integer from 1 to 999999999, or 'last'" }]
   ]
   for (const [raw, expected] of rows) t.same(parsePage(raw, 20), expected, String(raw))
 })

@@ -31,6 +31,30 @@ test('bad settings stop the server with a clear message', async (t) => {
   await t.rejects(startServer({ PORT: 'http' }), { message: "PORT must be an integer from 0 to 65535, got 'http'" })
   await t.rejects(startServer({ LOG_LEVEL: 'loud' }), { message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'" })
   await t.rejects(startServer({ PORT: '0', USERS_FILE: '/nonexistent/users.json' }), { message: /^Cannot read users file \/nonexistent\/users\.json/ })
+  for (const url of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#top', 'https://user:pw@api.example.com']) {
+    await t.rejects(startServer({ PUBLIC_URL: url }), { message: `PUBLIC_URL must be an http or https URL without a query, fragment or credentials, such as https://api.example.com, got '${url}'` })
+  }
+})
+
+test('PUBLIC_URL and TRUST_PROXY decide where the links point, over real HTTP', async (t) => {
+  const forged = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }
+  const settings: Array<[Record<string, string>, (port: number) => string]> = [
+    [{ PUBLIC_URL: 'https://api.example.com/' }, () => 'https://api.example.com'],
+    [{}, (port) => `http://127.0.0.1:${port}`],
+    [{ TRUST_PROXY: 'false' }, (port) => `http://127.0.0.1:${port}`],
+    [{ TRUST_PROXY: 'true' }, () => 'https://evil.example'],
+    [{ TRUST_PROXY: '1' }, () => 'https://evil.example'],
+    [{ TRUST_PROXY: '0' }, (port) => `http://127.0.0.1:${port}`],
+    [{ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }, () => 'https://evil.example'],
+    [{ TRUST_PROXY: '10.0.0.1' }, (port) => `http://127.0.0.1:${port}`]
+  ]
+  for (const [env, origin] of settings) {
+    const app = await startServer({ PORT: '0', LOG_LEVEL: 'silent', ...env })
+    const { port } = app.server.address() as { port: number }
+    const body = await (await fetch(`http://127.0.0.1:${port}/api/users/?only=id`, { headers: { ...forged, host: 'other.example' } })).json() as { next: string }
+    t.equal(body.next, `${origin(port)}/api/users/?only=id&page=2`, JSON.stringify(env))
+    await app.close()
+  }
 })
 
 test('npm start runs the built entry point, which reports a bad setting and exits 1', async (t) => {
