@@ -102,16 +102,12 @@ class StatusSerializers {
   #copy: Serializer | null | undefined = undefined
   /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
   readonly #encoded: WriterRoute
-  /** Whether the field sets the server named are compiled on first use, without waiting for admission. */
-  readonly #compilesNamed: boolean
   /** The tag of the records' variants, when they are tagged. */
   readonly #tag: VariantTag | null
 
   constructor (status: StatusSpec, cacheSize: number) {
     this.#status = status
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE })
-    // Without a cache the route keeps no compiled serializer, named or not.
-    this.#compilesNamed = cacheSize > 0
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
     this.#writer = writerRoute(status.shape, status.declared)
@@ -140,8 +136,8 @@ class StatusSerializers {
       return serializer
     }
     serializer = this.#cache.get(key)
-    // A field set is one of finitely many the server named: it is compiled on first use.
-    if (serializer === undefined && status.declared !== null && ((selection?.named === true && this.#compilesNamed) || this.#cache.admit(key))) {
+    // A field set alone is one of the few the server named: it is compiled on first use, within the compilation budget.
+    if (serializer === undefined && status.declared !== null && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileSelection(reply, status, status.declared, this.#tag, projection)
       this.#cache.set(key, serializer)
