@@ -9,7 +9,7 @@ import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, 
 import { variantChooserSchema } from './prune.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
-import { stripHidden } from './visibility.js'
+import { stripHidden, stripHiddenText } from './visibility.js'
 import { hasToJSON, isRecord } from './json.js'
 import { projectedDefaultJson } from './defaults.js'
 
@@ -122,6 +122,8 @@ export class ProjectionWriter {
       } else if (node.children === null) {
         const leaf = node.strip === undefined ? value : stripHidden(value, node.strip)
         text = simpleLeaf(node, leaf) ?? this.#leaf(node)(leaf)
+        // What the leaf's schema writes itself (a default or a const inside it) loses the hidden paths too.
+        if (node.strip !== undefined) text = stripHiddenText(text, node.strip)
       } else if (value === null && node.nullable) {
         text = 'null'
       } else if (node.isArray) {

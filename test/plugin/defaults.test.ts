@@ -62,3 +62,52 @@ test('a default keeps only the fields the selection keeps', async (t) => {
   const response = await app.inject('/listed?only=profile.phone')
   t.same(response.json(), [{ profile: { phone: '555-0100' } }, { profile: { phone: '555-0100' } }])
 })
+
+test('a leaf loses the hidden paths of what its own schema writes: a default inside it, or its const', async (t) => {
+  const app = await build(t, { maxDepth: 1, hiddenFields: (request) => request.headers['x-role'] === 'staff' ? [] : ['profile.phone', 'meta.secret'] })
+  const item = {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      // Below maxDepth: one leaf, whose schema writes a default for a missing phone.
+      profile: { type: 'object', properties: { city: { type: 'string' }, phone: { type: 'string', default: '555-0100' } } },
+      meta: { type: 'object', additionalProperties: true, const: { source: 'import', secret: 's' } }
+    }
+  }
+  const schema = { response: { 200: item } }
+  const value = { id: 3, profile: { city: 'Oslo' }, meta: { source: 'import', secret: 's' } }
+  app.get('/plain', { schema }, async () => value)
+  app.get('/compiled', { restrictFields: true, schema }, async () => value)
+  app.get('/written', { restrictFields: { cacheSize: 0 }, schema }, async () => value)
+  app.get('/copied', { restrictFields: { cacheSize: 0 }, schema }, async () => opaque(value))
+  await app.ready()
+  t.same((await app.inject('/plain')).json(), { id: 3, profile: { city: 'Oslo', phone: '555-0100' }, meta: { source: 'import', secret: 's' } }, 'what the route writes unrestricted')
+  for (const query of ['', '?only=profile,meta', '?defer=id']) {
+    const expected = { id: 3, profile: { city: 'Oslo' }, meta: { source: 'import' } }
+    if (query !== '') delete (expected as Partial<typeof expected>).id
+    await expectEach(t, app, ['/compiled', '/compiled', '/written', '/copied'], query, expected)
+  }
+})
+
+test('in an envelope, the copied records lose the hidden paths their leaves\' schemas write, and the envelope keeps its own fields', async (t) => {
+  const app = await build(t, { maxDepth: 1, hiddenFields: () => ['profile.phone'] })
+  const item = { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', properties: { city: { type: 'string' }, phone: { type: 'string', default: '555-0100' } } } } }
+  const page = { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: item }, phone: { type: 'string' } } }
+  app.get('/page', { restrictFields: { cacheSize: 0 }, schema: { response: { 200: page } } }, async (request) => {
+    const { kind } = request.query as { kind: string }
+    if (kind === 'empty') return { count: 0, results: [], phone: 'desk' }
+    if (kind === 'none') return { count: 0, phone: 'desk' }
+    return { count: 1, results: [opaque({ id: 1, profile: { city: 'Oslo' } })], phone: 'desk' }
+  })
+  for (const [kind, expected] of [
+    ['full', { count: 1, results: [{ id: 1, profile: { city: 'Oslo' } }], phone: 'desk' }],
+    ['empty', { count: 0, results: [], phone: 'desk' }]
+  ] as const) {
+    const response = await app.inject(`/page?kind=${kind}`)
+    t.same([response.statusCode, response.json()], [200, expected], kind)
+  }
+  const none = await app.inject('/page?kind=none')
+  t.equal(none.statusCode, 200)
+  // As before: an envelope whose records are missing is copied as one record, which keeps none of the envelope's fields.
+  t.equal(none.body, '{}', 'without records, nothing hidden is sent either')
+})
