@@ -11,8 +11,13 @@ const schema = {
     id: { type: 'integer', default: 0 },
     profile: {
       type: 'object',
-      properties: { city: { type: 'string' }, phone: { type: 'string' }, address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string' } } } },
-      default: { phone: '555-0100', city: 'Nowhere', undeclared: 1, address: { zip: '0150', street: 'Main' } }
+      properties: {
+        city: { type: 'string' },
+        phone: { type: 'string' },
+        address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string' } } },
+        extra: { type: 'object', additionalProperties: true }
+      },
+      default: { phone: '555-0100', city: 'Nowhere', undeclared: 1, address: { zip: '0150', street: 'Main' }, extra: { pin: 1, note: 'n' } }
     },
     tags: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, internal: { type: 'boolean' } } }, default: [{ label: 'new', internal: true }, null, 'text'] },
     meta: { type: 'object', additionalProperties: true, default: { source: 'import', note: { text: 'n', secret: 's' } } },
@@ -31,10 +36,21 @@ function defaultOf (name: string, query: Record<string, unknown>, hidden: string
 
 const cases: Array<{ title: string, name: string, query: Record<string, unknown>, hidden?: string[], expected: unknown }> = [
   { title: 'a leaf default is kept as it is', name: 'id', query: { only: 'id' }, expected: 0 },
-  { title: 'an object kept whole keeps its declared fields, in its own order', name: 'profile', query: { only: 'profile' }, expected: { phone: '555-0100', city: 'Nowhere', address: { zip: '0150', street: 'Main' } } },
+  {
+    title: 'an object kept whole keeps its declared fields, in its own order',
+    name: 'profile',
+    query: { only: 'profile' },
+    expected: { phone: '555-0100', city: 'Nowhere', address: { zip: '0150', street: 'Main' }, extra: { pin: 1, note: 'n' } }
+  },
   { title: 'only narrows an object default', name: 'profile', query: { only: 'profile.city,profile.address.zip' }, expected: { city: 'Nowhere', address: { zip: '0150' } } },
-  { title: 'defer drops from an object default', name: 'profile', query: { defer: 'profile.phone,profile.address' }, expected: { city: 'Nowhere' } },
-  { title: 'a hidden path is removed', name: 'profile', query: { only: 'profile' }, hidden: ['profile.phone', 'profile.address.street'], expected: { city: 'Nowhere', address: { zip: '0150' } } },
+  { title: 'defer drops from an object default', name: 'profile', query: { defer: 'profile.phone,profile.address,profile.extra' }, expected: { city: 'Nowhere' } },
+  {
+    title: 'a hidden path is removed, inside a free-form field of the default too',
+    name: 'profile',
+    query: { only: 'profile' },
+    hidden: ['profile.phone', 'profile.address.street', 'profile.extra.pin'],
+    expected: { city: 'Nowhere', address: { zip: '0150' }, extra: { note: 'n' } }
+  },
   { title: 'every object item of an array default is projected; other items stay', name: 'tags', query: { only: 'tags.label' }, expected: [{ label: 'new' }, null, 'text'] },
   { title: 'a free-form default is whole', name: 'meta', query: { only: 'meta' }, expected: { source: 'import', note: { text: 'n', secret: 's' } } },
   { title: 'a free-form default loses a hidden path inside it', name: 'meta', query: { only: 'meta' }, hidden: ['meta.note.secret'], expected: { source: 'import', note: { text: 'n' } } }
