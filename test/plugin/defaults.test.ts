@@ -111,3 +111,15 @@ test('in an envelope, the copied records lose the hidden paths their leaves\' sc
   // As before: an envelope whose records are missing is copied as one record, which keeps none of the envelope's fields.
   t.equal(none.body, '{}', 'without records, nothing hidden is sent either')
 })
+
+test('a default that is undefined is not written, as without restriction', async (t) => {
+  const app = await build(t)
+  const item = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string', default: undefined }, profile: { type: 'object', properties: { city: { type: 'string' } }, default: undefined } } }
+  const schema = { response: { 200: item } }
+  app.get('/plain', { schema }, async () => ({ id: 1 }))
+  app.get('/compiled', { restrictFields: true, schema }, async () => ({ id: 1 }))
+  app.get('/written', { restrictFields: { cacheSize: 0 }, schema }, async () => ({ id: 1 }))
+  app.get('/copied', { restrictFields: { cacheSize: 0 }, schema }, async () => opaque({ id: 1 }))
+  t.equal((await app.inject('/plain')).body, '{"id":1}')
+  await expectEach(t, app, ['/compiled', '/compiled', '/written', '/copied'], '?only=id,name,profile', { id: 1 })
+})
