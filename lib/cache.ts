@@ -10,7 +10,8 @@
  * cycling through more keys than the cache holds then gets no admission
  * storm, while a key that becomes popular still displaces a stale one.
  * Whatever the pattern, admissions are also rationed: a budget of `capacity`
- * that refills by one every 64 lookups.
+ * that refills by one every 64 lookups, which keys admitted on first use
+ * spend too, each time they return after an eviction.
  */
 
 const ROWS = 4
@@ -174,6 +175,19 @@ export class AdmissionCache<V> {
       const victim = this.#entries.keys().next().value as string
       if (seen <= this.#sketch.estimate(victim) + 1) return false
     }
+    this.#budget--
+    return true
+  }
+
+  /**
+   * Right after a missed `get` of `key`, for a key the server named (one of
+   * finitely many): whether it may have a value now, without waiting to be
+   * seen twice or to make up a share. It still spends the compilation
+   * budget, so no spelling compiles faster than the ration; the caller is
+   * expected to `set` it.
+   */
+  admitOnFirstUse (): boolean {
+    if (this.#capacity === 0 || this.#budget < 1) return false
     this.#budget--
     return true
   }

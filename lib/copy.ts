@@ -8,6 +8,7 @@ import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { stripHidden } from './visibility.js'
 import { hasToJSON } from './json.js'
+import { projectedDefault } from './defaults.js'
 
 /*
  * copyProjection: new records that hold only the projected fields, in
@@ -63,7 +64,7 @@ function copyRecord (record: Record<string, unknown>, tree: FieldTree, projectio
     const value = record[node.name]
     if (value === undefined) {
       // The compiled serializer writes a declared default for a missing field; so must the copy.
-      if (node.hasDefault) copy[node.name] = node.defaultValue
+      if (node.hasDefault) copy[node.name] = projectedDefault(node, sub)
       continue
     }
     // Fields kept whole are still copied level by level, so undeclared keys never pass.

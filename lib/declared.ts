@@ -534,7 +534,8 @@ class Reader {
       schema = distinct.size === 1 ? [...distinct.values()][0] : { anyOf: [...distinct.values()] }
     }
     const seen = expansions.flatMap((expanded) => expanded.seen)
-    const withDefault = seen.find((located) => Object.hasOwn(located.schema, 'default'))
+    // fast-json-stringify writes no default that is undefined (a schema built in code may hold one).
+    const withDefault = seen.find((located) => located.schema.default !== undefined)
     const hasDefault = withDefault !== undefined
     const own = locations.length === 1 && alternatives === null ? locations[0].schema : null
     let schemaWithoutDefault = schema

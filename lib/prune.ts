@@ -7,6 +7,7 @@ import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, VariantTag, Va
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { variantKey } from './copy.js'
+import { projectedDefault } from './defaults.js'
 
 export interface PruneOptions {
   /** Keep declared defaults; the object-copy path fills them in itself and must not get them twice. */
@@ -95,7 +96,8 @@ function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOpt
   } else {
     schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open)
   }
-  if (options.defaults && node.hasDefault) schema.default = node.defaultValue
+  // The serializer writes a missing field's default as it stands: it gets the selection's projection first.
+  if (options.defaults && node.hasDefault) schema.default = projectedDefault(node, sub)
   return schema
 }
 

@@ -23,7 +23,11 @@ export interface Selection {
   readonly defer: readonly string[] | null
   /** The paths `only` keeps (every field when its root is whole) and `defer` drops: each status projects its own fields through them. */
   readonly tries: { readonly only: PathTrie, readonly defer: PathTrie }
-  /** Made of field sets alone (the default, presets, `*`): one of finitely many, compiled on first use without admission. */
+  /**
+   * One field set alone (the default, a preset, `*`): one of the few the
+   * server named, compiled on first use without admission (within the
+   * compilation budget). A combination of sets is not: k sets make 2^k of them.
+   */
   readonly named: boolean
 }
 
@@ -369,6 +373,6 @@ function buildSelection (onlyValues: readonly string[] | null, deferValues: read
     only: onlyValues === null ? null : onlyTrie.whole ? tree.nodes.map((node) => node.name) : onlyNames,
     defer: deferValues === null ? null : deferNames,
     tries: { only: onlyTrie, defer: deferTrie },
-    named: !parser.spelled && deferValues === null
+    named: !parser.spelled && deferValues === null && (parser.sets === null || parser.sets.size === 1)
   }
 }

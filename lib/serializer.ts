@@ -19,7 +19,7 @@ import { pruneSchema, pruneSharedVariants } from './prune.js'
 import { UNDECLARED_STATUS } from './route.js'
 import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
-import { stripHidden, visibleTree } from './visibility.js'
+import { holdsHidden, stripHidden, stripHiddenText, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WRITER_GAVE_UP, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
@@ -102,16 +102,12 @@ class StatusSerializers {
   #copy: Serializer | null | undefined = undefined
   /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
   readonly #encoded: WriterRoute
-  /** Whether the field sets the server named are compiled on first use, without waiting for admission. */
-  readonly #compilesNamed: boolean
   /** The tag of the records' variants, when they are tagged. */
   readonly #tag: VariantTag | null
 
   constructor (status: StatusSpec, cacheSize: number) {
     this.#status = status
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE })
-    // Without a cache the route keeps no compiled serializer, named or not.
-    this.#compilesNamed = cacheSize > 0
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
     this.#writer = writerRoute(status.shape, status.declared)
@@ -122,12 +118,13 @@ class StatusSerializers {
    * The serializer of a reply restricted to `projection` (canonical `key`).
    * `selection` is the request's own selection when the projection is its
    * own, so that its compiled serializer is kept with it; `visible` is what
-   * the request sees of the status when a rule hides some fields.
+   * the request sees of the status when a rule hides some fields, and
+   * `hidden` the paths it hides.
    */
-  restricted (reply: FastifyReply, projection: Projection, key: string, selection: Selection | null, visible: Visible | null): Serializer {
+  restricted (reply: FastifyReply, projection: Projection, key: string, selection: Selection | null, visible: Visible | null, hidden: PathTrie | null): Serializer {
     // A leaf with hidden paths inside its value is never compiled: the compiled serializer would write it whole.
     const restricted = (visible?.strips === true ? undefined : this.#compiled(reply, key, projection, selection)) ??
-      this.#writing(reply, projection, visible?.tree ?? this.#status.tree)
+      this.#writing(reply, projection, visible?.tree ?? this.#status.tree, visible?.strips === true ? hidden : null)
     return this.#status.standard === null ? restricted : this.#validating(reply, restricted, projection)
   }
 
@@ -140,8 +137,8 @@ class StatusSerializers {
       return serializer
     }
     serializer = this.#cache.get(key)
-    // A field set is one of finitely many the server named: it is compiled on first use.
-    if (serializer === undefined && status.declared !== null && ((selection?.named === true && this.#compilesNamed) || this.#cache.admit(key))) {
+    // A field set alone is one of the few the server named: it is compiled on first use, within the compilation budget.
+    if (serializer === undefined && status.declared !== null && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
       serializer = compileSelection(reply, status, status.declared, this.#tag, projection)
       this.#cache.set(key, serializer)
@@ -150,8 +147,12 @@ class StatusSerializers {
     return serializer
   }
 
-  /** The restricted serializer of a reply whose selection has no compiled serializer: write, or copy where the writer gives up. */
-  #writing (reply: FastifyReply, projection: Projection, tree: FieldTree): Serializer {
+  /**
+   * The restricted serializer of a reply whose selection has no compiled
+   * serializer: write, or copy where the writer gives up. `strips` is set
+   * when leaves of `tree` have hidden paths removed from their values.
+   */
+  #writing (reply: FastifyReply, projection: Projection, tree: FieldTree, strips: PathTrie | null): Serializer {
     const status = this.#status
     return (payload) => {
       const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
@@ -163,7 +164,9 @@ class StatusSerializers {
       }
       if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
       const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))
-      return (this.#copy ?? JSON.stringify)(copy)
+      const json = (this.#copy ?? JSON.stringify)(copy)
+      // The copy schema's leaves write their own defaults and consts, which may hold a hidden path.
+      return strips === null ? json : stripRecordsText(json, strips, status.shape)
     }
   }
 
@@ -187,6 +190,15 @@ class StatusSerializers {
       return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
     }
   }
+}
+
+/** JSON text of a payload of `shape` whose records may not hold the `hidden` paths, without them. */
+function stripRecordsText (text: string, hidden: PathTrie, shape: PayloadShape): string {
+  if (shape.kind !== 'envelope') return stripHiddenText(text, hidden)
+  // Only the records: the envelope's own fields are not restricted.
+  const payload = JSON.parse(text) as Record<string, unknown>
+  const records = payload[shape.key]
+  return holdsHidden(records, hidden) ? JSON.stringify({ ...payload, [shape.key]: stripHidden(records, hidden) }) : text
 }
 
 /**
@@ -237,9 +249,10 @@ export class RouteSerializers {
     if (selection === null) return null
     const visible = visibility === null ? null : this.#visibleTree(visibility, status)
     const serializers = this.#statuses.get(status)!
-    if (status.tree === this.#spec.tree) return serializers.restricted(reply, selection.projection, selection.key, selection, visible)
+    const hidden = visibility?.hidden ?? null
+    if (status.tree === this.#spec.tree) return serializers.restricted(reply, selection.projection, selection.key, selection, visible, hidden)
     const { projection, key } = this.#projection(status, selection, visible)
-    return serializers.restricted(reply, projection, key, null, visible)
+    return serializers.restricted(reply, projection, key, null, visible, hidden)
   }
 
   /** The projection of a selection for a status whose tree is not the route's: made from the selection's paths, once. */

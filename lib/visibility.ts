@@ -85,6 +85,27 @@ export function stripHidden (value: unknown, hidden: PathTrie): unknown {
   return copy
 }
 
+/** Whether a JSON value holds a path of `hidden`, at any item of an array. */
+export function holdsHidden (value: unknown, hidden: PathTrie): boolean {
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some((item) => holdsHidden(item, hidden))
+  for (const [key, below] of hidden.children) {
+    if (!Object.hasOwn(value, key)) continue
+    if (below.whole || holdsHidden((value as Record<string, unknown>)[key], below)) return true
+  }
+  return false
+}
+
+/**
+ * JSON text a serializer wrote for a value whose `hidden` paths were already
+ * removed, without what its schema wrote back itself (a default or a `const`
+ * inside it): the text as it is when it holds no hidden path.
+ */
+export function stripHiddenText (text: string, hidden: PathTrie): string {
+  const value: unknown = JSON.parse(text)
+  return holdsHidden(value, hidden) ? JSON.stringify(stripHidden(value, hidden)) : text
+}
+
 /** One text for a set of hidden paths, whatever their order or repetitions; JSON, so no two sets share one. */
 export function hiddenKey (hidden: readonly string[]): string {
   // One path, the usual answer, skips the JSON: its key starts with a space, which JSON text never does.

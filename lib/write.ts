@@ -9,8 +9,9 @@ import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, 
 import { variantChooserSchema } from './prune.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
-import { stripHidden } from './visibility.js'
+import { stripHidden, stripHiddenText } from './visibility.js'
 import { hasToJSON, isRecord } from './json.js'
+import { projectedDefaultJson } from './defaults.js'
 
 /** Serializes a response payload to JSON text. */
 export type Serializer = (payload: unknown) => string
@@ -115,12 +116,14 @@ export class ProjectionWriter {
       const value = record[node.name]
       let text: string
       if (value === undefined) {
-        // As fast-json-stringify does: a missing field with a default gets it, others are left out.
+        // As fast-json-stringify does: a missing field with a default gets it (as the selection leaves it), others are left out.
         if (!node.hasDefault) continue
-        text = JSON.stringify(node.defaultValue)
+        text = projectedDefaultJson(node, sub)
       } else if (node.children === null) {
         const leaf = node.strip === undefined ? value : stripHidden(value, node.strip)
         text = simpleLeaf(node, leaf) ?? this.#leaf(node)(leaf)
+        // What the leaf's schema writes itself (a default or a const inside it) loses the hidden paths too.
+        if (node.strip !== undefined) text = stripHiddenText(text, node.strip)
       } else if (value === null && node.nullable) {
         text = 'null'
       } else if (node.isArray) {

@@ -103,6 +103,22 @@ test('random keys are rationed to one admission per 64 lookups once the budget i
   t.ok(admitted <= 100 + 64_000 / 64, `${admitted} admissions`)
 })
 
+test('keys admitted on first use spend the same budget, each time they return after an eviction', async (t) => {
+  const cache = new AdmissionCache<number>(2)
+  const admissions: boolean[] = []
+  for (let i = 0; i < 640; i++) {
+    const key = `named${i % 4}`
+    if (cache.get(key) !== undefined) continue
+    const admitted = cache.admitOnFirstUse()
+    admissions.push(admitted)
+    if (admitted) cache.set(key, i)
+  }
+  t.same(admissions.slice(0, 3), [true, true, false], 'the first two fill the budget of two, the third finds none')
+  const admitted = admissions.filter(Boolean).length
+  t.ok(admitted >= 640 / 64 && admitted <= 2 + 640 / 64, `then one per 64 lookups, however often each key returns: ${admitted} in 640`)
+  t.equal(new AdmissionCache<number>(0).admitOnFirstUse(), false, 'a capacity of 0 admits nothing on first use either')
+})
+
 test('a newly popular key displaces the least recently used entry', async (t) => {
   const cache = new AdmissionCache<number>(10)
   replay(cache, cycle(1000, 10))

@@ -204,6 +204,9 @@ const setCases: Array<{ query: Record<string, unknown>, key: string, only: strin
   { query: { 'only[]': ['@default', 'email'] }, key: 'id,name,email', only: ['id', 'name', 'email'], named: false },
   { query: { only: '@default' }, key: 'id,name', only: ['id', 'name'], named: true },
   { query: { only: '*' }, key: ALL, only: ['id', 'name', 'email', 'role', 'profile', 'tags'], named: true },
+  { query: { only: '@summary,@summary' }, key: 'id,profile(city)', only: ['id', 'profile.city'], named: true },
+  { query: { only: '@summary,@default' }, key: 'id,name,profile(city)', only: ['id', 'profile.city', 'name'], named: false },
+  { query: { only: ['*', '@summary'] }, key: ALL, only: ['id', 'name', 'email', 'role', 'profile', 'tags'], named: false },
   { query: { only: '*', defer: 'tags' }, key: 'id,name,email,role,profile', only: ['id', 'name', 'email', 'role', 'profile', 'tags'], named: false },
   { query: { defer: 'name' }, key: 'id', only: null, named: false },
   { query: { only: '@summary', defer: 'profile' }, key: 'id', only: ['id', 'profile.city'], named: false }

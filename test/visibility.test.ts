@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { declaredPaths } from '../lib/declared.js'
-import { DeclaredAnywhere, hiddenKey, hiddenPathProblem, hiddenTrie, MAX_VISIBILITIES, stripHidden, VisibilityCache, visibleTree } from '../lib/visibility.js'
+import { DeclaredAnywhere, hiddenKey, hiddenPathProblem, hiddenTrie, holdsHidden, MAX_VISIBILITIES, stripHidden, stripHiddenText, VisibilityCache, visibleTree } from '../lib/visibility.js'
 import type { Visibility } from '../lib/visibility.js'
 import { treeOf, userSchema } from './fixtures.js'
 
@@ -182,4 +182,21 @@ test('VisibilityCache rejects answers that are not declared names', async (t) =>
   for (const [answer, reason] of rows) {
     t.throws(() => visibilities.of(answer), { code: 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', statusCode: 500, message: `Route GET /users: the hiddenFields rule ${reason}` }, String(answer))
   }
+})
+
+const holdsCases: Array<{ value: unknown, holds: boolean, text: string }> = [
+  { value: { a: 1, b: { c: 2, d: 3 } }, holds: true, text: '{"a":1,"b":{"c":2}}' },
+  { value: { a: 1, b: { c: 2 } }, holds: false, text: '{"a":1,"b":{"c":2}}' },
+  { value: [{ b: null }, { b: [{ d: 1 }] }], holds: true, text: '[{"b":null},{"b":[{}]}]' },
+  { value: { e: 1, b: 'text' }, holds: true, text: '{"b":"text"}' },
+  { value: 'e', holds: false, text: '"e"' }
+]
+
+test('holdsHidden tells whether written JSON holds a hidden path, and stripHiddenText removes them, leaving other text as written', async (t) => {
+  const hidden = hiddenTrie(['b.d', 'e'])
+  for (const { value, holds, text } of holdsCases) {
+    t.equal(holdsHidden(value, hidden), holds, JSON.stringify(value))
+    t.equal(stripHiddenText(JSON.stringify(value), hidden), text, JSON.stringify(value))
+  }
+  t.equal(stripHiddenText('{ "a" : 1 }', hidden), '{ "a" : 1 }', 'text with nothing hidden is not rewritten')
 })

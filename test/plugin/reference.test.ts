@@ -230,6 +230,56 @@ const shapes: Shape[] = [
   }
 ]
 
+const withDefaults = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string', default: 'anonymous' },
+    profile: {
+      type: 'object',
+      properties: {
+        city: { type: 'string', default: 'Oslo' },
+        phone: { type: 'string' },
+        address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string' } }, default: { street: 'Main', zip: '0150' } }
+      },
+      default: { city: 'Nowhere', phone: '555-0100', address: { street: 'Side', zip: '9999' } }
+    },
+    tags: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, internal: { type: 'boolean', default: false } } }, default: [{ label: 'new', internal: true }] },
+    meta: { type: 'object', additionalProperties: true, default: { source: 'import', note: { text: 'n' } } }
+  }
+}
+const defaultRecords = [{ id: 1 }, { id: 2, profile: { phone: '1' }, tags: [{ label: 'x' }] }, { id: 3, name: 'n', profile: { city: 'Rome', address: { zip: '1' } }, meta: { a: 1 } }]
+const defaultSelections = [
+  '', 'only=id', 'only=profile.city', 'defer=profile.phone', 'only=profile.address.zip', 'defer=profile.address.street',
+  'only=tags.label', 'defer=tags.internal', 'only=meta,name', 'only=profile', 'defer=id,profile.address', 'only='
+]
+
+shapes.push(
+  {
+    title: 'defaults at every level: a leaf, an object, an object inside it, an array of objects and a free-form value',
+    record: withDefaults,
+    records: defaultRecords,
+    selections: defaultSelections
+  },
+  {
+    title: 'TypeBox defaults at every level',
+    record: Type.Object({
+      id: Type.Integer(),
+      name: Type.Optional(Type.String({ default: 'anonymous' })),
+      profile: Type.Optional(Type.Object({
+        city: Type.Optional(Type.String({ default: 'Oslo' })),
+        phone: Type.Optional(Type.String()),
+        address: Type.Optional(Type.Object({ street: Type.Optional(Type.String()), zip: Type.Optional(Type.String()) }, { default: { street: 'Main', zip: '0150' } }))
+      }, { default: { city: 'Nowhere', phone: '555-0100', address: { street: 'Side', zip: '9999' } } })),
+      tags: Type.Optional(Type.Array(Type.Object({ label: Type.String(), internal: Type.Optional(Type.Boolean({ default: false })) }), { default: [{ label: 'new', internal: true }] })),
+      meta: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: { source: 'import', note: { text: 'n' } } }))
+    }),
+    records: defaultRecords,
+    selections: defaultSelections
+  }
+)
+
 /** The array and envelope schemas of a shape's records, as its library writes them. */
 function schemasOf (shape: Shape): { one: unknown, array: unknown, envelope: unknown } {
   if (shape.zod === true) {

@@ -177,3 +177,56 @@ test('records with toJSON answer alike on the writing and the compiled path, as 
   t.equal((await app.inject('/items')).body, '[{"id":1,"name":"Ada","at":{"day":2,"hour":3}}]')
   for (let i = 0; i < 3; i++) t.equal((await app.inject('/items?only=name,at.day')).body, '[{"name":"Ada","at":{"day":2}}]', `request ${i + 1}`)
 })
+
+/** Eight one-field sets on a route of eight integer fields, and the 255 combinations of them, spelled as sets and as names. */
+const letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+const combinations = Array.from({ length: 255 }, (_, i) => letters.filter((_, bit) => ((i + 1) & (1 << bit)) !== 0))
+
+/** The compilations a route of eight one-field sets makes for each request of `queries`, in order. */
+async function compilationsOfSets (t: Test, queries: string[], cacheSize: number, hidden = false): Promise<number[]> {
+  const app = await build(t, {
+    cacheSize,
+    fieldSets: Object.fromEntries(letters.map((letter) => [letter, [letter]])),
+    hiddenFields: (request) => hidden && request.headers['x-role'] !== 'staff' ? ['a', 'h'] : []
+  })
+  let compiled = 0
+  const item = { type: 'object', properties: Object.fromEntries(letters.map((letter) => [letter, { type: 'integer' }])) }
+  app.get('/items', {
+    restrictFields: true,
+    schema: { response: { 200: { type: 'array', items: item } } },
+    serializerCompiler: () => { compiled++; return (data) => JSON.stringify(data) }
+  }, async () => [Object.fromEntries(letters.map((letter, i) => [letter, i]))])
+  await app.ready()
+  const counts: number[] = []
+  for (const [i, query] of queries.entries()) {
+    const before = compiled
+    const response = await app.inject({ url: `/items?${query}`, headers: { 'x-role': i % 2 === 0 ? 'staff' : 'guest' } })
+    t.equal(response.statusCode, 200)
+    counts.push(compiled - before)
+  }
+  return counts
+}
+
+const sum = (counts: number[]): number => counts.reduce((total, count) => total + count, 0)
+
+test('combinations of field sets are compiled no more often than the same selections spelled as names', async (t) => {
+  const passes = (spell: (names: string[]) => string): string[] => Array.from({ length: 4 }, () => combinations.map((names) => `only=${spell(names)}`)).flat()
+  const asSets = await compilationsOfSets(t, passes((names) => names.map((name) => '@' + name).join(',')), 100)
+  const asNames = await compilationsOfSets(t, passes((names) => names.join(',')), 100)
+  t.equal(asSets.length, 1020)
+  const single = (counts: number[]): number => sum(counts.filter((_, i) => combinations[i % 255].length === 1))
+  const combined = (counts: number[]): number => sum(counts.filter((_, i) => combinations[i % 255].length > 1))
+  t.equal(single(asSets), 8, 'each one-field set alone compiles once, on its first use')
+  t.ok(combined(asSets) <= combined(asNames), `combinations of sets compile ${combined(asSets)} times, names ${combined(asNames)}`)
+  t.ok(sum(asSets) <= sum(asNames) + 8, `in all, sets ${sum(asSets)}, names ${sum(asNames)}`)
+})
+
+test('field sets alone that evict each other from a cache of one still compile within the budget', async (t) => {
+  // @a and *, each for staff and for a caller who may not see `a` and `h`: four selections in turn, every one evicting the last.
+  const queries = Array.from({ length: 512 }, (_, i) => i % 4 < 2 ? 'only=@a' : 'only=*')
+  const counts = await compilationsOfSets(t, queries, 1, true)
+  const total = sum(counts)
+  // The budget starts at cacheSize and refills by one every 64 lookups.
+  t.ok(total >= 2 && total <= 1 + 512 / 64, `${total} compilations in 512 requests`)
+  t.same(counts.slice(0, 4), [1, 0, 0, 0], 'the first compiles on its first use; the three others wait for the budget')
+})

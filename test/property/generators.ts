@@ -26,7 +26,9 @@ function objectSchema (depth: number, names: readonly string[] = NAMES): fc.Arbi
       { weight: 1, arbitrary: objectSchema(depth - 1, names) },
       { weight: 1, arbitrary: objectSchema(depth - 1, names).map((schema) => ({ ...schema, nullable: true })) },
       { weight: 1, arbitrary: objectSchema(depth - 1, names).map((schema) => ({ anyOf: [{ type: 'null' }, schema] })) },
-      { weight: 1, arbitrary: objectSchema(depth - 1, names).map((items) => ({ type: 'array', items })) }
+      { weight: 1, arbitrary: objectSchema(depth - 1, names).map((items) => ({ type: 'array', items })) },
+      { weight: 1, arbitrary: objectSchema(depth - 1, names).chain(withDefault) },
+      { weight: 1, arbitrary: objectSchema(depth - 1, names).map((items) => ({ type: 'array', items })).chain(withDefault) }
     )
   return fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 4 }).chain((names) => fc.record({
     properties: fc.tuple(...names.map(() => property)).map((schemas) => Object.fromEntries(names.map((name, i) => [name, schemas[i]]))),
@@ -37,6 +39,14 @@ function objectSchema (depth: number, names: readonly string[] = NAMES): fc.Arbi
     if (additionalProperties !== undefined) schema.additionalProperties = additionalProperties
     return schema
   })
+}
+
+/**
+ * The schema with a `default` that fits it: declared keys only, in the order
+ * the route writes a record's, since a default is written as it stands.
+ */
+function withDefault (schema: Schema): fc.Arbitrary<Schema> {
+  return valueOf(schema).map((value) => ({ ...schema, default: declaredOnly(value, schema) }))
 }
 
 /** A record schema up to three levels deep. */
