@@ -100,7 +100,7 @@ t.test('each curl example of the README answers, from the example server, what t
       return { command, url, token, shown: output.join('\n').replace(/\n /g, '') }
     }))
   t.equal(examples.length, 12)
-  const app = await buildApp({ store: memoryStore(loadUsers(defaultUsersFile)), pageSize: 10, staffToken: 's3cret' })
+  const app = await buildApp({ store: memoryStore(loadUsers(defaultUsersFile)), pageSize: 10, staffToken: 's3cret', publicUrl: 'http://127.0.0.1:3000' })
   t.teardown(() => app.close())
   for (const { command, url, token, shown } of examples) {
     const { pathname, search } = new URL(url)

@@ -157,3 +157,27 @@ test('a server that cannot close says so and sets the exit code to 1', async (t)
   t.same(lines.map((line) => [line.msg, line.err?.message]), [['Closing the server', undefined], ['Closing the server failed', 'stuck']], 'a signal while closing is ignored')
   t.equal(process.exitCode, 1)
 })
+
+test('a signal to npm alone reaches the built server, which closes and logs its shutdown, for npm start and npm run example:db', async (t) => {
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  const runs: Array<[string, NodeJS.Signals, RegExp]> = [
+    ['start', 'SIGTERM', /"msg":"Server closed"/],
+    ['start', 'SIGINT', /"msg":"Server closed"/],
+    ['example:db', 'SIGTERM', /"msg":"Database closed"/],
+    ['example:db', 'SIGINT', /"msg":"Database closed"/]
+  ]
+  for (const [script, signal, closed] of runs) {
+    // --ignore-scripts runs the script itself on the built files, without its pre-script's build.
+    const npm = spawn('npm', ['run', script, '--ignore-scripts', '--silent'], { cwd: root, env: { ...process.env, PORT: '0' } })
+    let stdout = ''
+    npm.stdout.on('data', (chunk) => { stdout += chunk })
+    while (!/Server listening at (\S+)"/.test(stdout)) await once(npm.stdout, 'data')
+    const url = /Server listening at (\S+)"/.exec(stdout)![1]
+    npm.kill(signal)
+    const [code] = await once(npm, 'exit')
+    t.match(stdout, new RegExp(`"signal":"${signal}","msg":"Closing the server"`), `${script}, ${signal}: the server's own shutdown log`)
+    t.match(stdout, closed)
+    t.equal(code, 0)
+    await t.rejects(fetch(`${url}/api/users/1`), { name: 'TypeError' }, `${script}, ${signal}: nothing listens any more`)
+  }
+})

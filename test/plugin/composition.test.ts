@@ -174,7 +174,7 @@ test('if/then/else declares the fields of both branches; each record keeps those
     items: {
       type: 'object',
       properties: { kind: { type: 'string' } },
-      if: { properties: { kind: { const: 'a' } } },
+      if: { type: 'object', properties: { kind: { const: 'a' } } },
       then: { properties: { a: { type: 'integer' } } },
       else: { properties: { b: { type: 'integer' } } }
     }
@@ -327,7 +327,7 @@ test('a copy goes out in its own variant\'s order, with its own variant\'s field
   const item = {
     type: 'object',
     properties: { kind: { type: 'string' } },
-    if: { properties: { kind: { const: 'a' } } },
+    if: { type: 'object', properties: { kind: { const: 'a' } } },
     then: { properties: { kind: { const: 'a' }, a: { type: 'object', nullable: true, properties: { x: { type: 'integer' } } }, b: { type: 'string', nullable: true } } },
     else: { properties: { kind: { const: 'b' }, b: { type: 'integer', nullable: true }, a: { type: 'string', nullable: true } } }
   }

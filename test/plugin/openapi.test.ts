@@ -412,7 +412,7 @@ test('composed and variant schemas are documented relaxed: every restricted resp
         type: 'object',
         required: ['kind'],
         properties: { kind: { type: 'string' } },
-        if: { properties: { kind: { enum: ['a'] } } },
+        if: { type: 'object', properties: { kind: { enum: ['a'] } } },
         then: { required: ['a'], properties: { a: { type: 'integer' } } },
         else: { required: ['b'], properties: { b: { type: 'integer' } } }
       },

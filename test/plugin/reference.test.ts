@@ -161,7 +161,7 @@ const shapes: Shape[] = [
       type: 'object',
       required: ['kind'],
       properties: { kind: { type: 'string' }, common: { type: 'integer' } },
-      if: { properties: { kind: { const: 'a' } } },
+      if: { type: 'object', properties: { kind: { const: 'a' } } },
       then: { properties: { x: { type: 'string' } } },
       else: { properties: { y: { type: 'string' } } }
     },

@@ -109,7 +109,7 @@ function composedOf (kind: string, first: Schema, second: Schema, at: number): f
     type: 'object',
     properties: { kind: { type: 'string' } },
     required: ['kind'],
-    if: { properties: { kind: { const: 'a' } } },
+    if: { type: 'object', properties: { kind: { const: 'a' } } },
     then: { properties: thenProperties },
     else: { properties: elseProperties }
   }
