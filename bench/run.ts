@@ -28,9 +28,11 @@
  * - BENCH_VARIANTS: "3,5" keeps only those variants, "-9" drops variant 9;
  *   a ratio runs when both its variants are kept. The calibration pair
  *   (variant 1 against itself) always runs.
- * The defaults take about five minutes. Results go to bench/results.json,
- * with the date, the machine and the calibration's spread, and the README's
- * benchmark figures are written from them (bench/readme.ts).
+ * The run prints its tables and ends with one line saying which targets
+ * hold. It leaves the tree alone unless given `--write` (`npm run
+ * bench:record`): then the results go to bench/results.json, with the date,
+ * the machine and the calibration's spread, and the README's benchmark
+ * figures are written from them (bench/readme.ts).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -319,6 +321,16 @@ async function benchPageSize (pageSize: number) {
 
 type PageResult = Awaited<ReturnType<typeof benchPageSize>>
 
+/** One line: which ratios with a target meet it, in measured throughput, at the page sizes they are judged at. */
+function verdict (results: Record<number, PageResult>, seconds: number): string {
+  const judged = ratios.filter((ratio) => ratio.target !== null && ratio.over !== ratio.under && pageSizes.some((size) => targetAt(ratio, size) && results[size].ratios[ratio.name] !== undefined))
+  const missed = judged.filter((ratio) => pageSizes.some((size) => targetAt(ratio, size) && results[size].ratios[ratio.name] !== undefined && results[size].ratios[ratio.name].rps.median < ratio.target!))
+  const took = `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`
+  return missed.length === 0
+    ? `Targets: all ${judged.length} met (${took}).`
+    : `Targets: ${judged.length - missed.length} of ${judged.length} met; missed: ${missed.map((ratio) => ratio.name).join(', ')} (${took}).`
+}
+
 function report (results: Record<number, PageResult>): string[] {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}, Node ${process.version}, ${platform()} ${release()}`
   const ratioCell = (ratio: Ratio, size: number, view: 'rps' | 'perCore'): string => {
@@ -368,22 +380,27 @@ try {
   const estimate = pageSizes.reduce((sum, size) =>
     sum + ratiosAt(size).length * pairCount * 2 * (sliceSeconds + 0.1) + variantsAt(size).length * WARM_UP_SECONDS, 0)
   process.stderr.write(`${ratios.length} ratios, ${pairCount} pairs of ${sliceSeconds} s slices each: about ${Math.ceil(estimate / 60)} min\n`)
+  const started = process.hrtime.bigint()
   const results: Record<number, PageResult> = {}
   for (const pageSize of pageSizes) results[pageSize] = await benchPageSize(pageSize)
   const lines = report(results)
   console.log(lines.join('\n'))
-  writeFileSync(fileURLToPath(new URL('../../bench/results.json', import.meta.url)), JSON.stringify({
-    date: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${platform()} ${release()}` },
-    settings: { sliceSeconds, pairs: pairCount, pageSizes, connections: CONNECTIONS, pinned },
-    variants: measuredVariants,
-    ratios,
-    // The spread of the baseline against itself, per page size: what noise alone does in this run.
-    calibration: Object.fromEntries(pageSizes.map((size) => [size, results[size].ratios[CALIBRATION].rps])),
-    results,
-    table: lines.join('\n')
-  }, null, 2) + '\n')
-  writeReadme()
+  console.log(verdict(results, Number(process.hrtime.bigint() - started) / 1e9))
+  // The committed results and the README change only when asked: a run to look at the numbers leaves the tree alone.
+  if (process.argv.includes('--write')) {
+    writeFileSync(fileURLToPath(new URL('../../bench/results.json', import.meta.url)), JSON.stringify({
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${platform()} ${release()}` },
+      settings: { sliceSeconds, pairs: pairCount, pageSizes, connections: CONNECTIONS, pinned },
+      variants: measuredVariants,
+      ratios,
+      // The spread of the baseline against itself, per page size: what noise alone does in this run.
+      calibration: Object.fromEntries(pageSizes.map((size) => [size, results[size].ratios[CALIBRATION].rps])),
+      results,
+      table: lines.join('\n')
+    }, null, 2) + '\n')
+    writeReadme()
+  }
 } catch (error) {
   console.error(`bench: ${(error as Error).message}`)
   process.exitCode = 1
