@@ -178,6 +178,7 @@ export { plugin as fastifyRestrictedFields }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
+export type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, Selected } from './types/selection.js'
 export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
 export {
   DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,

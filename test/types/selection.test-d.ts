@@ -1,0 +1,86 @@
+// Compiled by `npm run test:types`: each `Expect<Equal<…>>` must hold exactly, and
+// each line marked as an expected error must really be one.
+import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, Selected } from '../../lib/index.js'
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+type Expect<T extends true> = T
+
+interface Tag { id: number, label: string }
+interface Profile { city: string, phone?: string }
+interface User {
+  id: number
+  name: string
+  email: string | null
+  nickname?: string
+  readonly createdAt: Date
+  profile: Profile | null
+  tags: Tag[]
+  scores: number[]
+  point: [number, number]
+  meta: { [key: string]: unknown }
+}
+
+// Paths: nested objects (nullable ones too), arrays of objects; leaves, tuples and maps have none.
+export type Paths = Expect<Equal<DeclaredPaths<User>,
+  'id' | 'name' | 'email' | 'nickname' | 'createdAt' | 'profile' | 'profile.city' | 'profile.phone' |
+  'tags' | 'tags.id' | 'tags.label' | 'scores' | 'point' | 'meta'>>
+
+// only: selected fields keep required-ness, nullability and readonly-ness; the rest is absent.
+export type Names = Expect<Equal<Selected<User, 'id' | 'nickname' | 'createdAt'>, { id: number, nickname?: string, readonly createdAt: Date }>>
+export type NullableNested = Expect<Equal<Selected<User, 'id' | 'profile.city'>, { id: number, profile: { city: string } | null }>>
+export type Whole = Expect<Equal<Selected<User, 'profile' | 'profile.city'>, { profile: Profile | null }>>
+export type ArrayItems = Expect<Equal<Selected<User, 'tags.label'>, { tags: Array<{ label: string }> }>>
+export type Leaves = Expect<Equal<Selected<User, 'point' | 'meta' | 'scores'>, { point: [number, number], meta: { [key: string]: unknown }, scores: number[] }>>
+export type Nothing = Expect<Equal<Selected<User, never>, {}>>
+export type Records = Expect<Equal<Selected<User[], 'id'>, Array<{ id: number }>>>
+
+// defer removes fields, nested paths included.
+export type Defer = Expect<Equal<Deferred<{ id: number, profile: Profile | null, tags: Tag[] }, 'profile.phone' | 'tags.id'>,
+  { id: number, profile: { city: string } | null, tags: Array<{ label: string }> }>>
+export type DeferNothing = Expect<Equal<Deferred<Tag, never>, Tag>>
+
+// Variants: each keeps what it has of the selection.
+type Pet = { kind: 'cat', name: string, lives: number } | { kind: 'dog', name: string, barks: boolean }
+export type PetPaths = Expect<Equal<DeclaredPaths<Pet>, 'kind' | 'name' | 'lives' | 'barks'>>
+export type Variants = Expect<Equal<Selected<Pet, 'kind' | 'lives'>, { kind: 'cat', lives: number } | { kind: 'dog' }>>
+export type DeferVariant = Expect<Equal<Deferred<Pet, 'name'>, { kind: 'cat', lives: number } | { kind: 'dog', barks: boolean }>>
+
+// allOf reads as an intersection: its members' fields together.
+type Composed = { id: number } & { home: { city: string, zip: string } }
+export type ComposedPaths = Expect<Equal<DeclaredPaths<Composed>, 'id' | 'home' | 'home.city' | 'home.zip'>>
+export type ComposedSelected = Expect<Equal<Selected<Composed, 'home.zip'>, { home: { zip: string } }>>
+
+// Recursion: paths stop at the depth limit, and selections below it keep the level whole.
+interface Node { id: number, children: Node[] }
+export type Depth2 = Expect<Equal<DeclaredPaths<Node, 2>, 'id' | 'children' | 'children.id' | 'children.children'>>
+export type DeepSelection = Expect<Equal<Selected<Node, 'children.children.id'>, { children: Array<{ children: Array<{ id: number }> }> }>>
+export type DeepPath = Expect<Equal<Extract<DeclaredPaths<Node>, 'children.children.children.children.children.children.children.id'>, 'children.children.children.children.children.children.children.id'>>
+export type TooDeep = Expect<Equal<Extract<DeclaredPaths<Node>, 'children.children.children.children.children.children.children.children.id'>, never>>
+
+// A route's sets, @default, * and defer, resolved as the plugin resolves them.
+type Route = RouteFields<User, { summary: ['id', 'name'], place: ['profile.city'] }, 'id' | 'email'>
+export type Summary = Expect<Equal<Restricted<Route, { only: ['@summary', 'profile.city'] }>, { id: number, name: string, profile: { city: string } | null }>>
+export type Sets = Expect<Equal<Restricted<Route, { only: ['@place', 'nickname'] }>, { nickname?: string, profile: { city: string } | null }>>
+export type Default = Expect<Equal<Restricted<Route, {}>, { id: number, email: string | null }>>
+export type DefaultNamed = Expect<Equal<Restricted<Route, { only: ['@default', 'name'], defer: ['email'] }>, { id: number, name: string }>>
+export type Star = Expect<Equal<Restricted<Route, { only: ['*'], defer: ['profile', 'tags', 'scores', 'point', 'meta', 'createdAt'] }>, { id: number, name: string, email: string | null, nickname?: string }>>
+export type EveryField = Expect<Equal<Restricted<RouteFields<Tag>, {}>, { id: number, label: string }>>
+export type OnlyNames = Expect<Equal<OnlyName<RouteFields<Tag, { short: ['id'] }>>, 'id' | 'label' | '*' | '@default' | '@short'>>
+
+// Wrong selections do not compile: an undeclared name, a path below a scalar, an unknown set, a set in defer.
+// @ts-expect-error 'nmae' is not declared
+export type Typo = Restricted<Route, { only: ['nmae'] }>
+// @ts-expect-error 'id' holds no fields
+export type BelowScalar = Restricted<Route, { only: ['id.x'] }>
+// @ts-expect-error there is no set '@nope'
+export type UnknownSet = Restricted<Route, { only: ['@nope'] }>
+// @ts-expect-error defer takes field names only
+export type SetInDefer = Restricted<Route, { defer: ['@summary'] }>
+// @ts-expect-error a path into a map or a tuple is not declared
+export type IntoMap = Restricted<Route, { only: ['meta.x'] }>
+
+// The narrowed type is what a client may read: a field that was not selected is not there.
+declare const summary: Restricted<Route, { only: ['@summary'] }>
+export const name: string = summary.name
+// @ts-expect-error email was not selected
+export const email = summary.email
