@@ -19,15 +19,18 @@ import type { RouteState } from './state.js'
 import type { RestrictedRoute } from './openapi/types.js'
 import { DeclaredAnywhere } from './visibility.js'
 import type { FieldSelection } from './view.js'
+import type { RoutePaths } from './types/selection.js'
 
 declare module 'fastify' {
-  interface FastifyRequest {
+  // The type parameters repeat Fastify's names, as merging requires.
+  interface FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger, RequestType> {
     /**
      * The fields this request's response will contain, from the first hook
      * after validation on. On routes without `restrictFields` nothing is
-     * restricted and no field is declared.
+     * restricted and no field is declared. Where a type provider gives the
+     * route's reply type, its paths are the route's declared ones.
      */
-    restrictedFields: FieldSelection
+    restrictedFields: FieldSelection<RoutePaths<TypeProvider, SchemaCompiler>>
   }
   interface RouteShorthandOptions {
     /** Lets clients restrict this route's response fields with `?only=` and `?defer=`. */
@@ -178,7 +181,7 @@ export { plugin as fastifyRestrictedFields }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
-export type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, Selected } from './types/selection.js'
+export type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RoutePaths, Selected } from './types/selection.js'
 export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
 export {
   DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,

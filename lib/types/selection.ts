@@ -125,3 +125,25 @@ export type Restricted<R extends RouteFields<any, any, any>, Q extends { readonl
     Selected<R['record'], Q['only'] extends readonly string[] ? Expanded<R, Q['only'][number]> : DefaultPaths<R>>,
     Q['defer'] extends readonly string[] ? Q['defer'][number] : never
   >
+
+/** The schemas of a route's successful statuses, by its `response` schema's keys (`200`, `'2xx'`). */
+type SuccessSchemas<S> = S extends { response: infer R }
+  ? { [K in keyof R]: `${K & (string | number)}` extends `2${string}` ? R[K] : never }[keyof R]
+  : never
+
+/** The records of a reply type: an array's items, an envelope's `results`, or the reply itself. */
+type RecordsOf<T> = T extends readonly unknown[] ? T[number] : T extends { results: readonly unknown[] } ? T['results'][number] : T
+
+/**
+ * The declared paths of a route whose type provider (TypeBox, Zod) gives the
+ * type of its successful replies; `string` where the types say nothing (a
+ * plain JSON Schema route, a hook shared by routes).
+ */
+export type RoutePaths<Provider, Schema> = [SuccessSchemas<Schema>] extends [never]
+  ? string
+  : (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply }
+      ? unknown extends Reply ? string : DeclaredPaths<RecordsOf<Reply>> & string
+      : string
+
+/** The top-level names of some paths. */
+export type TopLevel<P extends string> = P extends `${infer H}.${string}` ? H : P

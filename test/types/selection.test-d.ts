@@ -1,6 +1,12 @@
 // Compiled by `npm run test:types`: each `Expect<Equal<…>>` must hold exactly, and
 // each line marked as an expected error must really be one.
-import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, Selected } from '../../lib/index.js'
+import Fastify from 'fastify'
+import type { FastifyTypeProviderDefault } from 'fastify'
+import { Type } from '@fastify/type-provider-typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RoutePaths, Selected } from '../../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
 type Expect<T extends true> = T
@@ -84,3 +90,37 @@ declare const summary: Restricted<Route, { only: ['@summary'] }>
 export const name: string = summary.name
 // @ts-expect-error email was not selected
 export const email = summary.email
+
+// Server side: where a type provider gives the route's reply type, request.restrictedFields knows its paths.
+const typebox = Fastify().withTypeProvider<TypeBoxTypeProvider>()
+const TypeBoxUser = Type.Object({ id: Type.Integer(), profile: Type.Union([Type.Object({ city: Type.String() }), Type.Null()]) })
+typebox.get('/users', {
+  restrictFields: true,
+  schema: { response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(TypeBoxUser) }), 400: Type.Object({ message: Type.String() }) } }
+}, async (request) => {
+  const has: boolean = request.restrictedFields.has('profile.city')
+  // @ts-expect-error 'profile.cty' is not declared
+  request.restrictedFields.has('profile.cty')
+  // @ts-expect-error the 400 body's fields are not paths
+  request.restrictedFields.has('message')
+  const fields: ReadonlyArray<'id' | 'profile'> = request.restrictedFields.fields
+  const paths: ReadonlyArray<'id' | 'profile' | 'profile.city'> = request.restrictedFields.paths
+  return { count: has ? fields.length : paths.length, results: [] }
+})
+const zod = Fastify().withTypeProvider<ZodTypeProvider>()
+zod.get('/pets', {
+  restrictFields: true,
+  schema: { response: { 200: z.array(z.discriminatedUnion('kind', [z.object({ kind: z.literal('cat'), lives: z.number() }), z.object({ kind: z.literal('dog'), barks: z.boolean() })])) } }
+}, async (request) => {
+  request.restrictedFields.has('lives')
+  // @ts-expect-error 'meows' is not declared
+  request.restrictedFields.has('meows')
+  return []
+})
+// Without a type provider the types say nothing of the fields: any path compiles.
+Fastify().get('/plain', { restrictFields: true, schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async (request) => {
+  const path: string = String(request.query)
+  return { id: request.restrictedFields.has(path) ? 1 : 0 }
+})
+export type PlainPaths = Expect<Equal<RoutePaths<FastifyTypeProviderDefault, { response: { 200: { type: 'object' } } }>, string>>
+export type NoSchema = Expect<Equal<RoutePaths<TypeBoxTypeProvider, {}>, string>>
