@@ -22,7 +22,8 @@ import type { FieldSelection } from './view.js'
 import type { RoutePaths } from './types/selection.js'
 
 declare module 'fastify' {
-  // The type parameters repeat Fastify's names, as merging requires.
+  // The type parameters repeat Fastify's names, as merging requires, used or not.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger, RequestType> {
     /**
      * The fields this request's response will contain, from the first hook
