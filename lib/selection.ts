@@ -116,7 +116,7 @@ export function hasRestriction (query: Record<string, unknown> | null | undefine
 
 /** Whether a raw query string may hold a bracketed key: the check that costs a request without one almost nothing. */
 export function mayHoldBrackets (rawQuery: string): boolean {
-  return rawQuery.includes('[') || rawQuery.includes('%5B') || rawQuery.includes('%5b')
+  return rawQuery.includes('[') || (rawQuery.includes('%5') && /%5b/i.test(rawQuery))
 }
 
 /**

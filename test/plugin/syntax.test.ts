@@ -123,5 +123,6 @@ test('indexed and keyed forms of the parameters are refused with a coded 400 nam
     }
     t.equal((await app.inject('/users?other[0]=x&page[size]=2')).statusCode, 200, 'other bracketed keys are the route\'s business')
     t.same((await app.inject('/users?only=id&tag=[x]')).json(), [{ id: 1 }, { id: 2 }])
+    t.same((await app.inject('/users?only=id&price=%5E5')).json(), [{ id: 1 }, { id: 2 }], 'a %5 that opens no bracket')
   }
 })
