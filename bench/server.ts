@@ -5,6 +5,7 @@
 import Fastify from 'fastify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import mask from 'json-mask'
+import mercurius from 'mercurius'
 import fastifyRestrictedFields from '../lib/index.js'
 import { HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, allOfRecordSchema, makeRecords, oneOfRecordSchema, recordSchema, twoFieldSchema } from './data.js'
 
@@ -53,6 +54,23 @@ async function withoutPlugin (app: FastifyInstance): Promise<void> {
     schema: fullSchema,
     preSerialization: function noop (_request, _reply, payload, done) { done(null, payload) }
   }, async () => records)
+  // The limit of a restricted route: the hand-written route, with the one hook an opted-in route carries.
+  app.get('/hnop/records', {
+    schema: { response: { 200: { type: 'array', items: twoFieldSchema } } },
+    preSerialization: function noop (_request, _reply, payload, done) { done(null, payload) }
+  }, async () => twoFieldRecords)
+}
+
+// The same records over GraphQL, as users would otherwise serve a client's choice of fields.
+const graphQLSchema = `
+  type Profile { city: String, phone: String, zip: String }
+  type Tag { id: Int, label: String }
+  type Record { id: Int, name: String, email: String, age: Int, active: Boolean, score: Float, created: String, role: String, profile: Profile, tags: [Tag] }
+  type Query { records: [Record] }
+`
+
+async function withGraphQL (app: FastifyInstance, options: { jit: number }): Promise<void> {
+  await app.register(mercurius, { schema: graphQLSchema, resolvers: { Query: { records: async () => records } }, jit: options.jit })
 }
 
 async function withPlugin (app: FastifyInstance): Promise<void> {
@@ -112,6 +130,8 @@ await app.register(withRule, { prefix: '/rule' })
 await app.register(withAllOf, { prefix: '/comp' })
 await app.register(withOneOf, { prefix: '/vars' })
 await app.register(withDefault, { prefix: '/dflt' })
+await app.register(withGraphQL, { prefix: '/gqlj', jit: 1 })
+await app.register(withGraphQL, { prefix: '/gqln', jit: 0 })
 await app.listen({ host: '127.0.0.1', port: 0 })
 process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n')
 

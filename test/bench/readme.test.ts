@@ -22,13 +22,13 @@ function run (pairs: number, pinned: boolean): BenchResults {
     variants: [{ id: '1', title: 'baseline' }, { id: '3', title: 'only' }, { id: '5', title: 'hand-written' }],
     ratios: [
       { name: '1/1', title: 'calibration', over: '1', under: '1', target: null },
-      { name: '3/5', title: 'compiled', over: '3', under: '5', target: 0.95, targetPages: [20] },
+      { name: '3/5p', title: 'compiled', over: '3', under: '5', target: 0.95, targetPages: [20] },
       { name: '3/1', title: 'against the baseline', over: '3', under: '1', target: 1.5 }
     ],
     results: {
       20: {
         variants: { 1: { rps: 1000.4 }, 3: { rps: 2000.6 }, 5: { rps: 2100 } },
-        ratios: { '1/1': { rps: spread(1, 0.98, 1.03, 0.9, 1.1) }, '3/5': { rps: spread(0.951) }, '3/1': { rps: spread(2) } }
+        ratios: { '1/1': { rps: spread(1, 0.98, 1.03, 0.9, 1.1) }, '3/5p': { rps: spread(0.951) }, '3/1': { rps: spread(2) } }
       },
       100: {
         variants: { 1: { rps: 400 }, 5: { rps: 1000 } },
@@ -46,7 +46,7 @@ test('the section gives the run\'s settings, every ratio at every page size, the
     '| ratio | what it compares | target | page 20 | page 100 |',
     '|---|---|---:|---:|---:|',
     '| 1/1 | calibration | noise | 1.00 [0.98–1.03] | 1.01 [0.99–1.05] |',
-    '| 3/5 | compiled | ≥ 0.95 at page 20 | 0.95 [0.95–0.95] | – |',
+    '| 3/5p | compiled | ≥ 0.95 at page 20 | 0.95 [0.95–0.95] | – |',
     '| 3/1 | against the baseline | ≥ 1.5 | 2.00 [2.00–2.00] | – |',
     '',
     '**How far to trust it.** The calibration pair (1/1), the baseline against itself, shows what noise alone does in that run: ' +
@@ -70,15 +70,15 @@ test('a short run says so, and an unpinned one does not claim pinning', async (t
 test('the claim quotes the lowest and highest medians of the compiled ratios, one figure when they are equal', async (t) => {
   t.equal(claimRange(run(9, true)), '0.95')
   const wider = run(9, true)
-  wider.results[100].ratios['4/5'] = { rps: spread(0.914) }
-  wider.results[100].ratios['3/5'] = { rps: spread(0.957) }
+  wider.results[100].ratios['4/5p'] = { rps: spread(0.914) }
+  wider.results[100].ratios['3/5p'] = { rps: spread(0.957) }
   t.equal(claimRange(wider), '0.91 to 0.96')
 })
 
 test('a run without the claim\'s ratios or without the calibration cannot be written', async (t) => {
   const bare = run(9, true)
-  delete bare.results[20].ratios['3/5']
-  t.throws(() => claimRange(bare), { message: 'bench/results.json measures none of the ratios 3/5, 4/5' })
+  delete bare.results[20].ratios['3/5p']
+  t.throws(() => claimRange(bare), { message: 'bench/results.json measures none of the ratios 3/5p, 4/5p' })
   delete bare.results[20].ratios['1/1']
   delete bare.results[100].ratios['1/1']
   t.throws(() => benchSection(bare), { message: 'bench/results.json has no calibration pair (1/1)' })
@@ -102,11 +102,14 @@ test('the microbenchmark table gives the run and each operation in whole nanosec
 })
 
 test('the README is written between its markers, and markers missing or out of order are an error', async (t) => {
-  const readme = 'claim: <!-- bench:claim -->old<!-- /bench:claim -->.\n<!-- bench:results -->\nold\n<!-- /bench:results -->\n<!-- bench:micro -->\n<!-- /bench:micro -->\n'
-  const written = updateReadme(readme, run(9, true), micro)
-  t.ok(written.startsWith('claim: <!-- bench:claim -->0.95<!-- /bench:claim -->.\n<!-- bench:results -->\nThe committed run, `bench/results.json`'))
+  const readme = 'claim: <!-- bench:claim -->old<!-- /bench:claim -->, <!-- bench:graphql -->old<!-- /bench:graphql -->.\n<!-- bench:results -->\nold\n<!-- /bench:results -->\n<!-- bench:micro -->\n<!-- /bench:micro -->\n'
+  const withGraphQL = run(9, true)
+  withGraphQL.results[20].ratios['3/gj'] = { rps: spread(1.32) }
+  withGraphQL.results[100].ratios['3n/gjn'] = { rps: spread(1.574) }
+  const written = updateReadme(readme, withGraphQL, micro)
+  t.ok(written.startsWith('claim: <!-- bench:claim -->0.95<!-- /bench:claim -->, <!-- bench:graphql -->1.32 to 1.57<!-- /bench:graphql -->.\n<!-- bench:results -->\nThe committed run, `bench/results.json`'))
   t.ok(written.endsWith('| 5. hand-written | 2100 | 1000 |\n<!-- /bench:results -->\n<!-- bench:micro -->\nThe committed run, `bench/micro.json`, of 2026-11-23: 2 cores (Test CPU), Node v20.19.0.\n\n| operation | ns per call (median of 5) |\n|---|---:|\n| parse | 761 |\n| lookup | 71 |\n<!-- /bench:micro -->\n'))
-  t.equal(updateReadme(written, run(9, true), micro), written, 'writing twice changes nothing')
+  t.equal(updateReadme(written, withGraphQL, micro), written, 'writing twice changes nothing')
   t.throws(() => updateReadme('no markers', run(9, true), micro), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
   t.throws(() => updateReadme('<!-- /bench:claim --><!-- bench:claim -->', run(9, true), micro), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
 })
