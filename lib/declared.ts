@@ -335,6 +335,27 @@ export function variantTag (variants: Variants): VariantTag | null {
   return name === null ? null : { name, values }
 }
 
+const OBJECT_KEYWORDS = new Set(['properties', 'required', 'patternProperties', 'additionalProperties', 'propertyNames', 'minProperties', 'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'unevaluatedProperties'])
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'])
+
+/**
+ * A variant's test as the selection's serializers read it. ajv in strict mode
+ * warns when object keywords come without `type: 'object'`, and it would warn
+ * again for every selection compiled from the test, on top of the route's own
+ * warning. When each keyword of a test applies to objects only, anything that
+ * is not an object passes it, so this form tests the same values, quietly.
+ */
+function typedObjectTest (test: JsonSchema): JsonSchema {
+  if ('type' in test) return test
+  const keys = Object.keys(test)
+  if (!keys.every((key) => OBJECT_KEYWORDS.has(key) || ANNOTATIONS.has(key)) || !keys.some((key) => OBJECT_KEYWORDS.has(key))) return test
+  const typed: JsonSchema = { ...test, type: 'object' }
+  if (isRecord(test.properties)) {
+    typed.properties = Object.fromEntries(Object.entries(test.properties).map(([name, inner]) => [name, typedObjectTest(inner)]))
+  }
+  return { anyOf: [{ not: { type: 'object' } }, typed] }
+}
+
 function isObjectLike (expanded: Expanded): boolean {
   return expanded.parts.length > 0 || expanded.variants !== null
 }
@@ -376,7 +397,7 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
       if (!isRecord(member)) continue
       const expanded = expand(at(keyword, i), refs, hops + 1)
       if (isObjectLike(expanded) && expanded.items === null) {
-        members.push({ test: refs.rebase(member, base), expanded })
+        members.push({ test: typedObjectTest(refs.rebase(member, base)), expanded })
       } else {
         others = true
       }
@@ -409,7 +430,7 @@ function expand (located: Located, refs: References, hops = 0): Expanded {
     const branch = (keyword: string): Located[] => isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1).parts : []
     const choice = emptyExpanded()
     choice.variants = [
-      { test: refs.rebase(schema.if, base), parts: branch('then') },
+      { test: typedObjectTest(refs.rebase(schema.if, base)), parts: branch('then') },
       { test: null, parts: branch('else') }
     ]
     mergeInto(result, choice, refs, located)
