@@ -114,3 +114,8 @@ export const InvalidFieldSetError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_
 export function quote (text: string, max = 64): string {
   return text.length > max ? `${text.slice(0, max)}…` : text
 }
+
+/** 500: a field's source names a column or relation its table does not have, or a declared field has none. */
+export const InvalidSourceError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_SOURCE', 500, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_INVALID_SOURCE', '%s', 500
+)

@@ -1,0 +1,63 @@
+/**
+ * `fastify-restricted-fields/prisma`: a request's selection as the `select`
+ * of a Prisma query, with a nested `select` for each relation. Prisma loads
+ * the keys a relation needs by itself.
+ */
+import { planner } from './load.js'
+import type { LoadOptions, LoadPlan, TableShape } from './load.js'
+import type { FieldSelection } from '../view.js'
+
+/**
+ * A model as the adapter reads it: its name, and its generated scalar field
+ * enum (`Prisma.UserScalarFieldEnum`), whose values are the columns it may load.
+ */
+export interface PrismaModel<Column extends string = string> {
+  readonly name: string
+  readonly fields: { readonly [key: string]: Column }
+}
+
+export interface PrismaOptions<Column extends string, R extends Record<string, PrismaModel>> extends LoadOptions<Column, NoInfer<keyof R & string>> {
+  /** The models behind relation fields, by relation field name. */
+  readonly relations?: R
+}
+
+/** The `select` of a query: `true` for each column, a nested `{ select }` for each relation. */
+export interface PrismaSelect { readonly [field: string]: true | { readonly select: PrismaSelect } }
+
+function shapeOf (model: PrismaModel, relations: Record<string, PrismaModel> = {}): TableShape {
+  return {
+    name: model.name,
+    columns: Object.values(model.fields),
+    relations: Object.fromEntries(Object.entries(relations).map(([name, related]) => [name, shapeOf(related)]))
+  }
+}
+
+function selectOf (plan: LoadPlan): PrismaSelect {
+  const select: Record<string, PrismaSelect[string]> = Object.fromEntries(plan.columns.map((column) => [column, true]))
+  for (const [relation, inner] of Object.entries(plan.relations)) select[relation] = { select: selectOf(inner) }
+  return select
+}
+
+/**
+ * A function from a selection to the `select` that loads what it sends
+ * (`prisma.user.findMany({ select: load(request.restrictedFields) })`);
+ * `undefined` on a route that is not opted in, which Prisma reads as every
+ * scalar field.
+ *
+ * Checks every source against the models now, with a coded error naming the
+ * field and the column.
+ */
+export function prismaSelect<Column extends string, R extends Record<string, PrismaModel> = Record<never, PrismaModel>> (
+  model: PrismaModel<Column>,
+  options: PrismaOptions<Column, R> = {}
+): (selection: FieldSelection) => PrismaSelect | undefined {
+  const plans = planner(shapeOf(model, options.relations), options)
+  const made = new WeakMap<LoadPlan, PrismaSelect>()
+  return (selection) => {
+    const plan = plans.plan(selection)
+    if (plan === null) return undefined
+    let select = made.get(plan)
+    if (select === undefined) made.set(plan, select = selectOf(plan))
+    return select
+  }
+}

@@ -1,0 +1,131 @@
+import { test } from 'tap'
+import Fastify from 'fastify'
+import { eq, relations } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/pglite'
+import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core'
+import { drizzleQuery, drizzleSelect } from '../../lib/orm/drizzle.js'
+import fastifyRestrictedFields from '../../lib/index.js'
+import { appWith, fullName, loaded, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
+
+const profiles = pgTable('profiles', { id: integer().primaryKey(), city: text().notNull(), phone: text() })
+const users = pgTable('users', {
+  id: integer().primaryKey(),
+  name: text().notNull(),
+  email: text(),
+  isStaff: boolean('is_staff').notNull(),
+  lastLogin: text('last_login'),
+  passwordHash: text('password_hash').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  profileId: integer('profile_id').references(() => profiles.id)
+})
+const posts = pgTable('posts', { id: integer().primaryKey(), authorId: integer('author_id').notNull(), title: text().notNull(), body: text().notNull() })
+const usersRelations = relations(users, ({ one, many }) => ({
+  profile: one(profiles, { fields: [users.profileId], references: [profiles.id] }),
+  posts: many(posts)
+}))
+const postsRelations = relations(posts, ({ one }) => ({ author: one(users, { fields: [posts.authorId], references: [users.id] }) }))
+
+const userFields = {
+  relations: { profile: profiles, posts },
+  fields: { last_login: 'lastLogin', full_name: { dependsOn: ['firstName', 'lastName'] } }
+} as const
+
+/** The statement Drizzle runs for a relational query of these columns of users, and of its profile and posts when given. */
+function relationalQuery (columns: string[], profile?: string[], posts?: string[]): string {
+  if (profile === undefined && posts === undefined) return `select ${quoted(columns)} from "users" "users" order by "users"."id"`
+  const selected = [quoted(columns, '"users".')]
+  const joins: string[] = []
+  if (profile !== undefined) {
+    selected.push('"users_profile"."data" as "profile"')
+    joins.push(`left join lateral (select json_build_array(${quoted(profile, '"users_profile".')}) as "data" from (select * from "profiles" "users_profile" where "users_profile"."id" = "users"."profile_id" limit $1) "users_profile") "users_profile" on true`)
+  }
+  if (posts !== undefined) {
+    selected.push('"users_posts"."data" as "posts"')
+    joins.push(`left join lateral (select coalesce(json_agg(json_build_array(${quoted(posts, '"users_posts".')})), '[]'::json) as "data" from "posts" "users_posts" where "users_posts"."author_id" = "users"."id") "users_posts" on true`)
+  }
+  return `select ${selected.join(', ')} from "users" "users" ${joins.join(' ')} order by "users"."id"`
+}
+
+test('drizzleQuery loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = drizzle({ client, schema: { users, profiles, posts, usersRelations, postsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
+  const load = drizzleQuery(users, userFields)
+  const app = await appWith(t, async (selection) => {
+    const rows = await db.query.users.findMany({ ...load(selection), orderBy: users.id })
+    return rows.map((row) => ({ ...row, last_login: row.lastLogin, full_name: fullName(row) }))
+  })
+  const ran = await statementsOf(t, app, sql)
+  t.same(ran, loaded.map(([columns, profile, posts]) => columns === null ? [] : [relationalQuery(columns, profile, posts)]))
+})
+
+// For the query builder, a left join of the profile; the posts, which are many, are not loaded.
+const joinedFields = { relations: { profile: profiles }, fields: { last_login: 'lastLogin', full_name: { dependsOn: ['firstName', 'lastName'] }, posts: false } } as const
+
+test('drizzleSelect loads the columns of the table and of a joined one that each response sends', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
+  const load = drizzleSelect(users, joinedFields)
+  const app = await appWith(t, async (selection) => {
+    const rows = await db.select(load(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id)
+    return rows.map((row: Record<string, any>) => ({ ...row, last_login: row.lastLogin, full_name: fullName(row) }))
+  })
+  const cases: Array<[string, Record<string, string>, string]> = [
+    ['/users?only=id,name', {}, 'select "users"."id", "users"."name" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"'],
+    ['/users?only=name,profile.city', {}, 'select "users"."id", "users"."name", "profiles"."id", "profiles"."city" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"'],
+    ['/users?only=full_name,profile', { 'x-staff': 'yes' }, 'select "users"."id", "users"."first_name", "users"."last_name", "profiles"."id", "profiles"."city", "profiles"."phone" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"']
+  ]
+  for (const [url, headers, statement] of cases) {
+    sql.length = 0
+    const fromDb = await app.inject({ url: `/db${url}`, headers })
+    const fromMemory = await app.inject({ url: `/memory${url}`, headers })
+    t.same([fromDb.statusCode, fromDb.body, sql], [200, fromMemory.body, [statement]], url)
+  }
+})
+
+test('a route that is not opted in loads every column, and a selection met again gets the same arguments', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
+  const load = drizzleSelect(users, joinedFields)
+  const query = drizzleQuery(users, userFields)
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(fastifyRestrictedFields)
+  app.get('/plain', async (request) => {
+    t.equal(query(request.restrictedFields), undefined)
+    return await db.select(load(request.restrictedFields)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).where(eq(users.id, 2))
+  })
+  const selections: unknown[] = []
+  app.get('/restricted', { restrictFields: true, schema: { response: { 200: userSchema } } }, async (request) => {
+    selections.push(load(request.restrictedFields), query(request.restrictedFields))
+    return records[0]
+  })
+  t.same((await app.inject('/plain')).json(), [{ id: 2, name: 'Grace', email: null, isStaff: false, lastLogin: null, passwordHash: 'h2', firstName: 'Grace', lastName: 'Hopper', profileId: 2, profile: { id: 2, city: 'Arlington', phone: null } }])
+  t.same(sql, ['select "users"."id", "users"."name", "users"."email", "users"."is_staff", "users"."last_login", "users"."password_hash", "users"."first_name", "users"."last_name", "users"."profile_id", "profiles"."id", "profiles"."city", "profiles"."phone" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" where "users"."id" = $1'])
+  await app.inject('/restricted?only=name')
+  await app.inject('/restricted?only=name')
+  t.equal(selections[0], selections[2])
+  t.equal(selections[1], selections[3])
+  t.same(Object.keys(selections[0] as object), ['id', 'name'])
+  t.same(selections[1], { columns: { id: true, name: true } })
+})
+
+test('a source that names what the tables do not have fails when the adapter is built, naming the field and the column', async (t) => {
+  const invalid = (message: string) => ({ code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE', statusCode: 500, message })
+  const columns = "its columns are 'id', 'name', 'email', 'isStaff', 'lastLogin', 'passwordHash', 'firstName', 'lastName', 'profileId'"
+  // @ts-expect-error -- not a column of users
+  t.throws(() => drizzleQuery(users, { fields: { last_login: 'last_login' } }), invalid(`Field 'last_login' loads column 'last_login', which table 'users' does not have; ${columns}`))
+  // @ts-expect-error -- not a column of users
+  t.throws(() => drizzleSelect(users, { always: ['uuid'] }), invalid(`Field '(always)' loads column 'uuid', which table 'users' does not have; ${columns}`))
+  // @ts-expect-error -- not a relation given
+  t.throws(() => drizzleQuery(users, { fields: { profile: { relation: 'profiles' } } }), invalid("Field 'profile' loads relation 'profiles', which table 'users' does not have; it has none"))
+  t.throws(() => drizzleQuery(users, { relations: { profile: profiles }, fields: { profile: { relation: 'profile', fields: { town: 'town' } } } }),
+    invalid("Field 'profile.town' loads column 'town', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'"))
+  t.throws(() => drizzleQuery(users, { relations: { profile: profiles }, fields: { place: { dependsOn: ['profile.town'] } } }),
+    invalid("Field 'place' loads column 'town', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'"))
+  // @ts-expect-error -- users has no relation given
+  t.throws(() => drizzleQuery(users, { fields: { place: { dependsOn: ['name.first'] } } }), invalid("Field 'place' depends on 'name.first', but 'name' is not a relation of table 'users'"))
+})

@@ -1,0 +1,45 @@
+import { test } from 'tap'
+import { Kysely } from 'kysely'
+import type { Generated } from 'kysely'
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
+import { KyselyPGlite } from 'kysely-pglite'
+import { kyselySelect } from '../../lib/orm/kysely.js'
+import { appWith, fullName, loaded, quoted, seeded, statementsOf } from './fixture.js'
+
+interface Database {
+  users: { id: Generated<number>, name: string, email: string | null, is_staff: boolean, last_login: string | null, password_hash: string, first_name: string, last_name: string, profile_id: number | null }
+  profiles: { id: number, city: string, phone: string | null }
+  posts: { id: number, author_id: number, title: string, body: string }
+}
+
+const loadUsers = kyselySelect<Database, 'users', { profile: 'profiles', posts: 'posts' }>(
+  { table: 'users', columns: ['id', 'name', 'email', 'is_staff', 'last_login', 'first_name', 'last_name', 'profile_id'] },
+  {
+    relations: { profile: { table: 'profiles', columns: ['id', 'city', 'phone'] }, posts: { table: 'posts', columns: ['id', 'title'] } },
+    fields: { isStaff: 'is_staff', full_name: { dependsOn: ['first_name', 'last_name'] } }
+  }
+)
+
+/** The statement the handler below runs for these columns of users, and of its profile and posts when given. */
+function selectStatement (columns: string[], profile?: string[], posts?: string[]): string {
+  const selected = [quoted(columns)]
+  if (profile !== undefined) selected.push(`(select to_json(obj) from (select ${quoted(profile)} from "profiles" where "profiles"."id" = "users"."profile_id") as obj) as "profile"`)
+  if (posts !== undefined) selected.push(`(select coalesce(json_agg(agg), '[]') from (select ${quoted(posts)} from "posts" where "posts"."author_id" = "users"."id" order by "posts"."id") as agg) as "posts"`)
+  return `select ${selected.join(', ')} from "users" order by "users"."id"`
+}
+
+test('kyselySelect loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = new Kysely<Database>({ dialect: new KyselyPGlite(client).dialect, log: (event) => { if (event.level === 'query') sql.push(event.query.sql) } })
+  const app = await appWith(t, async (selection) => {
+    const plan = loadUsers(selection)
+    const { profile, posts } = plan.relations
+    const rows = await db.selectFrom('users').select(plan.columns)
+      .$if(profile !== undefined, (query) => query.select((eb) => jsonObjectFrom(eb.selectFrom('profiles').select(profile!.columns).whereRef('profiles.id', '=', 'users.profile_id')).as('profile')))
+      .$if(posts !== undefined, (query) => query.select((eb) => jsonArrayFrom(eb.selectFrom('posts').select(posts!.columns).whereRef('posts.author_id', '=', 'users.id').orderBy('posts.id')).as('posts')))
+      .orderBy('users.id').execute()
+    return rows.map((row: Record<string, any>) => ({ ...row, isStaff: row.is_staff, full_name: fullName({ firstName: row.first_name, lastName: row.last_name }) }))
+  })
+  t.same(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : [selectStatement(columns, profile, posts)]))
+})

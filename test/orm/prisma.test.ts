@@ -1,0 +1,38 @@
+import { test } from 'tap'
+import { PrismaPGlite } from 'pglite-prisma-adapter'
+import { Prisma, PrismaClient } from './prisma/generated/client.js'
+import { prismaSelect } from '../../lib/orm/prisma.js'
+import { appWith, fullName, loaded, quoted, seeded, statementsOf } from './fixture.js'
+
+const loadUsers = prismaSelect(
+  { name: 'User', fields: Prisma.UserScalarFieldEnum },
+  {
+    relations: { profile: { name: 'Profile', fields: Prisma.ProfileScalarFieldEnum }, posts: { name: 'Post', fields: Prisma.PostScalarFieldEnum } },
+    fields: { last_login: 'lastLogin', full_name: { dependsOn: ['firstName', 'lastName'] } }
+  }
+)
+
+/**
+ * The statements Prisma runs for these columns of users, and of its profile
+ * and posts when given: one per table, each relation's key added by Prisma.
+ */
+function statements (columns: string[], profile?: string[], posts?: string[]): string[] {
+  const users = profile === undefined ? columns : [...columns, 'profile_id']
+  const ran = [`SELECT ${quoted(users, '"public"."users".')} FROM "public"."users" WHERE 1=1 ORDER BY "public"."users"."id" ASC OFFSET $1`]
+  if (profile !== undefined) ran.push(`SELECT ${quoted(profile, '"public"."profiles".')} FROM "public"."profiles" WHERE "public"."profiles"."id" IN ($1,$2,$3) OFFSET $4`)
+  if (posts !== undefined) ran.push(`SELECT ${quoted([...posts, 'author_id'], '"public"."posts".')} FROM "public"."posts" WHERE "public"."posts"."author_id" IN ($1,$2,$3) OFFSET $4`)
+  return ran
+}
+
+test('prismaSelect loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), log: [{ emit: 'event', level: 'query' }] })
+  t.teardown(() => prisma.$disconnect())
+  prisma.$on('query', (event) => { sql.push(event.query) })
+  const app = await appWith(t, async (selection) => {
+    const rows = await prisma.user.findMany({ select: loadUsers(selection), orderBy: { id: 'asc' } }) as Array<Record<string, any>>
+    return rows.map((row) => ({ ...row, last_login: row.lastLogin, full_name: fullName(row) }))
+  })
+  t.same(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : statements(columns, profile, posts)))
+})
