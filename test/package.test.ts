@@ -99,6 +99,50 @@ const sources: Record<string, string> = {
       }
     }
   `,
+  // Type-checked under every setup: the adapters that import no ORM, typed by what they are given.
+  'lists.ts': `
+    import { kyselySelect } from 'fastify-restricted-fields/kysely'
+    import { prismaSelect } from 'fastify-restricted-fields/prisma'
+
+    interface Database { users: { id: number, name: string, first_name: string | null } }
+    export const columns = kyselySelect<Database, 'users'>({ table: 'users', columns: ['id', 'name', 'first_name'] }, { fields: { firstName: 'first_name' } })
+    // @ts-expect-error not a column of users
+    kyselySelect<Database, 'users'>({ table: 'users', columns: ['id', 'nmae'] })
+
+    const UserScalarFieldEnum = { id: 'id', name: 'name' } as const
+    export const prisma = prismaSelect({ name: 'User', fields: UserScalarFieldEnum }, { fields: { label: 'name' } })
+    // @ts-expect-error not a field of User
+    prismaSelect({ name: 'User', fields: UserScalarFieldEnum }, { fields: { label: 'title' } })
+  `,
+  // Type-checked under every resolution with skipLibCheck, as Drizzle's own declarations need it.
+  'drizzle.ts': `
+    import { drizzleQuery, drizzleSelect } from 'fastify-restricted-fields/drizzle'
+    import { integer, pgTable, text } from 'drizzle-orm/pg-core'
+
+    const users = pgTable('users', { id: integer().primaryKey(), name: text().notNull(), firstName: text('first_name') })
+    export const query = drizzleQuery(users, { fields: { full_name: { dependsOn: ['firstName', 'name'] } } })
+    export const select = drizzleSelect(users, { always: ['id'] })
+    // @ts-expect-error not a column of users
+    drizzleQuery(users, { fields: { first: 'first_name' } })
+  `,
+  'orm.mjs': `
+    import Fastify from 'fastify'
+    import plugin from 'fastify-restricted-fields'
+    import { drizzleQuery } from 'fastify-restricted-fields/drizzle'
+    import { integer, pgTable, text } from 'drizzle-orm/pg-core'
+
+    const users = pgTable('users', { id: integer().primaryKey(), name: text(), secret: text() })
+    const load = drizzleQuery(users, { always: [] })
+    const loaded = []
+    const app = Fastify()
+    await app.register(plugin)
+    app.get('/', { restrictFields: true, schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } } } }, async (request) => {
+      loaded.push(load(request.restrictedFields))
+      return { id: 1, name: 'Ada', secret: 's3' }
+    })
+    const bodies = [(await app.inject('/')).body, (await app.inject('/?only=name')).body]
+    console.log(JSON.stringify([bodies, loaded]))
+  `,
   // Type-checked under nodenext, where a .cts file is CommonJS and require()s the package.
   'require.cts': `
     import Fastify = require('fastify')
@@ -115,9 +159,12 @@ const sources: Record<string, string> = {
 }
 
 const setups = [
-  { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['app.ts', 'require.cts'] },
-  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['app.ts'] },
-  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', files: ['app.ts'] }
+  { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['app.ts', 'lists.ts', 'require.cts'] },
+  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['app.ts', 'lists.ts'] },
+  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', files: ['app.ts', 'lists.ts'] },
+  { name: 'nodenext-drizzle', module: 'nodenext', moduleResolution: 'nodenext', files: ['drizzle.ts'], skipLibCheck: true },
+  { name: 'bundler-drizzle', module: 'esnext', moduleResolution: 'bundler', files: ['drizzle.ts'], skipLibCheck: true },
+  { name: 'node10-drizzle', module: 'commonjs', moduleResolution: 'node10', files: ['drizzle.ts'], skipLibCheck: true }
 ]
 
 t.before(async () => {
@@ -131,6 +178,7 @@ t.before(async () => {
     dependencies: {
       'fastify-restricted-fields': `file:${join(work, packed.filename)}`,
       fastify: oldestFastify,
+      'drizzle-orm': '0.45',
       typescript: '5.9',
       '@types/node': '20'
     }
@@ -146,7 +194,7 @@ t.before(async () => {
         types: ['node'],
         strict: true,
         esModuleInterop: true,
-        skipLibCheck: false,
+        skipLibCheck: setup.skipLibCheck ?? false,
         noEmit: true
       },
       files: setup.files
@@ -170,6 +218,13 @@ t.test('an ES module import registers the plugin on the oldest supported Fastify
   ]) + '\n')
 })
 
+t.test('an ORM adapter, imported from its subpath, loads the declared fields the response sends and never an undeclared column', async (t) => {
+  t.equal(await succeed(process.execPath, ['orm.mjs'], consumer), JSON.stringify([
+    ['{"id":1,"name":"Ada"}', '{"name":"Ada"}'],
+    [{ columns: { id: true, name: true } }, { columns: { name: true } }]
+  ]) + '\n')
+})
+
 t.test('require() returns the plugin itself, with default, fastifyRestrictedFields and the error constructors on it', async (t) => {
   t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
     'function', true, true, [],
@@ -187,7 +242,7 @@ t.test('the consumer has one fastify, its own: the package brings no copy', asyn
   t.same(copies.map((copy: { location: string, version: string }) => [copy.location, copy.version]), [['node_modules/fastify', oldestFastify]])
 })
 
-t.test('the consumer type-checks with skipLibCheck: false under nodenext, bundler and node10 resolution', async (t) => {
+t.test('the consumer type-checks under nodenext, bundler and node10 resolution: with skipLibCheck: false, and the Drizzle adapter with it on, as Drizzle needs', async (t) => {
   const tsc = join(consumer, 'node_modules/typescript/bin/tsc')
   const outcomes = await Promise.all(setups.map(async (setup) => {
     const { code, stdout, stderr } = await run(process.execPath, [tsc, '-p', `tsconfig.${setup.name}.json`], consumer)

@@ -49,7 +49,7 @@ function selectOf (plan: LoadPlan): PrismaSelect {
  */
 export function prismaSelect<Column extends string, R extends Record<string, PrismaModel> = Record<never, PrismaModel>> (
   model: PrismaModel<Column>,
-  options: PrismaOptions<Column, R> = {}
+  options: PrismaOptions<NoInfer<Column>, R> = {}
 ): (selection: FieldSelection) => PrismaSelect | undefined {
   const plans = planner(shapeOf(model, options.relations), options)
   const made = new WeakMap<LoadPlan, PrismaSelect>()
