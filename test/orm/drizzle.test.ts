@@ -111,6 +111,7 @@ test('a route that is not opted in loads every column, and a selection met again
   t.equal(selections[1], selections[3])
   t.same(Object.keys(selections[0] as object), ['id', 'name'])
   t.same(selections[1], { columns: { id: true, name: true } })
+  t.same(Object.keys(drizzleSelect(posts)({ restricted: false, fields: [], paths: [], has: () => true })), ['id', 'authorId', 'title', 'body'])
 })
 
 test('a source that names what the tables do not have fails when the adapter is built, naming the field and the column', async (t) => {

@@ -43,3 +43,17 @@ test('kyselySelect loads exactly the columns and relations each response sends, 
   })
   t.same(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : [selectStatement(columns, profile, posts)]))
 })
+
+test('on a route that is not opted in, the plan holds every column listed and every relation', async (t) => {
+  const notOptedIn = { restricted: false, fields: [], paths: [], has: () => true }
+  t.same(loadUsers(notOptedIn), {
+    columns: ['id', 'name', 'email', 'is_staff', 'last_login', 'first_name', 'last_name', 'profile_id'],
+    relations: { profile: { columns: ['id', 'city', 'phone'] }, posts: { columns: ['id', 'title'] } }
+  })
+  t.same(kyselySelect<Database, 'posts'>({ table: 'posts', columns: ['id', 'title'] })(notOptedIn), { columns: ['id', 'title'], relations: {} })
+  // @ts-expect-error -- not a column of posts
+  t.throws(() => kyselySelect<Database, 'posts'>({ table: 'posts', columns: ['id', 'title'] }, { fields: { heading: 'headline' } }), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE',
+    message: "Field 'heading' loads column 'headline', which table 'posts' does not have; its columns are 'id', 'title'"
+  })
+})

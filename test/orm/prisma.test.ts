@@ -36,3 +36,12 @@ test('prismaSelect loads exactly the columns and relations each response sends, 
   })
   t.same(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : statements(columns, profile, posts)))
 })
+
+test('on a route that is not opted in, Prisma loads every scalar field; a field of no model does not compile and throws', async (t) => {
+  t.equal(loadUsers({ restricted: false, fields: [], paths: [], has: () => true }), undefined)
+  // @ts-expect-error -- not a field of User
+  t.throws(() => prismaSelect({ name: 'User', fields: Prisma.UserScalarFieldEnum }, { fields: { last_login: 'last_login' } }), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE',
+    message: "Field 'last_login' loads column 'last_login', which table 'User' does not have; its columns are 'id', 'name', 'email', 'isStaff', 'lastLogin', 'passwordHash', 'firstName', 'lastName', 'profileId'"
+  })
+})
