@@ -2,12 +2,13 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './declared.js'
 import {
-  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes } from './openapi/callers.js'
 import { swaggerUiVisibility } from './openapi/swagger-ui.js'
 import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
+import { planner } from './orm/load.js'
 import { UNREAD, kPending, kReadSelection, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
@@ -164,6 +165,8 @@ Object.assign(plugin, {
   InvalidHiddenFieldsError,
   InvalidOptionError,
   InvalidParameterError,
+  InvalidSourceError,
+  loadPlanner: planner,
   NoDeclaredFieldsError,
   PathTooDeepError,
   TooManyFieldsError,
@@ -176,15 +179,16 @@ Object.assign(plugin, {
 })
 
 export default plugin
-export { plugin as fastifyRestrictedFields }
+export { plugin as fastifyRestrictedFields, planner as loadPlanner }
 // Kept out of the published declarations (stripInternal): TypeScript before
 // 5.6 cannot parse a string export name, and the named exports already give
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
 export type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RoutePaths, Selected } from './types/selection.js'
+export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Planner, RelationSource, TableShape } from './orm/load.js'
 export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
 export {
-  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, NoDeclaredFieldsError, PathTooDeepError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { rm, writeFile } from 'node:fs/promises'
+import { cp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../example/app.js'
@@ -47,9 +47,16 @@ async function run (command: string, args: string[]): Promise<{ code: number | s
 const typeBox = snippets.find((snippet) => snippet.code.includes('TypeBoxTypeProvider'))!
 const strictSetting = 'Fastify({ ajv: { customOptions: { removeAdditional: false } } })'
 
+/** A block's code with the package's imports, its ORM adapters' included, pointed at its build. */
+function asInProject (code: string): string {
+  return code.replaceAll("'fastify-restricted-fields'", "'../lib/index.js'").replace(/'fastify-restricted-fields\/(drizzle|kysely|prisma)'/g, "'../lib/orm/$1.js'")
+}
+
 t.before(async () => {
+  // The Prisma block imports the client `prisma generate` writes: the ORM tests' own, for the same models.
+  await cp(join(root, 'test/orm/prisma/generated'), join(directory, 'generated/prisma'), { recursive: true })
   for (const snippet of snippets) {
-    await writeFile(join(directory, snippet.name), snippet.code.replaceAll("'fastify-restricted-fields'", "'../lib/index.js'"))
+    await writeFile(join(directory, snippet.name), asInProject(snippet.code))
   }
   await writeFile(join(directory, 'typebox-defaults.ts'), typeBox.code.replace(strictSetting, 'Fastify()').replaceAll("'fastify-restricted-fields'", "'../lib/index.js'"))
   await writeFile(join(directory, 'tsconfig.json'), JSON.stringify({
@@ -64,8 +71,8 @@ t.test('every code block of the README is fenced as sh, js, ts or json, so none 
   t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at line ${block.line}`), [])
   t.equal(blocks.filter((block) => block.language === 'json').length, 1, 'one JSON block, an error body the usage block prints')
   t.same(blocks.filter(isClientBlock).length, 1, 'one client block, compiled by the contract test')
-  t.same(snippets.map((snippet) => snippet.name.replace(/-\d+/, '')), ['snippet.mjs', 'snippet.cjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs'],
-    'usage, CommonJS, TypeBox, Zod, fetching only what is sent, fields that depend on who asks, typed selection (twice), field sets, OpenAPI component names, each caller\'s document')
+  t.same(snippets.map((snippet) => snippet.name.replace(/-\d+/, '')), ['snippet.mjs', 'snippet.cjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs'],
+    'usage, CommonJS, TypeBox, Zod, fetching only what is sent, Drizzle, Kysely, Prisma, fields that depend on who asks, typed selection (twice), field sets, OpenAPI component names, each caller\'s document')
 })
 
 t.test('the TypeScript blocks type-check in strict mode against the package', async (t) => {
