@@ -177,7 +177,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
       next: page < pages ? pageLink(base, rawQuery, page + 1) : null,
       previous: page > 1 ? pageLink(base, rawQuery, page - 1) : null,
       // Only the fields the response will contain: a database store selects just those columns.
-      results: await store.page((page - 1) * options.pageSize, options.pageSize, request.restrictedFields.fields)
+      results: await store.page((page - 1) * options.pageSize, options.pageSize, request.restrictedFields)
     }
   })
 
@@ -204,7 +204,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
     }
   }, async function getUser (request, reply) {
     const { id } = request.params as { id: number }
-    const user = await store.byId(id, request.restrictedFields.fields)
+    const user = await store.byId(id, request.restrictedFields)
     if (user === undefined) return reply.notFound(`User ${id} not found`)
     return user
   })

@@ -69,7 +69,9 @@ export async function startServer (env: ServerEnvironment, storage: 'memory' | '
   const port = integerSetting('PORT', env.PORT, 3000, 0, 65535)
   const users = loadUsers(env.USERS_FILE ?? defaultUsersFile)
   const db = storage === 'database' ? await seededDatabase(users) : null
-  const store = db === null ? memoryStore(users) : databaseStore(db)
+  // At LOG_LEVEL=debug, the database store logs each statement it runs.
+  const statements: { log?: FastifyInstance['log'] } = {}
+  const store = db === null ? memoryStore(users) : databaseStore(db, (sql) => statements.log?.debug({ sql }, 'SQL statement'))
   const app = await buildApp({
     store,
     pageSize,
@@ -78,6 +80,7 @@ export async function startServer (env: ServerEnvironment, storage: 'memory' | '
     publicUrl: publicUrlSetting(env.PUBLIC_URL),
     trustProxy: trustProxySetting(env.TRUST_PROXY)
   })
+  statements.log = app.log
   // Closing the app closes the database: PGlite writes nothing to disk here, but its WebAssembly instance is released.
   if (db !== null) {
     app.addHook('onClose', async function closeDatabase () {
