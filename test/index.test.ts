@@ -19,6 +19,7 @@ test('the error constructors are exported with their codes', async (t) => {
     ['InvalidHiddenFieldsError', 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500],
     ['InvalidOptionError', 'FST_RESTRICTED_FIELDS_INVALID_OPTION', 500],
     ['InvalidParameterError', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 400],
+    ['InvalidSourceError', 'FST_RESTRICTED_FIELDS_INVALID_SOURCE', 500],
     ['NoDeclaredFieldsError', 'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS', 500],
     ['PathTooDeepError', 'FST_RESTRICTED_FIELDS_PATH_TOO_DEEP', 400],
     ['TooManyFieldsError', 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS', 400],

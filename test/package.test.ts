@@ -229,9 +229,9 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
   t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
     'function', true, true, [],
     [
-      'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'NoDeclaredFieldsError', 'PathTooDeepError',
+      'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'InvalidSourceError', 'NoDeclaredFieldsError', 'PathTooDeepError',
       'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnknownFieldSetError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
-      'default', 'fastifyRestrictedFields'
+      'default', 'fastifyRestrictedFields', 'loadPlanner'
     ],
     '{"b":2}'
   ]) + '\n')
