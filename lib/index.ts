@@ -34,9 +34,10 @@ declare module 'fastify' {
      */
     restrictedFields: FieldSelection<RoutePaths<TypeProvider, SchemaCompiler>>
   }
-  interface RouteShorthandOptions {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> {
     /** Lets clients restrict this route's response fields with `?only=` and `?defer=`. */
-    restrictFields?: boolean | RestrictFieldsRouteOptions
+    restrictFields?: boolean | RestrictFieldsRouteOptions<RoutePaths<TypeProvider, SchemaCompiler>>
   }
   interface FastifyInstance {
     /**

@@ -53,15 +53,21 @@ export interface RestrictedFieldsOptions {
   fieldSets?: Record<string, string[]>
 }
 
-/** The object form of the `restrictFields` route option. */
-export interface RestrictFieldsRouteOptions extends RestrictedFieldsOptions {
+/**
+ * The object form of the `restrictFields` route option. `P` is the route's
+ * declared paths where a type provider gives its reply type: a misspelt
+ * default field or set member then does not compile.
+ */
+export interface RestrictFieldsRouteOptions<P extends string = string> extends Omit<RestrictedFieldsOptions, 'fieldSets'> {
   /** Declared fields as dotted paths, for a route without a response schema. */
   fields?: string[]
   /**
    * The fields sent when a request has no `only` (`@default` in `only`), as
    * names or dotted paths. Default: every field.
    */
-  defaultFields?: string[]
+  defaultFields?: Array<NoInfer<P>>
+  /** The route's own field sets, added to the plugin's (a set of the same name is replaced). */
+  fieldSets?: Record<string, Array<NoInfer<P>>>
 }
 
 export type ResolvedOptions = Required<Omit<RestrictedFieldsOptions, 'hiddenFields'>> & { hiddenFields: HiddenFieldsRule | null }

@@ -107,6 +107,15 @@ typebox.get('/users', {
   const paths: ReadonlyArray<'id' | 'profile' | 'profile.city'> = request.restrictedFields.paths
   return { count: has ? fields.length : paths.length, results: [] }
 })
+// The route's default fields and field sets are its declared paths.
+const typeboxPage = { response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(TypeBoxUser) }) } }
+typebox.get('/defaults', { restrictFields: { defaultFields: ['id', 'profile.city'], fieldSets: { place: ['profile', 'profile.city'] } }, schema: typeboxPage }, async () => ({ count: 0, results: [] }))
+// @ts-expect-error 'nmae' is not declared
+typebox.get('/typo', { restrictFields: { defaultFields: ['id', 'nmae'] }, schema: typeboxPage }, async () => ({ count: 0, results: [] }))
+// @ts-expect-error 'profile.cty' is not declared
+typebox.get('/set-typo', { restrictFields: { fieldSets: { place: ['profile.cty'] } }, schema: typeboxPage }, async () => ({ count: 0, results: [] }))
+// A plain JSON Schema route says nothing to the types: any name compiles, and the plugin checks it at declaration.
+Fastify().get('/plain', { restrictFields: { defaultFields: ['anything'] }, schema: { response: { 200: { type: 'object' } } } }, async () => ({}))
 const zod = Fastify().withTypeProvider<ZodTypeProvider>()
 zod.get('/pets', {
   restrictFields: true,
