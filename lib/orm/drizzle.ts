@@ -5,7 +5,7 @@
  */
 import { getTableColumns, getTableName } from 'drizzle-orm'
 import type { Column, Table } from 'drizzle-orm'
-import { planner } from './load.js'
+import { formatted, planner } from './load.js'
 import type { LoadOptions, LoadPlan, TableShape } from './load.js'
 import type { FieldSelection } from '../view.js'
 
@@ -51,22 +51,14 @@ function columnsOf (table: Table, plan: LoadPlan): Record<string, Column> {
  * field and the column.
  */
 export function drizzleSelect<T extends Table, R extends Record<string, Table> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): (selection: FieldSelection) => DrizzleSelectFields<T, R> {
-  const plans = planner(shapeOf(table, options.relations), options)
-  const made = new WeakMap<LoadPlan, DrizzleSelectFields<T, R>>()
   const relations: Record<string, Table> = options.relations ?? {}
   const everything = { ...getTableColumns(table) } as DrizzleSelectFields<T, R>
   for (const [relation, related] of Object.entries(relations)) everything[relation] = getTableColumns(related) as Record<string, ColumnOf<R[keyof R]>>
-  return (selection) => {
-    const plan = plans.plan(selection)
-    if (plan === null) return everything
-    let fields = made.get(plan)
-    if (fields === undefined) {
-      fields = columnsOf(table, plan) as DrizzleSelectFields<T, R>
-      for (const [relation, inner] of Object.entries(plan.relations)) fields[relation] = columnsOf(relations[relation], inner) as Record<string, ColumnOf<R[keyof R]>>
-      made.set(plan, fields)
-    }
+  return formatted(planner(shapeOf(table, relations), options), (plan) => {
+    const fields = columnsOf(table, plan) as DrizzleSelectFields<T, R>
+    for (const [relation, inner] of Object.entries(plan.relations)) fields[relation] = columnsOf(relations[relation], inner) as Record<string, ColumnOf<R[keyof R]>>
     return fields
-  }
+  }, everything)
 }
 
 /** The `columns` and `with` of a relational query. */
@@ -82,19 +74,11 @@ export interface DrizzleQueryConfig {
  * on a route that is not opted in, which loads every column.
  */
 export function drizzleQuery<T extends Table, R extends Record<string, Table> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): (selection: FieldSelection) => DrizzleQueryConfig | undefined {
-  const plans = planner(shapeOf(table, options.relations), options)
-  const made = new WeakMap<LoadPlan, DrizzleQueryConfig>()
   const flags = (plan: LoadPlan): Record<string, true> => Object.fromEntries(plan.columns.map((name) => [name, true]))
-  return (selection) => {
-    const plan = plans.plan(selection)
-    if (plan === null) return undefined
-    let config = made.get(plan)
-    if (config === undefined) {
-      config = { columns: flags(plan) }
-      const relations = Object.entries(plan.relations)
-      if (relations.length > 0) config.with = Object.fromEntries(relations.map(([name, inner]) => [name, { columns: flags(inner) }]))
-      made.set(plan, config)
-    }
+  return formatted<DrizzleQueryConfig | undefined>(planner(shapeOf(table, options.relations), options), (plan) => {
+    const config: DrizzleQueryConfig = { columns: flags(plan) }
+    const relations = Object.entries(plan.relations)
+    if (relations.length > 0) config.with = Object.fromEntries(relations.map(([name, inner]) => [name, { columns: flags(inner) }]))
     return config
-  }
+  }, undefined)
 }

@@ -4,8 +4,8 @@
  * is given each table's columns, typed by the database interface: a column
  * that is not there does not compile, and none outside the lists is ever named.
  */
-import { planner } from './load.js'
-import type { LoadOptions, LoadPlan, TableShape } from './load.js'
+import { formatted, planner } from './load.js'
+import type { LoadOptions, TableShape } from './load.js'
 import type { FieldSelection } from '../view.js'
 
 /** A table's column names, from the database interface `DB` that Kysely is typed with. */
@@ -53,23 +53,12 @@ export function kyselySelect<DB, TB extends keyof DB & string, R extends Record<
   options: KyselyOptions<DB, TB, R> = {}
 ): (selection: FieldSelection) => KyselyPlan<DB, TB, R> {
   const relations: Record<string, ListedTable> = options.relations ?? {}
-  const plans = planner(shapeOf(table, relations), options)
   const everything = Object.freeze({
     columns: [...table.columns],
     relations: Object.fromEntries(Object.entries(relations).map(([name, related]) => [name, { columns: [...related.columns] }]))
   }) as KyselyPlan<DB, TB, R>
-  const made = new WeakMap<LoadPlan, KyselyPlan<DB, TB, R>>()
-  return (selection) => {
-    const plan = plans.plan(selection)
-    if (plan === null) return everything
-    let kysely = made.get(plan)
-    if (kysely === undefined) {
-      kysely = {
-        columns: [...plan.columns],
-        relations: Object.fromEntries(Object.entries(plan.relations).map(([name, inner]) => [name, { columns: [...inner.columns] }]))
-      } as KyselyPlan<DB, TB, R>
-      made.set(plan, kysely)
-    }
-    return kysely
-  }
+  return formatted(planner(shapeOf(table, relations), options), (plan) => ({
+    columns: [...plan.columns],
+    relations: Object.fromEntries(Object.entries(plan.relations).map(([name, inner]) => [name, { columns: [...inner.columns] }]))
+  }) as KyselyPlan<DB, TB, R>, everything)
 }

@@ -69,6 +69,8 @@ interface Level {
   readonly columns: ReadonlySet<string>
   readonly always: readonly string[]
   readonly fields: ReadonlyMap<string, Source>
+  /** The relations fields name by default, compiled on first use: a table's relations may lead back to it. */
+  readonly defaultRelations: Map<string, Source>
 }
 
 type Source =
@@ -102,7 +104,7 @@ function compileLevel (table: TableShape, sources: FieldSources, always: readonl
   const columns = new Set(table.columns)
   for (const column of always) if (!columns.has(column)) throw missingColumn(`${prefix}(always)`, column, table)
   const fields = new Map<string, Source>()
-  const level: Level = { table, columns, always, fields }
+  const level: Level = { table, columns, always, fields, defaultRelations: new Map() }
   for (const [field, source] of Object.entries(sources)) {
     const name = prefix + field
     if (source === false) {
@@ -147,24 +149,26 @@ function compileLevel (table: TableShape, sources: FieldSources, always: readonl
 function sourceOf (level: Level, field: string): Source {
   const declared = level.fields.get(field)
   if (declared !== undefined) return declared
-  const related = level.table.relations !== undefined && Object.hasOwn(level.table.relations, field) ? level.table.relations[field] : undefined
-  if (related !== undefined) return { kind: 'relation', relation: field, level: compileLevel(related, {}, defaultAlways(related), `${field}.`) }
-  return { kind: 'column', column: field }
+  let relation = level.defaultRelations.get(field)
+  if (relation === undefined) {
+    const related = level.table.relations !== undefined && Object.hasOwn(level.table.relations, field) ? level.table.relations[field] : undefined
+    if (related === undefined) return { kind: 'column', column: field }
+    relation = { kind: 'relation', relation: field, level: compileLevel(related, {}, defaultAlways(related), `${field}.`) }
+    level.defaultRelations.set(field, relation)
+  }
+  return relation
 }
 
-interface Building { columns: Set<string>, relations: Map<string, { level: Level, building: Building }> }
+interface Building { columns: Set<string>, relations: Map<string, Building> }
 
 function startBuilding (level: Level): Building {
   return { columns: new Set(level.always), relations: new Map() }
 }
 
 function relationBuilding (into: Building, relation: string, level: Level): Building {
-  let entry = into.relations.get(relation)
-  if (entry === undefined) {
-    entry = { level, building: startBuilding(level) }
-    into.relations.set(relation, entry)
-  }
-  return entry.building
+  let building = into.relations.get(relation)
+  if (building === undefined) into.relations.set(relation, building = startBuilding(level))
+  return building
 }
 
 function addPaths (level: Level, paths: readonly string[], into: Building, prefix: string): void {
@@ -192,7 +196,7 @@ function addPaths (level: Level, paths: readonly string[], into: Building, prefi
 
 function finish (building: Building): LoadPlan {
   const relations: { [relation: string]: LoadPlan } = {}
-  for (const [relation, { building: inner }] of building.relations) relations[relation] = finish(inner)
+  for (const [relation, inner] of building.relations) relations[relation] = finish(inner)
   return Object.freeze({ columns: Object.freeze([...building.columns]), relations: Object.freeze(relations) })
 }
 
@@ -240,5 +244,20 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
       return plan
     },
     check (paths) { planOf(paths) }
+  }
+}
+
+/**
+ * An adapter's function of a selection: the plan put in the ORM's form once
+ * per plan, and `everything` on a route that is not opted in.
+ */
+export function formatted<T> (plans: Planner, format: (plan: LoadPlan) => T, everything: T): (selection: FieldSelection) => T {
+  const made = new WeakMap<LoadPlan, T>()
+  return (selection) => {
+    const plan = plans.plan(selection)
+    if (plan === null) return everything
+    let result = made.get(plan)
+    if (result === undefined) made.set(plan, result = format(plan))
+    return result
   }
 }

@@ -3,7 +3,7 @@
  * of a Prisma query, with a nested `select` for each relation. Prisma loads
  * the keys a relation needs by itself.
  */
-import { planner } from './load.js'
+import { formatted, planner } from './load.js'
 import type { LoadOptions, LoadPlan, TableShape } from './load.js'
 import type { FieldSelection } from '../view.js'
 
@@ -51,13 +51,5 @@ export function prismaSelect<Column extends string, R extends Record<string, Pri
   model: PrismaModel<Column>,
   options: PrismaOptions<NoInfer<Column>, R> = {}
 ): (selection: FieldSelection) => PrismaSelect | undefined {
-  const plans = planner(shapeOf(model, options.relations), options)
-  const made = new WeakMap<LoadPlan, PrismaSelect>()
-  return (selection) => {
-    const plan = plans.plan(selection)
-    if (plan === null) return undefined
-    let select = made.get(plan)
-    if (select === undefined) made.set(plan, select = selectOf(plan))
-    return select
-  }
+  return formatted<PrismaSelect | undefined>(planner(shapeOf(model, options.relations), options), selectOf, undefined)
 }
