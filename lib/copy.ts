@@ -3,7 +3,7 @@
  * answer for values the writer leaves to it, serialized afterwards with one
  * schema of every declared field. The handler's payload is not changed.
  */
-import type { FieldTree, PayloadShape, Variants } from './declared.js'
+import type { FieldTree, PayloadShape, Variants } from './schema/tree.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { stripHidden } from './visibility.js'

@@ -5,7 +5,7 @@
  * may not see. The projected default of a field is worked out once per
  * projection, for the compiled, written and copied paths alike.
  */
-import type { FieldNode, FieldTree } from './declared.js'
+import type { FieldNode, FieldTree } from './schema/tree.js'
 import { wholeProjection } from './projection.js'
 import type { ProjectedField, Projection } from './projection.js'
 import { stripHidden } from './visibility.js'

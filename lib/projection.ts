@@ -4,7 +4,7 @@
  * projection of its own. It is built from the tries of requested paths that
  * lib/selection.ts reads out of the query, and read by the serializers.
  */
-import type { FieldNode, FieldTree } from './declared.js'
+import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
 
 /** One kept field; `sub` is null when the field is kept whole. */
 export interface ProjectedField {
@@ -14,9 +14,6 @@ export interface ProjectedField {
 
 /** The fields one object level keeps, in the tree's order. */
 export type Projection = readonly ProjectedField[]
-
-/** A trie of requested paths; `whole` marks a path that was named itself, not only through a child. */
-export interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
 
 /** The trie node of a path, made with its parents where missing. */
 export function addToTrie (trie: PathTrie, segments: readonly string[]): PathTrie {

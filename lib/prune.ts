@@ -3,7 +3,8 @@
  * would declare, for the route's serializer compiler: what a selection that
  * is compiled is served by.
  */
-import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, VariantTag, Variants } from './declared.js'
+import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, Variants } from './schema/tree.js'
+import type { VariantTag } from './schema/variant-tests.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { variantKey } from './copy.js'

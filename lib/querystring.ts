@@ -4,7 +4,7 @@
  * querystring schema (`additionalProperties: false`) still accepts them.
  * The route's own parameters and their validation are kept.
  */
-import type { JsonSchema } from './declared.js'
+import type { JsonSchema } from './schema/tree.js'
 
 /** A route's field sets as documented: the presets by name and the default fields, as dotted paths. */
 export interface DocumentedSets {

@@ -4,8 +4,9 @@
  * A spec never changes; what a route learns while it serves lives in its
  * RouteState (state.ts).
  */
-import { declaredFromList, declaredResponse, mergeTrees } from './declared.js'
-import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './declared.js'
+import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './schema/tree.js'
+import { declaredResponse } from './schema/reader.js'
+import { declaredFromList, mergeTrees } from './schema/paths.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { resolveFieldSets, selectionRules, unrequestedSelection } from './selection.js'

@@ -6,9 +6,9 @@
  * recursion deeper than the route's own schema.
  */
 import { AdmissionCache } from './cache.js'
-import type { FieldNode, FieldTree } from './declared.js'
+import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
 import { addToTrie, projectTree } from './projection.js'
-import type { PathTrie, Projection } from './projection.js'
+import type { Projection } from './projection.js'
 import {
   InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote
 } from './errors.js'

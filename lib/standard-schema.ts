@@ -4,7 +4,7 @@
  * Standard JSON Schema's `~standard.jsonSchema.output()`. Zod 4 implements
  * both; so may other libraries. The plugin depends on none of them.
  */
-import type { JsonSchema } from './declared.js'
+import type { JsonSchema } from './schema/tree.js'
 
 /** The result of `~standard.validate`: the validated output, or the issues found. */
 export type StandardResult = { readonly value: unknown, readonly issues?: undefined } | { readonly issues: readonly unknown[] }

@@ -3,8 +3,8 @@
  * which declared fields the response will contain, so that it can fetch only
  * those. It names declared fields only, never client text.
  */
-import { declaredPaths } from './declared.js'
-import type { FieldTree } from './declared.js'
+import type { FieldTree } from './schema/tree.js'
+import { declaredPaths } from './schema/paths.js'
 import type { Projection } from './projection.js'
 import type { TopLevel } from './types/selection.js'
 

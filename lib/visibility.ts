@@ -6,11 +6,10 @@
  * inside a value the route declares as one leaf (a free-form object, a map, a
  * level below `maxDepth`) marks that leaf, and is removed from its value.
  */
-import { makeTree } from './declared.js'
-import type { FieldNode, FieldTree } from './declared.js'
+import { makeTree } from './schema/tree.js'
+import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
 import { InvalidHiddenFieldsError } from './errors.js'
 import { addToTrie } from './projection.js'
-import type { PathTrie } from './projection.js'
 import { hasToJSON } from './json.js'
 
 /** The trie of hidden paths: `whole` marks a hidden field, and a field hidden whole stays hidden whole. */

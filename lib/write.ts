@@ -4,8 +4,8 @@
  * (yet) and for routes without a response schema. The handler's payload is
  * not changed.
  */
-import { variantTag } from './declared.js'
-import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './declared.js'
+import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './schema/tree.js'
+import { variantTag } from './schema/variant-tests.js'
 import { variantChooserSchema } from './prune.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'

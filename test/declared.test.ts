@@ -1,6 +1,8 @@
 import { test } from 'tap'
-import { declaredFromList, declaredPaths, declaredResponse, variantTag } from '../lib/declared.js'
-import type { JsonSchema } from '../lib/declared.js'
+import type { JsonSchema } from '../lib/schema/tree.js'
+import { variantTag } from '../lib/schema/variant-tests.js'
+import { declaredResponse } from '../lib/schema/reader.js'
+import { declaredFromList, declaredPaths } from '../lib/schema/paths.js'
 import { context, tagSchema, treeOf, userSchema } from './fixtures.js'
 
 const shared: Record<string, JsonSchema> = {

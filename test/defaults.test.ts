@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { projectedDefault, projectedDefaultJson } from '../lib/defaults.js'
-import type { FieldNode } from '../lib/declared.js'
+import type { FieldNode } from '../lib/schema/tree.js'
 import { parseSelection } from '../lib/selection.js'
 import { hiddenTrie, visibleTree } from '../lib/visibility.js'
 import { rulesWith, treeOf } from './fixtures.js'

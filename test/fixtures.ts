@@ -1,6 +1,7 @@
 /** Schemas and records shared by the tests. */
-import type { FieldTree, JsonSchema, RefContext } from '../lib/declared.js'
-import { declaredResponse } from '../lib/declared.js'
+import type { FieldTree, JsonSchema } from '../lib/schema/tree.js'
+import type { RefContext } from '../lib/schema/references.js'
+import { declaredResponse } from '../lib/schema/reader.js'
 import { selectionRules } from '../lib/selection.js'
 import type { SelectionRules } from '../lib/selection.js'
 

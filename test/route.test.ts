@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { declaredPaths } from '../lib/declared.js'
+import { declaredPaths } from '../lib/schema/paths.js'
 import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
 import { UNDECLARED_STATUS, buildRouteSpec } from '../lib/route.js'
 import { tagSchema } from './fixtures.js'

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { declaredPaths } from '../lib/declared.js'
+import { declaredPaths } from '../lib/schema/paths.js'
 import { DeclaredAnywhere, hiddenKey, hiddenPathProblem, hiddenTrie, holdsHidden, MAX_VISIBILITIES, stripHidden, stripHiddenText, VisibilityCache, visibleTree } from '../lib/visibility.js'
 import type { Visibility } from '../lib/visibility.js'
 import { treeOf, userSchema } from './fixtures.js'

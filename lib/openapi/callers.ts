@@ -7,7 +7,7 @@
  * routes' rules hide from that caller, is made from the same generated one.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { PathTrie } from '../projection.js'
+import type { PathTrie } from '../schema/tree.js'
 import { restrictedDocument } from './document.js'
 import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'

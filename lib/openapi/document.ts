@@ -9,7 +9,7 @@
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
-import type { PathTrie } from '../projection.js'
+import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
 import { documentError } from './error-response.js'
 import { documentVersion, findOperations } from './operations.js'

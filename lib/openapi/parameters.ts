@@ -4,7 +4,7 @@
  * declared paths and field sets as their choices.
  */
 import { isRecord } from '../json.js'
-import type { PathTrie } from '../projection.js'
+import type { PathTrie } from '../schema/tree.js'
 import { deferDescription, onlyDescription, setChoices } from '../querystring.js'
 import type { Json, RestrictedRoute, Version } from './types.js'
 

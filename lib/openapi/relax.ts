@@ -6,7 +6,7 @@
  * changed, so routes that are not restricted keep the original.
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
-import type { PathTrie } from '../projection.js'
+import type { PathTrie } from '../schema/tree.js'
 import { stripHidden } from '../visibility.js'
 import type { Components } from './components.js'
 import { shapeNote, withNote } from './notes.js'
