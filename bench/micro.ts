@@ -2,7 +2,7 @@
  * `npm run bench:micro`: the per-request cost of the plugin's own work, in
  * nanoseconds per call, without HTTP: parsing a selection, finding it in the
  * memo of raw query strings, and looking up its compiled serializer.
- * Results go to bench/micro.json, and the README's table is written from them.
+ * Results go to bench/micro.json, and the table of docs/benchmarks.md is written from them.
  */
 import { writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'

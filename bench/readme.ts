@@ -1,14 +1,16 @@
 /**
- * The README's benchmark figures, written from the committed results: the
- * opening claim's range, the tables of `npm run bench` (bench/results.json)
- * and the table of `npm run bench:micro` (bench/micro.json). Each sits
- * between a pair of markers in README.md; `npm run bench:readme` rewrites
- * them, and test/bench-readme.test.ts fails when they disagree with the files.
+ * The benchmark figures of the documentation, written from the committed
+ * results: the claim's range (in the README's opening and at the top of
+ * docs/benchmarks.md), the tables of `npm run bench` (bench/results.json)
+ * and the table of `npm run bench:micro` (bench/micro.json), in
+ * docs/benchmarks.md. Each sits between a pair of markers;
+ * `npm run bench:readme` rewrites them, and test/bench/readme.test.ts fails
+ * when they disagree with the files.
  */
 
 interface Spread { median: number, q1: number, q3: number, min: number, max: number }
 
-/** What bench/results.json holds, as far as the README reads it. */
+/** What bench/results.json holds, as far as the documentation reads it. */
 export interface BenchResults {
   date: string
   machine: { cpus: number, model: string, node: string, os: string }
@@ -101,21 +103,31 @@ export function microSection (micro: MicroResults): string {
   ].join('\n')
 }
 
-/** Replaces what lies between `<!-- name -->` and `<!-- /name -->`; throws when the markers are missing. */
-function between (text: string, name: string, content: string, block: boolean): string {
+/** Replaces what lies between `<!-- name -->` and `<!-- /name -->` in a file's text; throws, naming the file, when the markers are missing. */
+function between (text: string, file: string, name: string, content: string, block: boolean): string {
   const open = `<!-- ${name} -->`
   const close = `<!-- /${name} -->`
   const start = text.indexOf(open)
   const end = text.indexOf(close)
-  if (start === -1 || end < start) throw new Error(`README.md has no ${open} … ${close} markers`)
+  if (start === -1 || end < start) throw new Error(`${file} has no ${open} … ${close} markers`)
   const inner = block ? `\n${content}\n` : content
   return text.slice(0, start + open.length) + inner + text.slice(end)
 }
 
-/** The README with its benchmark figures written from the results. */
-export function updateReadme (readme: string, bench: BenchResults, micro: MicroResults): string {
-  let text = between(readme, 'bench:claim', claimRange(bench), false)
-  text = between(text, 'bench:graphql', claimRange(bench, GRAPHQL_RATIOS), false)
-  text = between(text, 'bench:results', benchSection(bench), true)
-  return between(text, 'bench:micro', microSection(micro), true)
+/** A page with the claim's two ranges written from the results: against the hand-written route, and against GraphQL. */
+export function updateClaims (text: string, file: string, bench: BenchResults): string {
+  const claimed = between(text, file, 'bench:claim', claimRange(bench), false)
+  return between(claimed, file, 'bench:graphql', claimRange(bench, GRAPHQL_RATIOS), false)
+}
+
+/** The README with its opening claim written from the results. */
+export function updateReadme (readme: string, bench: BenchResults): string {
+  return updateClaims(readme, 'README.md', bench)
+}
+
+/** docs/benchmarks.md with its claim, its tables and its microbenchmark table written from the results. */
+export function updateBenchmarksPage (page: string, bench: BenchResults, micro: MicroResults): string {
+  const claimed = updateClaims(page, 'docs/benchmarks.md', bench)
+  const tabled = between(claimed, 'docs/benchmarks.md', 'bench:results', benchSection(bench), true)
+  return between(tabled, 'docs/benchmarks.md', 'bench:micro', microSection(micro), true)
 }

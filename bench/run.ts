@@ -31,8 +31,8 @@
  * The run prints its tables and ends with one line saying which targets
  * hold. It leaves the tree alone unless given `--write` (`npm run
  * bench:record`): then the results go to bench/results.json, with the date,
- * the machine and the calibration's spread, and the README's benchmark
- * figures are written from them (bench/readme.ts).
+ * the machine and the calibration's spread, and the benchmark figures of
+ * README.md and docs/benchmarks.md are written from them (bench/readme.ts).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -404,7 +404,7 @@ try {
   const lines = report(results)
   console.log(lines.join('\n'))
   console.log(verdict(results, Number(process.hrtime.bigint() - started) / 1e9))
-  // The committed results and the README change only when asked: a run to look at the numbers leaves the tree alone.
+  // The committed results and the documentation's figures change only when asked: a run to look at the numbers leaves the tree alone.
   if (process.argv.includes('--write')) {
     writeFileSync(fileURLToPath(new URL('../../bench/results.json', import.meta.url)), JSON.stringify({
       date: new Date().toISOString(),

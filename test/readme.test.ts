@@ -10,8 +10,8 @@ import { memoryStore } from '../example/store.js'
 import { loadUsers } from '../example/users.js'
 import { isClientBlock, readmeBlocks, shownOutput } from './readme.js'
 
-// Every JavaScript and TypeScript block of the README as a user would paste it: the TypeScript ones
-// type-checked, all of them run, and what a block shows it prints (in the comment lines that end it)
+// Every JavaScript and TypeScript block of the README and of the pages of docs/ as a user would paste it: the
+// TypeScript ones type-checked, all of them run, and what a block shows it prints (in the comment lines that end it)
 // compared with what it prints. The package is the build of lib/ (npm test builds before the suite;
 // test/package.test.ts checks that the packed package is that build). The client block, which needs
 // the generated OpenAPI types, is compiled by test/example/contract.test.ts.
@@ -24,8 +24,8 @@ t.teardown(() => rm(directory, { recursive: true, force: true }))
 const blocks = readmeBlocks()
 const snippets = blocks.filter((block) => (block.language === 'js' || block.language === 'ts') && !isClientBlock(block)).map((block) => {
   const commonJs = block.language === 'js' && block.code.includes('require(') && !/^import /m.test(block.code)
-  const name = `snippet-${block.line}.${block.language === 'ts' ? 'ts' : commonJs ? 'cjs' : 'mjs'}`
-  return { ...block, name, run: name.replace(/\.ts$/, '.js') }
+  const name = `${block.file.replace(/\.md$/, '').replace(/\W/g, '-')}-${block.line}.${block.language === 'ts' ? 'ts' : commonJs ? 'cjs' : 'mjs'}`
+  return { ...block, name, run: name.replace(/\.ts$/, '.js'), where: `${block.language} at ${block.file}:${block.line}` }
 })
 
 /**
@@ -43,7 +43,7 @@ async function run (command: string, args: string[]): Promise<{ code: number | s
   })
 }
 
-// The TypeBox block shows a strict querystring with ajv's removeAdditional turned off; the README says what Fastify's default does.
+// The TypeBox block shows a strict querystring with ajv's removeAdditional turned off; docs/schemas.md says what Fastify's default does.
 const typeBox = snippets.find((snippet) => snippet.code.includes('TypeBoxTypeProvider'))!
 const strictSetting = 'Fastify({ ajv: { customOptions: { removeAdditional: false } } })'
 
@@ -67,12 +67,22 @@ t.before(async () => {
   }))
 })
 
-t.test('every code block of the README is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
-  t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at line ${block.line}`), [])
-  t.equal(blocks.filter((block) => block.language === 'json').length, 1, 'one JSON block, an error body the usage block prints')
-  t.same(blocks.filter(isClientBlock).length, 1, 'one client block, compiled by the contract test')
-  t.same(snippets.map((snippet) => snippet.name.replace(/-\d+/, '')), ['snippet.mjs', 'snippet.cjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs'],
-    'usage, CommonJS, TypeBox, Zod, fetching only what is sent, Drizzle, Kysely, Prisma, fields that depend on who asks, typed selection (twice), field sets, OpenAPI component names, each caller\'s document')
+t.test('every code block of the README and of docs/ is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
+  t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at ${block.file}:${block.line}`), [])
+  t.same(blocks.filter((block) => block.language === 'json').map((block) => block.file), ['docs/options.md'], 'one JSON block, an error body the usage block prints')
+  t.same(blocks.filter(isClientBlock).map((block) => block.file), ['docs/openapi.md'], 'one client block, compiled by the contract test')
+  t.same(snippets.map((snippet) => snippet.name.replace(/-\d+\./, '.')), [
+    'README.mjs', 'README.cjs',
+    'docs-field-sets.mjs',
+    'docs-openapi.mjs', 'docs-openapi.mjs',
+    'docs-options.mjs',
+    'docs-orm.mjs', 'docs-orm.ts', 'docs-orm.ts', 'docs-orm.ts',
+    'docs-schemas.ts', 'docs-schemas.ts',
+    'docs-security.mjs',
+    'docs-typescript.ts', 'docs-typescript.ts',
+    'docs-visibility.mjs'
+  ], 'usage, CommonJS; field sets; OpenAPI component names, each caller\'s document; options; fetching only what is sent, Drizzle, Kysely, ' +
+    'Prisma; TypeBox, Zod; security; typed selection (twice); fields that depend on who asks')
 })
 
 t.test('the TypeScript blocks type-check in strict mode against the package', async (t) => {
@@ -84,11 +94,9 @@ t.test('the TypeScript blocks type-check in strict mode against the package', as
 t.test('each block runs as pasted and prints what it shows', async (t) => {
   const outcomes = await Promise.all(snippets.map(async (snippet) => {
     const { code, stdout, stderr } = await run(process.execPath, [snippet.run])
-    return { block: `${snippet.language} at README line ${snippet.line}`, code, stdout, stderr }
+    return { block: snippet.where, code, stdout, stderr }
   }))
-  t.same(outcomes, snippets.map((snippet) => ({
-    block: `${snippet.language} at README line ${snippet.line}`, code: 0, stdout: shownOutput(snippet.code), stderr: ''
-  })))
+  t.same(outcomes, snippets.map((snippet) => ({ block: snippet.where, code: 0, stdout: shownOutput(snippet.code), stderr: '' })))
 })
 
 t.test('under Fastify\'s default removeAdditional, the TypeBox block\'s strict querystring drops an unknown key instead of rejecting it', async (t) => {
@@ -97,8 +105,8 @@ t.test('under Fastify\'s default removeAdditional, the TypeBox block\'s strict q
   t.same({ code, stdout }, { code: 0, stdout: '[{"id":1,"email":"ada@example.com"}]\n200\n' })
 })
 
-t.test('each curl example of the README answers, from the example server, what the README shows', async (t) => {
-  // The README wraps long bodies (a continuation line starts with a space) and elides the rest of a list with ' …'.
+t.test('each curl example of the README and of docs/ answers, from the example server, what it shows', async (t) => {
+  // The pages wrap long bodies (a continuation line starts with a space) and elides the rest of a list with ' …'.
   const examples = blocks.filter((block) => block.language === '' && block.code.startsWith('$ ')).flatMap((block) =>
     block.code.split(/^(?=\$ )/m).filter((part) => part.startsWith('$ curl ')).map((part) => {
       const [command, ...output] = part.trimEnd().split('\n')
@@ -121,7 +129,7 @@ t.test('each curl example of the README answers, from the example server, what t
   }
 })
 
-t.test('the error body the README shows is one the usage block prints', async (t) => {
+t.test('the error body docs/options.md shows is one the README\'s usage block prints', async (t) => {
   const [json] = blocks.filter((block) => block.language === 'json')
   const usage = snippets[0]
   t.ok(shownOutput(usage.code).split('\n').includes(json.code.trimEnd()))

@@ -1,14 +1,18 @@
 import { test } from 'tap'
 import { readFileSync } from 'node:fs'
-import { benchSection, claimRange, microSection, updateReadme } from '../../bench/readme.js'
+import { benchSection, claimRange, microSection, updateBenchmarksPage, updateReadme } from '../../bench/readme.js'
 import type { BenchResults, MicroResults } from '../../bench/readme.js'
 
 const file = (name: string): string => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8')
 
-test('the README\'s benchmark figures and opening claim are those of the committed bench/results.json and bench/micro.json', async (t) => {
+test('the README\'s opening claim and the figures of docs/benchmarks.md are those of the committed bench/results.json and bench/micro.json', async (t) => {
+  const bench = JSON.parse(file('bench/results.json'))
   const readme = file('README.md')
-  t.equal(updateReadme(readme, JSON.parse(file('bench/results.json')), JSON.parse(file('bench/micro.json'))), readme,
-    'npm run bench:readme writes them from the committed files')
+  const page = file('docs/benchmarks.md')
+  t.equal(updateReadme(readme, bench), readme, 'npm run bench:readme writes the claim from the committed file')
+  t.equal(updateBenchmarksPage(page, bench, JSON.parse(file('bench/micro.json'))), page, 'npm run bench:readme writes the page\'s figures from the committed files')
+  t.match(page, /<!-- bench:results -->\nThe committed run, `bench\/results\.json`/, 'the tables are on the page')
+  t.notMatch(readme, /bench:results|bench:micro/, 'and not in the README')
 })
 
 const spread = (median: number, q1 = median, q3 = median, min = q1, max = q3) => ({ median, q1, q3, min, max })
@@ -101,15 +105,20 @@ test('the microbenchmark table gives the run and each operation in whole nanosec
   ].join('\n'))
 })
 
-test('the README is written between its markers, and markers missing or out of order are an error', async (t) => {
-  const readme = 'claim: <!-- bench:claim -->old<!-- /bench:claim -->, <!-- bench:graphql -->old<!-- /bench:graphql -->.\n<!-- bench:results -->\nold\n<!-- /bench:results -->\n<!-- bench:micro -->\n<!-- /bench:micro -->\n'
+test('the README and the benchmarks page are written between their markers, and markers missing or out of order are an error', async (t) => {
+  const claim = 'claim: <!-- bench:claim -->old<!-- /bench:claim -->, <!-- bench:graphql -->old<!-- /bench:graphql -->.\n'
+  const page = claim + '<!-- bench:results -->\nold\n<!-- /bench:results -->\n<!-- bench:micro -->\n<!-- /bench:micro -->\n'
   const withGraphQL = run(9, true)
   withGraphQL.results[20].ratios['3/gj'] = { rps: spread(1.32) }
   withGraphQL.results[100].ratios['3n/gjn'] = { rps: spread(1.574) }
-  const written = updateReadme(readme, withGraphQL, micro)
-  t.ok(written.startsWith('claim: <!-- bench:claim -->0.95<!-- /bench:claim -->, <!-- bench:graphql -->1.32 to 1.57<!-- /bench:graphql -->.\n<!-- bench:results -->\nThe committed run, `bench/results.json`'))
+  const claimed = 'claim: <!-- bench:claim -->0.95<!-- /bench:claim -->, <!-- bench:graphql -->1.32 to 1.57<!-- /bench:graphql -->.\n'
+  t.equal(updateReadme(claim, withGraphQL), claimed)
+  const written = updateBenchmarksPage(page, withGraphQL, micro)
+  t.ok(written.startsWith(claimed + '<!-- bench:results -->\nThe committed run, `bench/results.json`'))
   t.ok(written.endsWith('| 5. hand-written | 2100 | 1000 |\n<!-- /bench:results -->\n<!-- bench:micro -->\nThe committed run, `bench/micro.json`, of 2026-11-23: 2 cores (Test CPU), Node v20.19.0.\n\n| operation | ns per call (median of 5) |\n|---|---:|\n| parse | 761 |\n| lookup | 71 |\n<!-- /bench:micro -->\n'))
-  t.equal(updateReadme(written, withGraphQL, micro), written, 'writing twice changes nothing')
-  t.throws(() => updateReadme('no markers', run(9, true), micro), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
-  t.throws(() => updateReadme('<!-- /bench:claim --><!-- bench:claim -->', run(9, true), micro), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
+  t.equal(updateBenchmarksPage(written, withGraphQL, micro), written, 'writing twice changes nothing')
+  t.equal(updateReadme(claimed, withGraphQL), claimed, 'writing the claim twice changes nothing')
+  t.throws(() => updateReadme('no markers', run(9, true)), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
+  t.throws(() => updateReadme('<!-- /bench:claim --><!-- bench:claim -->', run(9, true)), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
+  t.throws(() => updateBenchmarksPage(claim, withGraphQL, micro), { message: 'docs/benchmarks.md has no <!-- bench:results --> … <!-- /bench:results --> markers' })
 })

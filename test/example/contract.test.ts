@@ -163,7 +163,7 @@ test('client types generated from the document let a restricted user lack any fi
   await app.ready()
   // Clients are generated from the complete document.
   const types = astToString(await openapiTS(JSON.parse(JSON.stringify(app.swagger()))))
-  // The README's client block, as pasted.
+  // The client block of docs/openapi.md, as pasted.
   const check = readmeBlocks().find(isClientBlock)!.code
   const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-types-'))
   t.teardown(() => rmSync(directory, { recursive: true, force: true }))
@@ -175,5 +175,5 @@ test('client types generated from the document let a restricted user lack any fi
   const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   t.same(diagnostics, [])
   t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
-  t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'the README names the 400 body as it is generated')
+  t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'docs/openapi.md names the 400 body as it is generated')
 })
