@@ -119,3 +119,26 @@ export function quote (text: string, max = 64): string {
 export const InvalidSourceError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_SOURCE', 500, [string]> = createError(
   'FST_RESTRICTED_FIELDS_INVALID_SOURCE', '%s', 500
 )
+
+/**
+ * 500: a request's fields could not be loaded, as a field's source does not
+ * fit its table. The message names no table or column: the client sees it.
+ * Its `cause`, an InvalidSourceError that names them, goes to the server's log.
+ */
+export const LoadFailedError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_LOAD_FAILED', 500, [{ cause: unknown }]> = createError(
+  'FST_RESTRICTED_FIELDS_LOAD_FAILED',
+  "The fields of this response could not be loaded: a field's source does not fit the data it is loaded from (the server's log says which)",
+  500
+)
+
+/**
+ * 500: `request.restrictedFields` was read on an opted-in route while what the
+ * request may see was not known: before the route's `hiddenFields` rule ran,
+ * or after it failed. Answering "every field" then would load what the
+ * request's selection leaves out.
+ */
+export const SelectionNotReadError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_SELECTION_NOT_READ', 500, [string, string]> = createError(
+  'FST_RESTRICTED_FIELDS_SELECTION_NOT_READ',
+  'Route %s: request.restrictedFields was read %s',
+  500
+)

@@ -7,7 +7,7 @@
 import type {
   FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
-import { HiddenFieldsUnknownError } from './errors.js'
+import { HiddenFieldsUnknownError, SelectionNotReadError } from './errors.js'
 import type { HiddenFieldsRoute } from './options.js'
 import type { RouteSpec, StatusSpec, UNDECLARED_STATUS } from './route.js'
 import { hasRestriction, mayHoldBrackets } from './selection.js'
@@ -59,11 +59,17 @@ function normalizeQuery (query: Query, selection: Selection, spec: RouteSpec): v
 }
 
 /**
- * Where an opted-in route's config keeps the function that reads a request's
- * selection, for the `restrictedFields` getter of a hook that asks before the
- * route has read it.
+ * Where an opted-in route's config keeps how the `restrictedFields` getter
+ * reads a request's selection for a hook that asks before the route has.
  */
-export const kReadSelection = Symbol('fastify-restricted-fields.read-selection')
+export const kRouteReading = Symbol('fastify-restricted-fields.route-reading')
+
+/** How the `restrictedFields` getter of an opted-in route reads a selection the route has not read yet. */
+export interface RouteReading {
+  readonly route: string
+  /** Reads it now; null where it cannot be known yet (before a `hiddenFields` rule has run). */
+  readonly read: ((request: FastifyRequest) => void) | null
+}
 
 /** The hooks of an opted-in route, closed over its spec and its state. */
 export interface RestrictedHooks {
@@ -78,8 +84,8 @@ export interface RestrictedHooks {
    * less than a hook. A bad parameter is still answered before the handler runs.
    */
   wrapHandler: ((handler: RouteHandlerMethod) => RouteHandlerMethod) | null
-  /** Reads the selection of a request whose route has not read it yet; throws a coded 400 error for bad parameters. */
-  readSelection: ((request: FastifyRequest) => void) | null
+  /** How the getter reads the selection of a request whose route has not read it yet. */
+  reading: RouteReading
 }
 
 type Done = (error?: Error) => void
@@ -131,9 +137,9 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
   }
 
   function restrictFieldsParse (request: FastifyRequest, _reply: FastifyReply, done: Done): void {
-    // Read before validation: a querystring schema may strip or coerce the parameters.
+    // Read before validation: a querystring schema may strip or coerce the parameters. An earlier hook that asked has read them.
     try {
-      readSelection(request)
+      if ((request as SelectionCarrier)[kSelection] === UNREAD) readSelection(request)
     } catch (error) {
       done(error as Error)
       return
@@ -185,7 +191,8 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
     preHandler: null,
     preSerialization: restrictFieldsSerialize as preSerializationHookHandler<unknown>,
     wrapHandler: spec.hasQuerystring ? null : wrapHandler,
-    readSelection: spec.hasQuerystring ? null : readSelection
+    // Until validation, the query holds what the client sent: a hook that asks before it may have it read.
+    reading: { route: spec.route, read: readSelection }
   }
 }
 
@@ -308,7 +315,7 @@ function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: Visibi
     preHandler: restrictFieldsVisibility as preHandlerHookHandler,
     preSerialization: restrictVisibleSerialize as preSerializationHookHandler<unknown>,
     wrapHandler: null,
-    readSelection: null
+    reading: { route: spec.route, read: null }
   }
 }
 
@@ -322,23 +329,28 @@ function ruleFailed (request: FastifyRequest): void {
 /**
  * The `restrictedFields` getter: the view of the request's selection, built
  * on first read and kept with the request; the route's unrestricted view
- * without one; NOT_RESTRICTED on routes not opted in. On a route that reads
- * the selection before its handler, a hook that asks first has it read then
- * (a bad parameter throws its 400 there).
+ * without one; NOT_RESTRICTED on routes not opted in. A hook that asks before
+ * the route has read the selection has it read then (a bad parameter throws
+ * its 400 there); where it cannot be known yet (before a `hiddenFields` rule
+ * has run, or after it failed), the getter throws rather than answer "every
+ * field", which would load what the selection leaves out.
  */
 export function restrictedFieldsGetter (this: FastifyRequest): FieldSelection {
   const carrier = this as SelectionCarrier
   const view = carrier[kView]
   if (view !== null) return view
-  let selection = carrier[kSelection]
-  if (selection === UNREAD) {
-    const read = (this.routeOptions.config as unknown as Record<symbol, ((request: FastifyRequest) => void) | undefined>)[kReadSelection]
-    if (read === undefined) return NOT_RESTRICTED
-    read(this)
-    if (carrier[kView] !== null) return carrier[kView]
-    selection = carrier[kSelection] as Selection
+  const reading = (this.routeOptions.config as unknown as Record<symbol, RouteReading | undefined>)[kRouteReading]
+  if (reading === undefined) return NOT_RESTRICTED
+  if (carrier[kVisibility] === RULE_FAILED) {
+    throw new SelectionNotReadError(reading.route, 'after its hiddenFields rule failed, so what the request may see is unknown')
   }
-  if (selection === null) return NOT_RESTRICTED
-  carrier[kView] = selectionView(selection.projection)
+  if (carrier[kSelection] === UNREAD) {
+    if (reading.read === null) {
+      throw new SelectionNotReadError(reading.route, "before its hiddenFields rule ran, so what the request may see is not known yet; read it in the handler (the rule runs after the route's own preHandler hooks)")
+    }
+    reading.read(this)
+    if (carrier[kView] !== null) return carrier[kView]
+  }
+  carrier[kView] = selectionView((carrier[kSelection] as Selection).projection)
   return carrier[kView]
 }

@@ -2,14 +2,15 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './schema/paths.js'
 import {
-  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  SelectionNotReadError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
-import { documentRestrictedRoutes } from './openapi/callers.js'
+import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
 import { swaggerUiVisibility } from './openapi/swagger-ui.js'
 import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
-import { planner } from './orm/load.js'
-import { UNREAD, kPending, kReadSelection, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
+import { checkLoaders, planner } from './orm/load.js'
+import { UNREAD, kPending, kRouteReading, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
@@ -71,12 +72,18 @@ function ruleRouteOf (routeOptions: RouteOptions): HiddenFieldsRoute {
   return Object.freeze({ method: routeOptions.method, url: routeOptions.url, config: routeOptions.config ?? {} })
 }
 
-/** How a caller's document asks a route's rule what it hides: with the route, checked by the route's own visibilities. */
-function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState): RestrictedRoute['hiddenFrom'] {
+/**
+ * How a caller's document asks a route's rule what it hides: with the caller's
+ * request seen from the route (its `routeOptions` those of the route), checked
+ * by the route's own visibilities.
+ */
+function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState, routeOptions: RouteOptions, instance: FastifyInstance): RestrictedRoute['hiddenFrom'] {
   const visibilities = state.visibilities
   if (rule === null || visibilities === null) return undefined
+  let seenFromRoute: FastifyRequest['routeOptions'] | undefined
   return async function hiddenFromCaller (request: FastifyRequest) {
-    return visibilities.of(await rule(request, state.ruleRoute)).hidden
+    seenFromRoute ??= requestRouteOptions(routeOptions, instance)
+    return visibilities.of(await rule(requestOnRoute(request, seenFromRoute), state.ruleRoute)).hidden
   }
 }
 
@@ -113,6 +120,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     optedInRoutes++
     const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
     const paths = declaredPaths(spec.tree)
+    checkLoaders(resolved.loads, paths, route)
     declaredByAnyRoute.add(spec.tree)
     const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions))
     const hooks = restrictedHooks(spec, state)
@@ -135,16 +143,14 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
       otherStatuses: others.map((status) => ({ statusKey: status.key as string, shape: status.shape })),
       paths,
       hidesFields: resolved.hiddenFields !== null,
-      hiddenFrom: hiddenFromDocument(resolved.hiddenFields, state)
+      hiddenFrom: hiddenFromDocument(resolved.hiddenFields, state, routeOptions, this)
     }, routeOptions.schema)
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
-    if (hooks.wrapHandler !== null) {
-      routeOptions.handler = hooks.wrapHandler(routeOptions.handler)
-      // Found there by the restrictedFields getter of a hook that asks before the handler.
-      routeOptions.config = { ...routeOptions.config, [kReadSelection]: hooks.readSelection } as typeof routeOptions.config
-    }
+    if (hooks.wrapHandler !== null) routeOptions.handler = hooks.wrapHandler(routeOptions.handler)
+    // Found there by the restrictedFields getter of a hook that asks before the route has read the selection.
+    routeOptions.config = { ...routeOptions.config, [kRouteReading]: hooks.reading } as typeof routeOptions.config
   })
 }
 
@@ -167,9 +173,11 @@ Object.assign(plugin, {
   InvalidOptionError,
   InvalidParameterError,
   InvalidSourceError,
+  LoadFailedError,
   loadPlanner: planner,
   NoDeclaredFieldsError,
   PathTooDeepError,
+  SelectionNotReadError,
   TooManyFieldsError,
   UnaddressableFieldError,
   UnknownFieldError,
@@ -187,9 +195,11 @@ export { plugin as fastifyRestrictedFields, planner as loadPlanner }
 /** @internal */
 export { plugin as 'module.exports' }
 export type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RoutePaths, Selected } from './types/selection.js'
-export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Planner, RelationSource, TableShape } from './orm/load.js'
+export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Loader, Planner, RelationSource, TableShape } from './orm/load.js'
+export type { LoadCheck } from './options.js'
 export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
 export {
-  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  SelectionNotReadError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

@@ -68,6 +68,18 @@ export interface RestrictFieldsRouteOptions<P extends string = string> extends O
   defaultFields?: Array<NoInfer<P>>
   /** The route's own field sets, added to the plugin's (a set of the same name is replaced). */
   fieldSets?: Record<string, Array<NoInfer<P>>>
+  /**
+   * The loaders (ORM adapters, or `loadPlanner`s) the handler loads the
+   * route's records with: every declared path is checked against their
+   * sources when the route is declared, so a field no column can fill fails
+   * there, not on the first request that selects it.
+   */
+  loads?: LoadCheck | readonly LoadCheck[]
+}
+
+/** What `loads` takes: anything with the `check` of a loader (an adapter's function, a `loadPlanner`). */
+export interface LoadCheck {
+  readonly check: (paths: readonly string[]) => void
 }
 
 export type ResolvedOptions = Required<Omit<RestrictedFieldsOptions, 'hiddenFields'>> & { hiddenFields: HiddenFieldsRule | null }
@@ -75,6 +87,7 @@ export type ResolvedOptions = Required<Omit<RestrictedFieldsOptions, 'hiddenFiel
 export interface ResolvedRouteOptions extends ResolvedOptions {
   fields: string[] | null
   defaultFields: string[] | null
+  loads: readonly LoadCheck[]
 }
 
 const DEFAULTS: ResolvedOptions = {
@@ -160,6 +173,17 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
   if ('hiddenFields' in options && typeof options.hiddenFields !== 'function') {
     invalid(where, 'hiddenFields', 'a function of the request', options.hiddenFields)
   }
+  if ('loads' in options) checkLoads(where, options.loads)
+}
+
+function isLoader (value: unknown): value is LoadCheck {
+  return (typeof value === 'function' || isRecord(value)) && typeof (value as Partial<LoadCheck>).check === 'function'
+}
+
+function checkLoads (where: string, value: unknown): void {
+  if (!(Array.isArray(value) ? value.every(isLoader) : isLoader(value))) {
+    invalid(where, 'loads', 'a loader (an ORM adapter\'s function or a loadPlanner) or an array of them', value)
+  }
 }
 
 function checkDistinctParams (where: string, options: ResolvedOptions): void {
@@ -188,12 +212,13 @@ export function normalizeOptions (options: unknown): ResolvedOptions {
 export function resolveRouteOptions (value: unknown, global: ResolvedOptions, route: string): ResolvedRouteOptions | null {
   const where = `fastify-restricted-fields, route ${route}: `
   if (value === undefined || value === false) return null
-  if (value === true) return { ...global, fields: null, defaultFields: null }
+  if (value === true) return { ...global, fields: null, defaultFields: null, loads: [] }
   if (!isRecord(value)) {
     throw new InvalidOptionError(`${where}\`restrictFields\` option should be true, false or an options object, instead got ${show(value)}`)
   }
-  checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields', 'defaultFields'])
+  checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields', 'defaultFields', 'loads'])
   const resolved = { ...global, fields: null, defaultFields: null, ...value } as ResolvedRouteOptions
+  resolved.loads = value.loads === undefined ? [] : ([] as LoadCheck[]).concat(value.loads as LoadCheck | LoadCheck[])
   // A route's sets add to the plugin's, and replace the one they share a name with.
   if (value.fieldSets !== undefined) resolved.fieldSets = { ...global.fieldSets, ...value.fieldSets as Record<string, string[]> }
   checkDistinctParams(where, resolved)

@@ -6,7 +6,7 @@
  * transform and transformObject. A caller's own document, without what the
  * routes' rules hide from that caller, is made from the same generated one.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import type { PathTrie } from '../schema/tree.js'
 import { restrictedDocument } from './document.js'
 import { OPERATION_KEY } from './types.js'
@@ -18,6 +18,38 @@ export interface RouteDocumentation {
   record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined): Schema
   /** The document the caller of `request` may see: each route's rule asked once, its hidden fields left out. */
   documentFor (request: FastifyRequest, options?: { yaml?: boolean }): Promise<unknown>
+}
+
+/**
+ * `request.routeOptions` as a request of the route declared with
+ * `routeOptions` sees it, made once all `onRoute` hooks have run (when the
+ * first document is asked for): Fastify builds it from the same options.
+ */
+export function requestRouteOptions (routeOptions: RouteOptions, instance: FastifyInstance): FastifyRequest['routeOptions'] {
+  const { method, url } = routeOptions
+  return Object.freeze({
+    method,
+    url,
+    bodyLimit: routeOptions.bodyLimit ?? instance.initialConfig.bodyLimit,
+    handlerTimeout: (routeOptions as { handlerTimeout?: number }).handlerTimeout,
+    attachValidation: routeOptions.attachValidation ?? false,
+    logLevel: routeOptions.logLevel,
+    exposeHeadRoute: routeOptions.exposeHeadRoute,
+    prefixTrailingSlash: routeOptions.prefixTrailingSlash,
+    handler: routeOptions.handler,
+    config: Object.freeze({ ...routeOptions.config, url, method }),
+    schema: routeOptions.schema,
+    version: undefined
+  }) as unknown as FastifyRequest['routeOptions']
+}
+
+/**
+ * The caller's request as the route it documents sees it: a rule that reads
+ * `request.routeOptions` (its `config`, `url`, `method`) reads the documented
+ * route's, and everything else (headers, user, decorations) is the caller's.
+ */
+export function requestOnRoute (request: FastifyRequest, routeOptions: FastifyRequest['routeOptions']): FastifyRequest {
+  return Object.create(request, { routeOptions: { value: routeOptions, enumerable: true } }) as FastifyRequest
 }
 
 type DocumentFunction = (this: unknown, options?: { yaml?: boolean }) => unknown

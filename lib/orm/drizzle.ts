@@ -3,16 +3,20 @@
  * arguments, for the query builder (`db.select({...})`) and for relational
  * queries (`db.query.users.findMany({ columns, with })`).
  */
-import { getTableColumns, getTableName } from 'drizzle-orm'
-import type { Column, Table } from 'drizzle-orm'
+import { Table, getTableColumns, getTableName, is } from 'drizzle-orm'
 import { formatted, planner } from './load.js'
-import type { LoadOptions, LoadPlan, TableShape } from './load.js'
-import type { FieldSelection } from '../view.js'
+import type { LoadOptions, LoadPlan, Loader, TableShape } from './load.js'
 
 /** A table's column names: the keys of its Drizzle object. */
 type ColumnName<T extends Table> = keyof T['_']['columns'] & string
 
-export interface DrizzleOptions<T extends Table, R extends Record<string, Table>> extends LoadOptions<ColumnName<T>, NoInfer<keyof R & string>> {
+/**
+ * The table behind a relation field; with relations of its own (a post's
+ * comments, its author), the table and those, by relation name, at any depth.
+ */
+export type DrizzleRelation = Table | { readonly table: Table, readonly relations?: { readonly [relation: string]: DrizzleRelation } }
+
+export interface DrizzleOptions<T extends Table, R extends Record<string, DrizzleRelation>> extends LoadOptions<ColumnName<T>, NoInfer<keyof R & string>> {
   /**
    * The tables behind relation fields, by relation name: the tables joined to
    * `table` for `drizzleSelect`, and its relations (as `relations()` names
@@ -21,23 +25,42 @@ export interface DrizzleOptions<T extends Table, R extends Record<string, Table>
   readonly relations?: R
 }
 
-function shapeOf (table: Table, relations: Record<string, Table> = {}): TableShape {
+function tableOf (relation: DrizzleRelation): Table {
+  return is(relation, Table) ? relation : relation.table
+}
+
+function relationsOf (relation: DrizzleRelation): Readonly<Record<string, DrizzleRelation>> {
+  return is(relation, Table) ? {} : relation.relations ?? {}
+}
+
+function shapeOf (table: Table, relations: Readonly<Record<string, DrizzleRelation>>): TableShape {
   return {
     name: getTableName(table),
     columns: Object.keys(getTableColumns(table)),
-    relations: Object.fromEntries(Object.entries(relations).map(([name, related]) => [name, shapeOf(related)]))
+    relations: Object.fromEntries(Object.entries(relations).map(([name, related]) => [name, shapeOf(tableOf(related), relationsOf(related))]))
   }
 }
 
 /** The column objects of a table. */
 type ColumnOf<T extends Table> = T['_']['columns'][keyof T['_']['columns']]
 
-/** The select object of a plan: the table's columns by key, and each joined table's as a nested object. */
-export type DrizzleSelectFields<T extends Table, R extends Record<string, Table>> = Record<string, ColumnOf<T> | Record<string, ColumnOf<R[keyof R]>>>
+/** The table of a relation. */
+type TableOf<R> = R extends Table ? R : R extends { readonly table: infer T extends Table } ? T : never
 
-function columnsOf (table: Table, plan: LoadPlan): Record<string, Column> {
+/**
+ * The select object of a plan: the table's columns by key, and each joined
+ * table's as a nested object (a relation's own relations nest inside it).
+ * Frozen: the same object answers every request with the same selection.
+ */
+export type DrizzleSelectFields<T extends Table, R extends Record<string, DrizzleRelation>> = Readonly<Record<string, ColumnOf<T> | Readonly<Record<string, ColumnOf<TableOf<R[keyof R]>>>>>>
+
+/** The select object of a plan of `table`, each relation's nested under its name. */
+function selectOf (table: Table, relations: Readonly<Record<string, DrizzleRelation>>, plan: LoadPlan | null): Record<string, unknown> {
   const all = getTableColumns(table)
-  return Object.fromEntries(plan.columns.map((name) => [name, all[name]]))
+  const fields: Record<string, unknown> = plan === null ? { ...all } : Object.fromEntries(plan.columns.map((name) => [name, all[name]]))
+  const nested = plan === null ? Object.keys(relations) : Object.keys(plan.relations)
+  for (const relation of nested) fields[relation] = selectOf(tableOf(relations[relation]), relationsOf(relations[relation]), plan === null ? null : plan.relations[relation])
+  return fields
 }
 
 /**
@@ -48,37 +71,39 @@ function columnsOf (table: Table, plan: LoadPlan): Record<string, Column> {
  * every column of the table and of each relation.
  *
  * Checks every source against the tables now, with a coded error naming the
- * field and the column.
+ * field and the column; `restrictFields: { loads }` checks a route's fields.
  */
-export function drizzleSelect<T extends Table, R extends Record<string, Table> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): (selection: FieldSelection) => DrizzleSelectFields<T, R> {
-  const relations: Record<string, Table> = options.relations ?? {}
-  const everything = { ...getTableColumns(table) } as DrizzleSelectFields<T, R>
-  for (const [relation, related] of Object.entries(relations)) everything[relation] = getTableColumns(related) as Record<string, ColumnOf<R[keyof R]>>
-  return formatted(planner(shapeOf(table, relations), options), (plan) => {
-    const fields = columnsOf(table, plan) as DrizzleSelectFields<T, R>
-    for (const [relation, inner] of Object.entries(plan.relations)) fields[relation] = columnsOf(relations[relation], inner) as Record<string, ColumnOf<R[keyof R]>>
-    return fields
-  }, everything)
+export function drizzleSelect<T extends Table, R extends Record<string, DrizzleRelation> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): Loader<DrizzleSelectFields<T, R>> {
+  const relations: Readonly<Record<string, DrizzleRelation>> = options.relations ?? {}
+  return formatted(
+    planner(shapeOf(table, relations), options),
+    (plan) => selectOf(table, relations, plan) as DrizzleSelectFields<T, R>,
+    selectOf(table, relations, null) as DrizzleSelectFields<T, R>
+  )
 }
 
-/** The `columns` and `with` of a relational query. */
+/** The `columns` and `with` of a relational query, each relation's own `with` nested in it. Frozen. */
 export interface DrizzleQueryConfig {
-  columns: Record<string, true>
-  with?: Record<string, { columns: Record<string, true> }>
+  readonly columns: Readonly<Record<string, true>>
+  readonly with?: Readonly<Record<string, DrizzleQueryConfig>>
+}
+
+function queryOf (plan: LoadPlan): DrizzleQueryConfig {
+  const config: { columns: Record<string, true>, with?: Record<string, DrizzleQueryConfig> } = {
+    columns: Object.fromEntries(plan.columns.map((name) => [name, true]))
+  }
+  const relations = Object.entries(plan.relations)
+  if (relations.length > 0) config.with = Object.fromEntries(relations.map(([name, inner]) => [name, queryOf(inner)]))
+  return config
 }
 
 /**
  * The `columns` and `with` for `db.query.<table>.findMany(...)` (or
  * `findFirst`) that load what a selection sends, with each relation's own
- * columns. Drizzle joins on the foreign key without loading it. `undefined`
- * on a route that is not opted in, which loads every column.
+ * columns and relations, at any depth. Drizzle joins on the foreign key
+ * without loading it. `undefined` on a route that is not opted in, which
+ * loads every column.
  */
-export function drizzleQuery<T extends Table, R extends Record<string, Table> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): (selection: FieldSelection) => DrizzleQueryConfig | undefined {
-  const flags = (plan: LoadPlan): Record<string, true> => Object.fromEntries(plan.columns.map((name) => [name, true]))
-  return formatted<DrizzleQueryConfig | undefined>(planner(shapeOf(table, options.relations), options), (plan) => {
-    const config: DrizzleQueryConfig = { columns: flags(plan) }
-    const relations = Object.entries(plan.relations)
-    if (relations.length > 0) config.with = Object.fromEntries(relations.map(([name, inner]) => [name, { columns: flags(inner) }]))
-    return config
-  }, undefined)
+export function drizzleQuery<T extends Table, R extends Record<string, DrizzleRelation> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): Loader<DrizzleQueryConfig | undefined> {
+  return formatted<DrizzleQueryConfig | undefined>(planner(shapeOf(table, options.relations ?? {}), options), queryOf, undefined)
 }

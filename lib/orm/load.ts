@@ -7,7 +7,7 @@
  * of `request.restrictedFields`, which are declared names with hidden fields
  * already left out: nothing a client sends reaches it as a name.
  */
-import { InvalidSourceError } from '../errors.js'
+import { InvalidSourceError, LoadFailedError } from '../errors.js'
 import type { FieldSelection } from '../view.js'
 
 /**
@@ -189,6 +189,9 @@ function addPaths (level: Level, paths: readonly string[], into: Building, prefi
       for (const column of source.columns) into.columns.add(column)
       for (const { relation, level: related, column } of source.through) relationBuilding(into, relation, related).columns.add(column)
     } else if (source.kind === 'relation') {
+      // A relation's fields are what to load from it; one the response declares none below (past maxDepth,
+      // or declared free-form) would be loaded as its always-loaded columns and sent short.
+      if (tails.length === 0) throw new InvalidSourceError(`Field '${prefix}${field}' loads relation '${source.relation}', but the response declares no fields inside it (deeper than maxDepth, or a free-form object); declare its fields, or give it a column or dependsOn source`)
       addPaths(source.level, tails, relationBuilding(into, source.relation, source.level), `${prefix}${field}.`)
     }
   }
@@ -204,10 +207,12 @@ function finish (building: Building): LoadPlan {
 export interface Planner {
   /**
    * The plan for a selection; null on a route that is not opted in, where no
-   * field is declared and everything is loaded.
+   * field is declared and everything is loaded. A source that does not fit
+   * its table throws LoadFailedError, whose message names no table or column
+   * (its `cause`, which the server's log shows, does).
    */
   plan: (selection: FieldSelection) => LoadPlan | null
-  /** Throws the error a plan would throw for any of `paths` (every declared path of a route, say). */
+  /** Throws InvalidSourceError, naming the field and the column, where a plan of any of `paths` (every declared path of a route, say) would fail. */
   check: (paths: readonly string[]) => void
 }
 
@@ -231,10 +236,16 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
         if (!selection.restricted && selection.paths.length === 0) {
           plan = null
         } else {
-          const key = selection.paths.join('\n')
+          // A name may hold any character but '.' and ',': only a quoted list tells two selections apart.
+          const key = JSON.stringify(selection.paths)
           plan = byPaths.get(key)
           if (plan === undefined) {
-            plan = planOf(selection.paths)
+            try {
+              plan = planOf(selection.paths)
+            } catch (error) {
+              // The client is told that loading failed, never the table's columns: those go to the log, as the cause.
+              throw new LoadFailedError({ cause: error })
+            }
             if (byPaths.size >= REMEMBERED) byPaths.clear()
             byPaths.set(key, plan)
           }
@@ -248,16 +259,58 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
 }
 
 /**
- * An adapter's function of a selection: the plan put in the ORM's form once
- * per plan, and `everything` on a route that is not opted in.
+ * Checks a route's declared paths against each loader it names, when the
+ * route is declared: a field no source can load fails there, naming the
+ * route, the field and the column, not on the first request that selects it.
  */
-export function formatted<T> (plans: Planner, format: (plan: LoadPlan) => T, everything: T): (selection: FieldSelection) => T {
+export function checkLoaders (loaders: ReadonlyArray<{ readonly check: (paths: readonly string[]) => void }>, paths: readonly string[], route: string): void {
+  for (const loader of loaders) {
+    try {
+      loader.check(paths)
+    } catch (error) {
+      if (error instanceof InvalidSourceError) throw new InvalidSourceError(`Route ${route}: ${error.message}`)
+      throw error
+    }
+  }
+}
+
+/**
+ * An adapter's function of a selection, with the check of a route's declared
+ * paths that `restrictFields: { loads }` runs when the route is declared.
+ */
+export interface Loader<T> {
+  (selection: FieldSelection): T
+  /** Throws InvalidSourceError, naming the field and the column, where a path of `paths` cannot be loaded. */
+  readonly check: (paths: readonly string[]) => void
+}
+
+/** Freezes what an answer holds, through plain objects and arrays only: an ORM's own objects (Drizzle's columns) are left as they are. */
+export function deepFreeze<T> (value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    const prototype = Object.getPrototypeOf(value)
+    if (Array.isArray(value) || prototype === Object.prototype || prototype === null) {
+      Object.freeze(value)
+      for (const inner of Object.values(value)) deepFreeze(inner)
+    }
+  }
+  return value
+}
+
+/**
+ * An adapter's function of a selection: the plan put in the ORM's form once
+ * per plan, and `everything` on a route that is not opted in. Every answer is
+ * deeply frozen: requests with the same paths share it, so a handler that
+ * changed it would change what the next caller loads.
+ */
+export function formatted<T> (plans: Planner, format: (plan: LoadPlan) => T, everything: T): Loader<T> {
   const made = new WeakMap<LoadPlan, T>()
-  return (selection) => {
+  deepFreeze(everything)
+  const load = (selection: FieldSelection): T => {
     const plan = plans.plan(selection)
     if (plan === null) return everything
     let result = made.get(plan)
-    if (result === undefined) made.set(plan, result = format(plan))
+    if (result === undefined) made.set(plan, result = deepFreeze(format(plan)))
     return result
   }
+  return Object.assign(load, { check: plans.check })
 }

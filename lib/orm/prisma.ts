@@ -1,19 +1,20 @@
 /**
  * `fastify-restricted-fields/prisma`: a request's selection as the `select`
- * of a Prisma query, with a nested `select` for each relation. Prisma loads
- * the keys a relation needs by itself.
+ * of a Prisma query, with a nested `select` for each relation, at any depth.
+ * Prisma loads the keys a relation needs by itself.
  */
 import { formatted, planner } from './load.js'
-import type { LoadOptions, LoadPlan, TableShape } from './load.js'
-import type { FieldSelection } from '../view.js'
+import type { LoadOptions, LoadPlan, Loader, TableShape } from './load.js'
 
 /**
  * A model as the adapter reads it: its name, and its generated scalar field
- * enum (`Prisma.UserScalarFieldEnum`), whose values are the columns it may load.
+ * enum (`Prisma.UserScalarFieldEnum`), whose values are the columns it may
+ * load; for a relation's model, its own relations too, at any depth.
  */
 export interface PrismaModel<Column extends string = string> {
   readonly name: string
   readonly fields: { readonly [key: string]: Column }
+  readonly relations?: { readonly [relation: string]: PrismaModel }
 }
 
 export interface PrismaOptions<Column extends string, R extends Record<string, PrismaModel>> extends LoadOptions<Column, NoInfer<keyof R & string>> {
@@ -21,14 +22,14 @@ export interface PrismaOptions<Column extends string, R extends Record<string, P
   readonly relations?: R
 }
 
-/** The `select` of a query: `true` for each column, a nested `{ select }` for each relation. */
+/** The `select` of a query: `true` for each column, a nested `{ select }` for each relation. Frozen. */
 export interface PrismaSelect { readonly [field: string]: true | { readonly select: PrismaSelect } }
 
-function shapeOf (model: PrismaModel, relations: Record<string, PrismaModel> = {}): TableShape {
+function shapeOf (model: PrismaModel): TableShape {
   return {
     name: model.name,
     columns: Object.values(model.fields),
-    relations: Object.fromEntries(Object.entries(relations).map(([name, related]) => [name, shapeOf(related)]))
+    relations: Object.fromEntries(Object.entries(model.relations ?? {}).map(([name, related]) => [name, shapeOf(related)]))
   }
 }
 
@@ -45,11 +46,11 @@ function selectOf (plan: LoadPlan): PrismaSelect {
  * scalar field.
  *
  * Checks every source against the models now, with a coded error naming the
- * field and the column.
+ * field and the column; `restrictFields: { loads }` checks a route's fields.
  */
 export function prismaSelect<Column extends string, R extends Record<string, PrismaModel> = Record<never, PrismaModel>> (
   model: PrismaModel<Column>,
   options: PrismaOptions<NoInfer<Column>, R> = {}
-): (selection: FieldSelection) => PrismaSelect | undefined {
-  return formatted<PrismaSelect | undefined>(planner(shapeOf(model, options.relations), options), selectOf, undefined)
+): Loader<PrismaSelect | undefined> {
+  return formatted<PrismaSelect | undefined>(planner(shapeOf({ ...model, relations: { ...model.relations, ...options.relations } }), options), selectOf, undefined)
 }

@@ -23,6 +23,8 @@ export const ddl = `
     (2, 'Grace', NULL, false, NULL, 'h2', 'Grace', 'Hopper', 2),
     (3, 'Alan', 'alan@example.com', false, '2026-10-12T17:30:00.000Z', 'h3', 'Alan', 'Turing', NULL);
   INSERT INTO posts VALUES (1, 1, 'Notes', 'On the engine'), (2, 1, 'Sketch', 'Of a program'), (3, 2, 'Compilers', 'A first one');
+  CREATE TABLE comments (id integer PRIMARY KEY, post_id integer NOT NULL REFERENCES posts (id), author_id integer NOT NULL REFERENCES users (id), body text NOT NULL, flagged boolean NOT NULL);
+  INSERT INTO comments VALUES (1, 1, 2, 'Brilliant', false), (2, 1, 3, 'Spam?', true), (3, 3, 1, 'Indeed', false);
 `
 
 /** A database with the tables and rows above. */
@@ -145,6 +147,98 @@ export function quoted (columns: readonly string[], prefix = ''): string {
  * by request, for the caller to compare with what they expected.
  */
 export async function statementsOf (t: Test, app: FastifyInstance, sql: string[]): Promise<string[][]> {
+  const ran: string[][] = []
+  for (const { url, staff, status } of requests) {
+    const headers = staff === true ? { 'x-staff': 'yes' } : {}
+    sql.length = 0
+    const fromDb = await app.inject({ url: `/db${url}`, headers })
+    const fromMemory = await app.inject({ url: `/memory${url}`, headers })
+    t.same([fromDb.statusCode, fromMemory.statusCode], [status ?? 200, status ?? 200], url)
+    t.equal(fromDb.body, fromMemory.body, `${url}${staff === true ? ' as staff' : ''}: the same body as from memory`)
+    ran.push([...sql])
+  }
+  return ran
+}
+
+/**
+ * The API's posts, three relations deep: each post's author (many to one)
+ * with the author's profile (one to one), and its comments (one to many),
+ * each with its own author. `text` is the column `body`; the author's
+ * `full_name` depends on two columns.
+ */
+export const posts = [
+  {
+    id: 1,
+    title: 'Notes',
+    author: { name: 'Ada', full_name: 'Ada Lovelace', profile: { city: 'London', phone: '555-0101' } },
+    comments: [{ id: 1, text: 'Brilliant', flagged: false, author: { name: 'Grace' } }, { id: 2, text: 'Spam?', flagged: true, author: { name: 'Alan' } }]
+  },
+  { id: 2, title: 'Sketch', author: { name: 'Ada', full_name: 'Ada Lovelace', profile: { city: 'London', phone: '555-0101' } }, comments: [] },
+  {
+    id: 3,
+    title: 'Compilers',
+    author: { name: 'Grace', full_name: 'Grace Hopper', profile: { city: 'Arlington', phone: null } },
+    comments: [{ id: 3, text: 'Indeed', flagged: false, author: { name: 'Ada' } }]
+  }
+]
+
+const nameSchema = { type: 'string' }
+
+export const postSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: { type: 'integer' },
+    title: { type: 'string' },
+    author: {
+      type: 'object',
+      properties: {
+        name: nameSchema,
+        full_name: { type: 'string' },
+        profile: { type: ['object', 'null'], properties: { city: { type: 'string' }, phone: { type: ['string', 'null'] } } }
+      }
+    },
+    comments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, text: { type: 'string' }, flagged: { type: 'boolean' }, author: { type: 'object', properties: { name: nameSchema } } }
+      }
+    }
+  }
+}
+
+/** Anonymous callers see neither an author's phone nor whether a comment was flagged: hidden two levels down. */
+function hiddenPostFields (request: FastifyRequest): string[] {
+  return request.headers['x-staff'] === 'yes' ? [] : ['author.profile.phone', 'comments.flagged']
+}
+
+/** An app with `/db/posts` served by `load` and `/memory/posts` serving `posts`, both behind the rule above. */
+export async function postsAppWith (t: Test, load: (selection: FieldSelection) => Promise<unknown[]>): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(fastifyRestrictedFields, { hiddenFields: hiddenPostFields })
+  const schema = { response: { 200: { type: 'array', items: postSchema } } }
+  app.get('/db/posts', { restrictFields: true, schema }, async (request) => await load(request.restrictedFields))
+  app.get('/memory/posts', { restrictFields: true, schema }, async () => posts)
+  return app
+}
+
+/** The requests every ORM answers on the posts: relations two and three levels down, anonymous and as staff. */
+export const postRequests: Array<{ url: string, staff?: boolean, status?: number }> = [
+  { url: '/posts' },
+  { url: '/posts', staff: true },
+  { url: '/posts?only=title,author.profile.city' },
+  { url: '/posts?only=comments.author.name' },
+  { url: '/posts?only=comments.text,author.full_name' },
+  { url: '/posts?only=author.profile', staff: true },
+  { url: '/posts?only=comments.flagged', status: 400 },
+  { url: '/posts?only=comments.flagged', staff: true },
+  { url: '/posts?defer=comments,author.profile' }
+]
+
+/** Like statementsOf, for the posts. */
+export async function postStatementsOf (t: Test, app: FastifyInstance, sql: string[], requests = postRequests): Promise<string[][]> {
   const ran: string[][] = []
   for (const { url, staff, status } of requests) {
     const headers = staff === true ? { 'x-staff': 'yes' } : {}

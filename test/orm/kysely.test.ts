@@ -48,7 +48,7 @@ test('on a route that is not opted in, the plan holds every column listed and ev
   const notOptedIn = { restricted: false, fields: [], paths: [], has: () => true }
   t.same(loadUsers(notOptedIn), {
     columns: ['id', 'name', 'email', 'is_staff', 'last_login', 'first_name', 'last_name', 'profile_id'],
-    relations: { profile: { columns: ['id', 'city', 'phone'] }, posts: { columns: ['id', 'title'] } }
+    relations: { profile: { columns: ['id', 'city', 'phone'], relations: {} }, posts: { columns: ['id', 'title'], relations: {} } }
   })
   t.same(kyselySelect<Database, 'posts'>({ table: 'posts', columns: ['id', 'title'] })(notOptedIn), { columns: ['id', 'title'], relations: {} })
   // @ts-expect-error -- not a column of posts

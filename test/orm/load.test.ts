@@ -56,6 +56,31 @@ test('a route that is not opted in has no plan; a selection met again, as the sa
   t.not(plans.plan(selection('email')), first)
 })
 
+test('selections whose names hold a newline or any other character but . and , never share a plan', async (t) => {
+  const plans = planner({ name: 't', columns: ['id', 'x', 'y', 'xy', 'a', 'b', 'ab'] }, { fields: { 'x\ny': 'xy', 'a","b': 'ab' } })
+  t.same(plans.plan(selection('x', 'y')), { columns: ['id', 'x', 'y'], relations: {} })
+  t.same(plans.plan(selection('x\ny')), { columns: ['id', 'xy'], relations: {} })
+  t.same(plans.plan(selection('a', 'b')), { columns: ['id', 'a', 'b'], relations: {} })
+  t.same(plans.plan(selection('a","b')), { columns: ['id', 'ab'], relations: {} })
+})
+
+test('a relation the response declares no fields inside is refused, not loaded short', async (t) => {
+  const plans = planner(users)
+  const message = "Field 'posts' loads relation 'posts', but the response declares no fields inside it (deeper than maxDepth, or a free-form object); declare its fields, or give it a column or dependsOn source"
+  t.throws(() => plans.check(['id', 'posts']), { code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE', message })
+  t.throws(() => plans.plan(selection('posts')), { code: 'FST_RESTRICTED_FIELDS_LOAD_FAILED', cause: { message } })
+})
+
+test('relations of relations are planned at any depth, each with its own sources and always-loaded columns', async (t) => {
+  const comments = { name: 'comments', columns: ['id', 'post_id', 'body', 'flagged'], relations: { author: { name: 'users', columns: ['id', 'name'] } } }
+  const deep = { name: 'users', columns: ['id', 'name'], relations: { posts: { name: 'posts', columns: ['id', 'title'], relations: { comments } } } }
+  const plans = planner(deep, { fields: { posts: { relation: 'posts', fields: { comments: { relation: 'comments', fields: { text: 'body' }, always: [] } } } } })
+  t.same(plans.plan(selection('posts', 'posts.comments', 'posts.comments.text', 'posts.comments.author', 'posts.comments.author.name')), {
+    columns: ['id'],
+    relations: { posts: { columns: ['id'], relations: { comments: { columns: ['body'], relations: { author: { columns: ['id', 'name'], relations: {} } } } } } }
+  })
+})
+
 test('a plan remembers a bounded number of selections by their paths', async (t) => {
   const plans = planner({ name: 'wide', columns: Array.from({ length: 1100 }, (_, index) => `c${index}`) }, { always: [] })
   const first = plans.plan(selection('c0'))
@@ -67,7 +92,13 @@ test('a plan remembers a bounded number of selections by their paths', async (t)
 test('a field with no source and no column of its name fails when planned or checked, naming the field and the column', async (t) => {
   const plans = planner(users)
   const error = { code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE', message: "Field 'profile.town' loads column 'town', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'" }
-  t.throws(() => plans.plan(selection('profile', 'profile.town')), error)
+  // A request is told that loading failed, never the table's columns: the cause, which the log shows, names them.
+  t.throws(() => plans.plan(selection('profile', 'profile.town')), {
+    code: 'FST_RESTRICTED_FIELDS_LOAD_FAILED',
+    statusCode: 500,
+    message: "The fields of this response could not be loaded: a field's source does not fit the data it is loaded from (the server's log says which)",
+    cause: error
+  })
   t.throws(() => plans.check(['id', 'profile', 'profile.town']), error)
   t.doesNotThrow(() => plans.check(['id', 'profile', 'profile.city']))
   t.throws(() => planner(users, { fields: { profile: { relation: 'profile', always: ['key'] } } }), {
