@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core'
 import { drizzleQuery, drizzleSelect } from '../../lib/orm/drizzle.js'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { appWith, fullName, loaded, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
+import { appWith, checkPostStatements, fullName, loaded, postRequests, postStatementsOf, postsAppWith, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
 
 const profiles = pgTable('profiles', { id: integer().primaryKey(), city: text().notNull(), phone: text() })
 const users = pgTable('users', {
@@ -129,4 +129,63 @@ test('a source that names what the tables do not have fails when the adapter is 
     invalid("Field 'place' loads column 'town', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'"))
   // @ts-expect-error -- users has no relation given
   t.throws(() => drizzleQuery(users, { fields: { place: { dependsOn: ['name.first'] } } }), invalid("Field 'place' depends on 'name.first', but 'name' is not a relation of table 'users'"))
+})
+
+const comments = pgTable('comments', { id: integer().primaryKey(), postId: integer('post_id').notNull(), authorId: integer('author_id').notNull(), body: text().notNull(), flagged: boolean().notNull() })
+const postsWithComments = relations(posts, ({ one, many }) => ({
+  author: one(users, { fields: [posts.authorId], references: [users.id] }),
+  comments: many(comments)
+}))
+const commentsRelations = relations(comments, ({ one }) => ({
+  post: one(posts, { fields: [comments.postId], references: [posts.id] }),
+  author: one(users, { fields: [comments.authorId], references: [users.id] })
+}))
+
+// Three levels of relations: a post's author and the author's profile, its comments and each comment's author.
+const postFields = {
+  relations: { author: { table: users, relations: { profile: profiles } }, comments: { table: comments, relations: { author: users } } },
+  fields: {
+    author: { relation: 'author', fields: { full_name: { dependsOn: ['firstName', 'lastName'] } } },
+    comments: { relation: 'comments', fields: { text: 'body' }, always: [] }
+  }
+} as const
+
+/** A post row as the relational query gives it, as the API sends it. */
+function postOf (row: Record<string, any>): Record<string, unknown> {
+  return {
+    ...row,
+    author: row.author === undefined ? undefined : { ...row.author, full_name: fullName(row.author) },
+    comments: row.comments?.map((comment: Record<string, unknown>) => ({ ...comment, text: comment.body }))
+  }
+}
+
+test('drizzleQuery loads relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = drizzle({ client, schema: { users, profiles, posts, comments, usersRelations, postsWithComments, commentsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
+  const load = drizzleQuery(posts, postFields)
+  const app = await postsAppWith(t, async (selection) => {
+    const rows = await db.query.posts.findMany({ ...load(selection), orderBy: posts.id })
+    return rows.map(postOf)
+  })
+  checkPostStatements(t, await postStatementsOf(t, app, sql))
+})
+
+test('drizzleSelect joins one-to-one and many-to-one relations at any depth, each as a nested object', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
+  // The comments, which are many, are not joined: a request for them is refused by the route's own field list.
+  const load = drizzleSelect(posts, { relations: { author: { table: users, relations: { profile: profiles } } }, fields: { ...postFields.fields, comments: false } })
+  const app = await postsAppWith(t, async (selection) => {
+    const rows = await db.select(load(selection)).from(posts).leftJoin(users, eq(posts.authorId, users.id)).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(posts.id)
+    return rows.map((row: Record<string, any>) => postOf({ ...row, comments: undefined }))
+  })
+  const requests = postRequests.filter(({ url }) => url.includes('author') && !url.includes('comments'))
+  t.same(requests.map(({ url }) => url), ['/posts?only=title,author.profile.city', '/posts?only=author.profile'])
+  const ran = await postStatementsOf(t, app, sql, requests)
+  t.same(ran, [
+    ['select "posts"."id", "posts"."title", "users"."id", "profiles"."id", "profiles"."city" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"'],
+    ['select "posts"."id", "users"."id", "profiles"."id", "profiles"."city", "profiles"."phone" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"']
+  ])
 })

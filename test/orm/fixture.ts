@@ -25,6 +25,8 @@ export const ddl = `
   INSERT INTO posts VALUES (1, 1, 'Notes', 'On the engine'), (2, 1, 'Sketch', 'Of a program'), (3, 2, 'Compilers', 'A first one');
   CREATE TABLE comments (id integer PRIMARY KEY, post_id integer NOT NULL REFERENCES posts (id), author_id integer NOT NULL REFERENCES users (id), body text NOT NULL, flagged boolean NOT NULL);
   INSERT INTO comments VALUES (1, 1, 2, 'Brilliant', false), (2, 1, 3, 'Spam?', true), (3, 3, 1, 'Indeed', false);
+  CREATE TABLE t (id integer PRIMARY KEY, x text, y text, xy text);
+  INSERT INTO t VALUES (1, 'x', 'y', 'xy');
 `
 
 /** A database with the tables and rows above. */
@@ -225,12 +227,12 @@ export async function postsAppWith (t: Test, load: (selection: FieldSelection) =
 }
 
 /** The requests every ORM answers on the posts: relations two and three levels down, anonymous and as staff. */
-export const postRequests: Array<{ url: string, staff?: boolean, status?: number }> = [
-  { url: '/posts' },
-  { url: '/posts', staff: true },
+export const postRequests: Array<{ url: string, staff?: boolean, status?: number, sendsText?: true }> = [
+  { url: '/posts', sendsText: true },
+  { url: '/posts', staff: true, sendsText: true },
   { url: '/posts?only=title,author.profile.city' },
   { url: '/posts?only=comments.author.name' },
-  { url: '/posts?only=comments.text,author.full_name' },
+  { url: '/posts?only=comments.text,author.full_name', sendsText: true },
   { url: '/posts?only=author.profile', staff: true },
   { url: '/posts?only=comments.flagged', status: 400 },
   { url: '/posts?only=comments.flagged', staff: true },
@@ -250,4 +252,21 @@ export async function postStatementsOf (t: Test, app: FastifyInstance, sql: stri
     ran.push([...sql])
   }
   return ran
+}
+
+/**
+ * Checks the statements each post request ran: a hidden column (`phone`,
+ * `flagged`) is read only for staff, `password_hash` never, a comment's
+ * `body` only when its text is sent; and every statement is the one the
+ * snapshot holds, so that any other change shows.
+ */
+export function checkPostStatements (t: Test, ran: string[][]): void {
+  postRequests.forEach(({ url, staff, status, sendsText }, index) => {
+    const text = ran[index].join('\n')
+    if (status !== undefined) t.same(ran[index], [], `${url}: no statement for a refused request`)
+    if (staff !== true) t.notMatch(text, /phone|flagged/, `${url}: no hidden column read for an anonymous caller`)
+    t.notMatch(text, /password_hash/, `${url}: no column that no field declares`)
+    if (sendsText !== true) t.notMatch(text, /"body"/, `${url}: no comment body unless its text is sent`)
+  })
+  t.matchSnapshot(ran, 'the statements of each request')
 }

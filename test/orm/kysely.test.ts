@@ -4,12 +4,13 @@ import type { Generated } from 'kysely'
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import { KyselyPGlite } from 'kysely-pglite'
 import { kyselySelect } from '../../lib/orm/kysely.js'
-import { appWith, fullName, loaded, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
 
 interface Database {
   users: { id: Generated<number>, name: string, email: string | null, is_staff: boolean, last_login: string | null, password_hash: string, first_name: string, last_name: string, profile_id: number | null }
   profiles: { id: number, city: string, phone: string | null }
   posts: { id: number, author_id: number, title: string, body: string }
+  comments: { id: number, post_id: number, author_id: number, body: string, flagged: boolean }
 }
 
 const loadUsers = kyselySelect<Database, 'users', { profile: 'profiles', posts: 'posts' }>(
@@ -56,4 +57,45 @@ test('on a route that is not opted in, the plan holds every column listed and ev
     code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE',
     message: "Field 'heading' loads column 'headline', which table 'posts' does not have; its columns are 'id', 'title'"
   })
+})
+
+// Three levels of relations: a post's author and the author's profile, its comments and each comment's author.
+const loadPosts = kyselySelect<Database, 'posts', { author: { table: 'users', relations: { profile: 'profiles' } }, comments: { table: 'comments', relations: { author: 'users' } } }>(
+  { table: 'posts', columns: ['id', 'title'] },
+  {
+    relations: {
+      author: { table: 'users', columns: ['id', 'name', 'first_name', 'last_name'], relations: { profile: { table: 'profiles', columns: ['id', 'city', 'phone'] } } },
+      comments: { table: 'comments', columns: ['id', 'body', 'flagged'], relations: { author: { table: 'users', columns: ['id', 'name'] } } }
+    },
+    fields: {
+      author: { relation: 'author', fields: { full_name: { dependsOn: ['first_name', 'last_name'] } } },
+      comments: { relation: 'comments', fields: { text: 'body' }, always: [] }
+    }
+  }
+)
+
+test('kyselySelect plans relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = new Kysely<Database>({ dialect: new KyselyPGlite(client).dialect, log: (event) => { if (event.level === 'query') sql.push(event.query.sql) } })
+  const app = await postsAppWith(t, async (selection) => {
+    const plan = loadPosts(selection)
+    const { author, comments } = plan.relations
+    const profile = author?.relations.profile
+    const commenter = comments?.relations.author
+    const rows = await db.selectFrom('posts').select(plan.columns)
+      .$if(author !== undefined, (query) => query.select((eb) => jsonObjectFrom(eb.selectFrom('users').select(author!.columns)
+        .$if(profile !== undefined, (inner) => inner.select((eb) => jsonObjectFrom(eb.selectFrom('profiles').select(profile!.columns).whereRef('profiles.id', '=', 'users.profile_id')).as('profile')))
+        .whereRef('users.id', '=', 'posts.author_id')).as('author')))
+      .$if(comments !== undefined, (query) => query.select((eb) => jsonArrayFrom(eb.selectFrom('comments').select(comments!.columns)
+        .$if(commenter !== undefined, (inner) => inner.select((eb) => jsonObjectFrom(eb.selectFrom('users').select(commenter!.columns).whereRef('users.id', '=', 'comments.author_id')).as('author')))
+        .whereRef('comments.post_id', '=', 'posts.id').orderBy('comments.id')).as('comments')))
+      .orderBy('posts.id').execute()
+    return rows.map((row: Record<string, any>) => ({
+      ...row,
+      author: row.author === undefined ? undefined : { ...row.author, full_name: fullName({ firstName: row.author.first_name, lastName: row.author.last_name }) },
+      comments: row.comments?.map((comment: Record<string, unknown>) => ({ ...comment, text: comment.body }))
+    }))
+  })
+  checkPostStatements(t, await postStatementsOf(t, app, sql))
 })

@@ -2,7 +2,7 @@ import { test } from 'tap'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { Prisma, PrismaClient } from './prisma/generated/client.js'
 import { prismaSelect } from '../../lib/orm/prisma.js'
-import { appWith, fullName, loaded, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
 
 const loadUsers = prismaSelect(
   { name: 'User', fields: Prisma.UserScalarFieldEnum },
@@ -44,4 +44,36 @@ test('on a route that is not opted in, Prisma loads every scalar field; a field 
     code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE',
     message: "Field 'last_login' loads column 'last_login', which table 'User' does not have; its columns are 'id', 'name', 'email', 'isStaff', 'lastLogin', 'passwordHash', 'firstName', 'lastName', 'profileId'"
   })
+})
+
+// Three levels of relations: a post's author and the author's profile, its comments and each comment's author.
+const loadPosts = prismaSelect(
+  { name: 'Post', fields: Prisma.PostScalarFieldEnum },
+  {
+    relations: {
+      author: { name: 'User', fields: Prisma.UserScalarFieldEnum, relations: { profile: { name: 'Profile', fields: Prisma.ProfileScalarFieldEnum } } },
+      comments: { name: 'Comment', fields: Prisma.CommentScalarFieldEnum, relations: { author: { name: 'User', fields: Prisma.UserScalarFieldEnum } } }
+    },
+    fields: {
+      author: { relation: 'author', fields: { full_name: { dependsOn: ['firstName', 'lastName'] } } },
+      comments: { relation: 'comments', fields: { text: 'body' }, always: [] }
+    }
+  }
+)
+
+test('prismaSelect nests a select for relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), log: [{ emit: 'event', level: 'query' }] })
+  t.teardown(() => prisma.$disconnect())
+  prisma.$on('query', (event) => { sql.push(event.query) })
+  const app = await postsAppWith(t, async (selection) => {
+    const rows = await prisma.post.findMany({ select: loadPosts(selection), orderBy: { id: 'asc' } }) as Array<Record<string, any>>
+    return rows.map((row) => ({
+      ...row,
+      author: row.author === undefined ? undefined : { ...row.author, full_name: fullName(row.author) },
+      comments: row.comments?.map((comment: Record<string, unknown>) => ({ ...comment, text: comment.body }))
+    }))
+  })
+  checkPostStatements(t, await postStatementsOf(t, app, sql))
 })
