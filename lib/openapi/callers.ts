@@ -27,15 +27,17 @@ export interface RouteDocumentation {
  */
 export function requestRouteOptions (routeOptions: RouteOptions, instance: FastifyInstance): FastifyRequest['routeOptions'] {
   const { method, url } = routeOptions
+  // Fastify's defaults for what the route does not set, from the same server options.
+  const server = instance.initialConfig as typeof instance.initialConfig & { handlerTimeout?: number, exposeHeadRoutes?: boolean }
   return Object.freeze({
     method,
     url,
-    bodyLimit: routeOptions.bodyLimit ?? instance.initialConfig.bodyLimit,
-    handlerTimeout: (routeOptions as { handlerTimeout?: number }).handlerTimeout,
+    bodyLimit: routeOptions.bodyLimit ?? server.bodyLimit,
+    handlerTimeout: (routeOptions as { handlerTimeout?: number }).handlerTimeout ?? server.handlerTimeout ?? 0,
     attachValidation: routeOptions.attachValidation ?? false,
     logLevel: routeOptions.logLevel,
-    exposeHeadRoute: routeOptions.exposeHeadRoute,
-    prefixTrailingSlash: routeOptions.prefixTrailingSlash,
+    exposeHeadRoute: routeOptions.exposeHeadRoute ?? server.exposeHeadRoutes,
+    prefixTrailingSlash: routeOptions.prefixTrailingSlash ?? 'both',
     handler: routeOptions.handler,
     config: Object.freeze({ ...routeOptions.config, url, method }),
     schema: routeOptions.schema,

@@ -104,14 +104,54 @@ test('a bad parameter is answered with its 400 before the handler runs, also whe
   t.same(calls, ['handler, bound to the instance', 'preHandler sees id', 'handler'])
 })
 
-test('after a visibility rule fails, an error handler sees no selection: nothing it may see is known', async (t) => {
+test('after a visibility rule fails, an error handler that reads request.restrictedFields gets a coded error, not every field', async (t) => {
   const app = await build(t)
   app.setErrorHandler(async (error: Error, request, reply) => {
-    const { restricted, fields } = request.restrictedFields
-    return await reply.code(503).send({ message: error.message, restricted, fields })
+    try {
+      return await reply.code(503).send({ message: error.message, fields: request.restrictedFields.fields })
+    } catch (readError) {
+      return await reply.code(503).send({ message: error.message, read: (readError as Error).message })
+    }
   })
   app.get('/users', { restrictFields: { hiddenFields: () => { throw new Error('no rule today') } }, schema }, async () => records)
   const response = await app.inject('/users?only=id')
   t.equal(response.statusCode, 503)
-  t.same(response.json(), { message: 'no rule today', restricted: false, fields: [] })
+  t.same(response.json(), { message: 'no rule today', read: 'Route GET /users: request.restrictedFields was read after its hiddenFields rule failed, so what the request may see is unknown' })
+})
+
+test('read before the selection is known, request.restrictedFields never answers every field', async (t) => {
+  const app = await build(t)
+  const seen: string[] = []
+  const see = (where: string, selection: FieldSelection): void => { seen.push(`${where}: ${selection.restricted} ${selection.paths.join(',')}`) }
+  const rule = { hiddenFields: () => ['email'] }
+  // A route hook before the rule, and an app hook before it, cannot know what the request may see.
+  app.get('/ruled', { restrictFields: rule, schema, preHandler: async (request) => { see('preHandler', request.restrictedFields) } }, async () => records)
+  app.register(async (scoped) => {
+    scoped.addHook('onRequest', async (request) => { see('onRequest', request.restrictedFields) })
+    scoped.get('/ruled-early', { restrictFields: rule, schema }, async () => records)
+  })
+  // Without a rule, the query is what the client sent until validation: a hook that asks has it read, before a querystring schema too.
+  const querystring = { type: 'object', properties: { page: { type: 'integer' } } }
+  app.get('/early', {
+    restrictFields: true,
+    schema: { ...schema, querystring },
+    onRequest: async (request) => { see('onRequest', request.restrictedFields) },
+    preValidation: async (request) => { see('preValidation', request.restrictedFields) }
+  }, async (request) => { see('handler', request.restrictedFields); return records })
+  app.get('/early-plain', { restrictFields: true, schema, onRequest: async (request) => { see('onRequest', request.restrictedFields) } }, async () => records)
+  const notYet = "request.restrictedFields was read before its hiddenFields rule ran, so what the request may see is not known yet; read it in the handler (the rule runs after the route's own preHandler hooks)"
+  for (const url of ['/ruled', '/ruled-early']) {
+    const response = await app.inject(`${url}?only=name`)
+    t.same([response.statusCode, response.json()], [500, {
+      statusCode: 500,
+      code: 'FST_RESTRICTED_FIELDS_SELECTION_NOT_READ',
+      error: 'Internal Server Error',
+      message: `Route GET ${url}: ${notYet}`
+    }], url)
+  }
+  t.equal((await app.inject('/early?only=name&page=2')).body, '[{"name":"Ada"},{"name":"Alan"}]')
+  t.equal((await app.inject('/early-plain?only=profile.city')).body, '[{"profile":{"city":"London"}},{"profile":null}]')
+  const bad = await app.inject('/early?only=nope')
+  t.same([bad.statusCode, bad.json().code], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'], 'a bad parameter read early is its 400')
+  t.same(seen, ['onRequest: true name', 'preValidation: true name', 'handler: true name', 'onRequest: true profile,profile.city'])
 })
