@@ -35,20 +35,24 @@ test('resolveRouteOptions: undefined and false opt out, true takes the plugin op
   const global = normalizeOptions({})
   t.equal(resolveRouteOptions(undefined, global, 'GET /'), null)
   t.equal(resolveRouteOptions(false, global, 'GET /'), null)
-  t.same(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null, defaultFields: null })
+  t.same(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null, defaultFields: null, loads: [] })
 })
 
 test('resolveRouteOptions merges an object over the plugin options', async (t) => {
   const global = normalizeOptions({ unknownFields: 'ignore' })
   t.same(resolveRouteOptions({ fields: ['id'], deferParam: 'omit' }, global, 'GET /'),
-    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'], defaultFields: null })
+    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'], defaultFields: null, loads: [] })
+  const planner = { check: () => {}, plan: () => null }
+  t.same(resolveRouteOptions({ loads: planner }, global, 'GET /')?.loads, [planner], 'one loader is a list of one')
+  const loader = Object.assign(() => null, { check: () => {} })
+  t.same(resolveRouteOptions({ loads: [loader, planner] }, global, 'GET /')?.loads, [loader, planner])
 })
 
 test('a route\'s field sets add to the plugin\'s and replace the one of the same name', async (t) => {
   const global = normalizeOptions({ fieldSets: { summary: ['id', 'name'], contact: ['email'] } })
   t.same(resolveRouteOptions(true, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
   t.same(resolveRouteOptions({ defaultFields: ['id'], fieldSets: { summary: ['id'], mini: ['id'] } }, global, 'GET /'),
-    { ...defaults, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] } })
+    { ...defaults, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] }, loads: [] })
   t.same(resolveRouteOptions({ maxDepth: 3 }, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
 })
 
@@ -77,12 +81,15 @@ const invalidRoute: Array<[unknown, string]> = [
   ['yes', "`restrictFields` option should be true, false or an options object, instead got 'yes'"],
   [1, '`restrictFields` option should be true, false or an options object, instead got 1'],
   [null, '`restrictFields` option should be true, false or an options object, instead got null'],
-  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields"],
+  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
   [{ fields: [] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
   [{ fields: 'id' }, "`fields` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
   [{ fields: ['a..b'] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
   [{ fields: [1] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
-  [{ deferParam: 'only' }, "`onlyParam` and `deferParam` must differ, both are 'only'"]
+  [{ deferParam: 'only' }, "`onlyParam` and `deferParam` must differ, both are 'only'"],
+  [{ loads: 'users' }, "`loads` option should be a loader (an ORM adapter's function or a loadPlanner) or an array of them, instead got 'users'"],
+  [{ loads: [() => {}] }, "`loads` option should be a loader (an ORM adapter's function or a loadPlanner) or an array of them, instead got an array"],
+  [{ loads: { plan: () => null } }, "`loads` option should be a loader (an ORM adapter's function or a loadPlanner) or an array of them, instead got an object"]
 ]
 
 test('resolveRouteOptions rejects any other value, naming the route', async (t) => {

@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core'
 import { drizzleQuery, drizzleSelect } from '../../lib/orm/drizzle.js'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { appWith, checkPostStatements, fullName, loaded, postRequests, postStatementsOf, postsAppWith, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postStatementsOf, postsAppWith, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
 
 const profiles = pgTable('profiles', { id: integer().primaryKey(), city: text().notNull(), phone: text() })
 const users = pgTable('users', {
@@ -188,4 +188,20 @@ test('drizzleSelect joins one-to-one and many-to-one relations at any depth, eac
     ['select "posts"."id", "posts"."title", "users"."id", "profiles"."id", "profiles"."city" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"'],
     ['select "posts"."id", "users"."id", "profiles"."id", "profiles"."city", "profiles"."phone" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"']
   ])
+})
+
+test('with column privileges, the query builder names only the columns it reads; relational queries read whole related rows', async (t) => {
+  const client = await seeded(t)
+  await grantOnlyNameAndCity(client)
+  const sql: string[] = []
+  const db = drizzle({ client, schema: { users, profiles, posts, usersRelations, postsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
+  const joined = drizzleSelect(users, joinedFields)
+  const joinedApp = await appWith(t, async (selection) => await db.select(joined(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id))
+  const response = await joinedApp.inject('/db/users?only=name,profile.city')
+  t.same([response.statusCode, response.body], [200, nameAndCity])
+  const related = drizzleQuery(users, userFields)
+  const relationalApp = await appWith(t, async (selection) => await db.query.users.findMany({ ...related(selection), orderBy: users.id }))
+  sql.length = 0
+  t.equal((await relationalApp.inject('/db/users?only=name,profile.city')).statusCode, 500, 'permission denied for table profiles')
+  t.match(sql[0], /\(select \* from "profiles" "users_profile"/, 'its inner query reads every column of the related table')
 })

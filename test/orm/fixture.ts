@@ -270,3 +270,20 @@ export function checkPostStatements (t: Test, ran: string[][]): void {
   })
   t.matchSnapshot(ran, 'the statements of each request')
 }
+
+/**
+ * Makes the database's session a role that may read only the columns an
+ * anonymous `only=name,profile.city` needs (and the keys that join them),
+ * as a database with column privileges would.
+ */
+export async function grantOnlyNameAndCity (client: PGlite): Promise<void> {
+  await client.exec(`
+    CREATE ROLE reader;
+    GRANT SELECT (id, name, profile_id) ON users TO reader;
+    GRANT SELECT (id, city) ON profiles TO reader;
+    SET ROLE reader;
+  `)
+}
+
+/** The body of an anonymous `only=name,profile.city` from memory. */
+export const nameAndCity = '[{"name":"Ada","profile":{"city":"London"}},{"name":"Grace","profile":{"city":"Arlington"}},{"name":"Alan","profile":null}]'

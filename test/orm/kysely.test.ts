@@ -4,7 +4,7 @@ import type { Generated } from 'kysely'
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import { KyselyPGlite } from 'kysely-pglite'
 import { kyselySelect } from '../../lib/orm/kysely.js'
-import { appWith, checkPostStatements, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
 
 interface Database {
   users: { id: Generated<number>, name: string, email: string | null, is_staff: boolean, last_login: string | null, password_hash: string, first_name: string, last_name: string, profile_id: number | null }
@@ -98,4 +98,19 @@ test('kyselySelect plans relations of relations, at any depth, with their own so
     }))
   })
   checkPostStatements(t, await postStatementsOf(t, app, sql))
+})
+
+test('with column privileges, the statements name only the columns a selection reads, so they run', async (t) => {
+  const client = await seeded(t)
+  await grantOnlyNameAndCity(client)
+  const db = new Kysely<Database>({ dialect: new KyselyPGlite(client).dialect })
+  const app = await appWith(t, async (selection) => {
+    const plan = loadUsers(selection)
+    const profile = plan.relations.profile
+    return await db.selectFrom('users').select(plan.columns)
+      .$if(profile !== undefined, (query) => query.select((eb) => jsonObjectFrom(eb.selectFrom('profiles').select(profile!.columns).whereRef('profiles.id', '=', 'users.profile_id')).as('profile')))
+      .orderBy('users.id').execute()
+  })
+  const response = await app.inject('/db/users?only=name,profile.city')
+  t.same([response.statusCode, response.body], [200, nameAndCity])
 })

@@ -2,7 +2,7 @@ import { test } from 'tap'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { Prisma, PrismaClient } from './prisma/generated/client.js'
 import { prismaSelect } from '../../lib/orm/prisma.js'
-import { appWith, checkPostStatements, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
 
 const loadUsers = prismaSelect(
   { name: 'User', fields: Prisma.UserScalarFieldEnum },
@@ -76,4 +76,14 @@ test('prismaSelect nests a select for relations of relations, at any depth, with
     }))
   })
   checkPostStatements(t, await postStatementsOf(t, app, sql))
+})
+
+test('with column privileges, the statements name only the columns a selection reads, and the keys Prisma joins on, so they run', async (t) => {
+  const client = await seeded(t)
+  await grantOnlyNameAndCity(client)
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) })
+  t.teardown(() => prisma.$disconnect())
+  const app = await appWith(t, async (selection) => await prisma.user.findMany({ select: loadUsers(selection), orderBy: { id: 'asc' } }))
+  const response = await app.inject('/db/users?only=name,profile.city')
+  t.same([response.statusCode, response.body], [200, nameAndCity])
 })
