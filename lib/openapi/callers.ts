@@ -20,6 +20,9 @@ export interface RouteDocumentation {
   documentFor (request: FastifyRequest, options?: { yaml?: boolean }): Promise<unknown>
 }
 
+/** The route options that, when a route sets them, stand for the server's in its `request.routeOptions`. */
+const ROUTE_OVER_SERVER = ['bodyLimit', 'handlerTimeout', 'exposeHeadRoute', 'prefixTrailingSlash']
+
 /**
  * `request.routeOptions` as a request of the route declared with
  * `routeOptions` sees it, made once all `onRoute` hooks have run (when the
@@ -27,22 +30,27 @@ export interface RouteDocumentation {
  */
 export function requestRouteOptions (routeOptions: RouteOptions, instance: FastifyInstance): FastifyRequest['routeOptions'] {
   const { method, url } = routeOptions
-  // Fastify's defaults for what the route does not set, from the same server options.
+  // Fastify's defaults for what the route does not set come from the same server options.
   const server = instance.initialConfig as typeof instance.initialConfig & { handlerTimeout?: number, exposeHeadRoutes?: boolean }
-  return Object.freeze({
+  const options: Record<string, unknown> = {
     method,
     url,
-    bodyLimit: routeOptions.bodyLimit ?? server.bodyLimit,
-    handlerTimeout: (routeOptions as { handlerTimeout?: number }).handlerTimeout ?? server.handlerTimeout ?? 0,
-    attachValidation: routeOptions.attachValidation ?? false,
+    bodyLimit: server.bodyLimit,
+    handlerTimeout: server.handlerTimeout,
+    attachValidation: routeOptions.attachValidation,
     logLevel: routeOptions.logLevel,
-    exposeHeadRoute: routeOptions.exposeHeadRoute ?? server.exposeHeadRoutes,
-    prefixTrailingSlash: routeOptions.prefixTrailingSlash ?? 'both',
+    exposeHeadRoute: server.exposeHeadRoutes,
+    prefixTrailingSlash: 'both',
     handler: routeOptions.handler,
     config: Object.freeze({ ...routeOptions.config, url, method }),
     schema: routeOptions.schema,
     version: undefined
-  }) as unknown as FastifyRequest['routeOptions']
+  }
+  for (const key of ROUTE_OVER_SERVER) {
+    const own = (routeOptions as unknown as Record<string, unknown>)[key]
+    if (own !== undefined) options[key] = own
+  }
+  return Object.freeze(options) as unknown as FastifyRequest['routeOptions']
 }
 
 /**

@@ -123,7 +123,7 @@ test('a source that names what the tables do not have fails when the adapter is 
   t.throws(() => drizzleSelect(users, { always: ['uuid'] }), invalid(`Field '(always)' loads column 'uuid', which table 'users' does not have; ${columns}`))
   // @ts-expect-error -- not a relation given
   t.throws(() => drizzleQuery(users, { fields: { profile: { relation: 'profiles' } } }), invalid("Field 'profile' loads relation 'profiles', which table 'users' does not have; it has none"))
-  t.throws(() => drizzleQuery(users, { relations: { profile: profiles }, fields: { profile: { relation: 'profile', fields: { town: 'town' } } } }),
+  t.throws(() => drizzleQuery(users, { relations: { profile: { table: profiles } }, fields: { profile: { relation: 'profile', fields: { town: 'town' } } } }),
     invalid("Field 'profile.town' loads column 'town', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'"))
   t.throws(() => drizzleQuery(users, { relations: { profile: profiles }, fields: { place: { dependsOn: ['profile.town'] } } }),
     invalid("Field 'place' loads column 'town', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'"))

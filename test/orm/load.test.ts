@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { planner } from '../../lib/orm/load.js'
+import { checkLoaders, planner } from '../../lib/orm/load.js'
 import type { FieldSelection } from '../../lib/index.js'
 
 const profiles = { name: 'profiles', columns: ['id', 'city', 'phone'] }
@@ -119,4 +119,13 @@ test('a field with no source and no column of its name fails when planned or che
   t.throws(() => planner(users, { fields: { place: { dependsOn: ['id.x'] } } }), {
     message: "Field 'place' depends on 'id.x', but 'id' is not a relation of table 'users'"
   })
+})
+
+test('a route\'s loaders are checked against its declared paths, naming the route', async (t) => {
+  t.throws(() => checkLoaders([planner(users), planner(profiles)], ['id', 'name'], 'GET /users'), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE',
+    message: "Route GET /users: Field 'name' loads column 'name', which table 'profiles' does not have; its columns are 'id', 'city', 'phone'"
+  })
+  t.doesNotThrow(() => checkLoaders([planner(users)], ['id', 'name', 'profile', 'profile.city'], 'GET /users'))
+  t.throws(() => checkLoaders([{ check: () => { throw new RangeError('not mine') } }], ['id'], 'GET /users'), new RangeError('not mine'), 'any other error as it is')
 })

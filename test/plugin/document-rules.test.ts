@@ -28,7 +28,9 @@ async function documentedApp (t: Test, rule: HiddenFieldsRule) {
   await app.register(swagger, { openapi: { info: { title: 'test', version: '1.0.0' } } })
   await app.register(fastifyRestrictedFields, { hiddenFields: rule })
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
-  app.get('/users/:id', { restrictFields: true, config: { staffOnly: ['last_login'] }, schema: { response: { 200: user } } }, async () => ada)
+  // Options a route may set over the server's, which a rule reading request.routeOptions sees.
+  const own = { bodyLimit: 1000, handlerTimeout: 5000, exposeHeadRoute: true, prefixTrailingSlash: 'slash' as const }
+  app.get('/users/:id', { restrictFields: true, config: { staffOnly: ['last_login'] }, schema: { response: { 200: user } }, ...own }, async () => ada)
   app.get('/names/:id', { restrictFields: true, schema: { response: { 200: user } } }, async () => ada)
   app.get('/docs', async (request) => app.restrictedFieldsDocument(request))
   await app.ready()
