@@ -27,7 +27,8 @@
  *   the page of one record at which the no-parameter ratios are also judged);
  * - BENCH_VARIANTS: "3,5" keeps only those variants, "-9" drops variant 9;
  *   a ratio runs when both its variants are kept. The calibration pair
- *   (variant 1 against itself) always runs.
+ *   (variant 1 against itself) always runs;
+ * - BENCH_HEAP: "0" leaves out the heap after 60,000 never-seen selections.
  * The run prints its tables and ends with one line saying which targets
  * hold. It leaves the tree alone unless given `--write` (`npm run
  * bench:record`): then the results go to bench/results.json, with the date,
@@ -40,7 +41,10 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, TOP_LEVEL_FIELDS, churnSelections, seenAgainSelections } from './data.js'
+import {
+  HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, TOP_LEVEL_FIELDS, WIDE_FIELDS, WIDE_SELECTED, churnSelections, nestedUserLists, neverSeenLists, seenAgainSelections,
+  userLists, wideLists
+} from './data.js'
 import { CALIBRATION } from './readme.js'
 import { writeReadme } from './write-readme.js'
 
@@ -49,7 +53,13 @@ const cycles = {
   /** 165 sets of two and three fields (bench/data.ts, churnSelections). */
   churn: churnSelections(),
   /** 512 sets, each back every 512 requests (bench/data.ts, seenAgainSelections). */
-  seenAgain: seenAgainSelections()
+  seenAgain: seenAgainSelections(),
+  /** The users' 512 lists, `id` and each subset of the nine other fields, as one comma list (bench/data.ts, userLists). */
+  users: userLists(),
+  /** 512 lists of the users with and without `address.city` and `tags.label` (bench/data.ts, nestedUserLists). */
+  nested: nestedUserLists(),
+  /** 512 lists of the wide record's top-level fields (bench/data.ts, wideLists). */
+  wide: wideLists()
 }
 
 interface Variant {
@@ -115,6 +125,26 @@ const allVariants: Variant[] = [
   { id: '13', title: `route with default fields ${SELECTED.join(', ')}, no parameters`, path: '/dflt/records', sameAs: '5' },
   { id: '5p', title: 'limit with the product card\'s hook: hand-written route, exact two-field schema, one no-op preSerialization hook', path: `/hnop/records?${only}`, sameAs: '5' },
   { id: '3n', title: `${nested}, a nested selection, through the plugin`, path: `/plug/records?${nested}` },
+  { id: 'ne4', title: 'naive copy, users in an envelope requiring count, next, previous, results; the 512 lists', path: '/ne4s/records', cycle: 'users' },
+  { id: 'ue4', title: 'plugin, the same envelope and lists', path: '/pe4s/records', cycle: 'users', sameAs: 'ne4' },
+  { id: 'ne2', title: 'naive copy, users in an envelope requiring count and results; the 512 lists', path: '/ne2s/records', cycle: 'users' },
+  { id: 'ue2', title: 'plugin, the same envelope and lists', path: '/pe2s/records', cycle: 'users', sameAs: 'ne2' },
+  { id: 'nej', title: 'naive copy, users with a toJSON() in the envelope requiring count and results; the 512 lists', path: '/nejs/records', cycle: 'users' },
+  { id: 'uej', title: 'plugin, the same documents, envelope and lists: the copy path', path: '/pejs/records', cycle: 'users', sameAs: 'nej' },
+  { id: 'nar', title: 'naive copy, users in a plain array; the 512 lists', path: '/nars/records', cycle: 'users' },
+  { id: 'uar', title: 'plugin, the same array and lists', path: '/pars/records', cycle: 'users', sameAs: 'nar' },
+  { id: 'nen', title: 'naive copy, users in the envelope requiring count and results; 512 lists with and without address.city and tags.label', path: '/ne2s/records', cycle: 'nested' },
+  { id: 'uen', title: 'plugin, the same envelope and nested lists', path: '/pens/records', cycle: 'nested', sameAs: 'nen' },
+  { id: '7j', title: 'naive copy, today\'s records with a toJSON(), the 512 field sets seen again', path: '/cpyj/records', cycle: 'seenAgain' },
+  { id: '8j', title: `plugin, the same documents and field sets (cacheSize: ${SEEN_AGAIN_CACHE_SIZE}): the copy path`, path: '/seej/records', cycle: 'seenAgain', sameAs: '7j' },
+  { id: 'wp', title: 'wide record, route without the option, one no-op preSerialization hook', path: '/wnop/records' },
+  { id: 'w0', title: 'wide record, opted-in route, no parameters', path: '/wide/records', sameAs: 'wp' },
+  { id: 'wh', title: `wide record, hand-written route, exact schema of ${WIDE_SELECTED.join(', ')}, one no-op hook`, path: `/hwid/records?only=${WIDE_SELECTED.join(',')}` },
+  { id: 'wc', title: `wide record, only=${WIDE_SELECTED.join(',')}, compiled`, path: `/wide/records?only=${WIDE_SELECTED.join(',')}`, sameAs: 'wh' },
+  { id: 'wn', title: 'wide record, naive copy, 512 lists of its top-level fields', path: '/nwid/records', cycle: 'wide' },
+  { id: 'ww', title: 'wide record, plugin, the same lists: written', path: '/wflx/records', cycle: 'wide', sameAs: 'wn' },
+  { id: 'wnj', title: 'wide record with a toJSON(), naive copy, the same lists', path: '/nwij/records', cycle: 'wide' },
+  { id: 'wj', title: 'wide record with a toJSON(), plugin, the same lists: the copy path', path: '/wdoc/records', cycle: 'wide', sameAs: 'wnj' },
   { id: 'gj', title: 'GraphQL: mercurius with its JIT, { records { id name } } by GET', path: graphQL('/gqlj', 'id name'), sameRecordsAs: '5' },
   { id: 'gn', title: 'GraphQL: mercurius without its JIT, { records { id name } } by GET', path: graphQL('/gqln', 'id name'), sameRecordsAs: '5' },
   { id: 'gjn', title: 'GraphQL: mercurius with its JIT, { records { id profile { city } } } by GET', path: graphQL('/gqlj', 'id profile{city}'), sameRecordsAs: '3n' }
@@ -136,6 +166,16 @@ const allRatios: Ratio[] = [
   { name: '3/6', title: `${only}, compiled / json-mask`, over: '3', under: '6', target: 1.15, targetPages: [100] },
   { name: '10/5p', title: `allOf record, ${only}, compiled / hand-written route with one no-op hook`, over: '10', under: '5p', target: 0.97 },
   { name: '11/5p', title: `oneOf record of two variants, ${only}, compiled / hand-written route with one no-op hook`, over: '11', under: '5p', target: 0.97 },
+  { name: 'ue4/ne4', title: 'users, envelope requiring count, next, previous, results, 512 lists in turn: plugin / naive copy', over: 'ue4', under: 'ne4', target: 0.95 },
+  { name: 'ue2/ne2', title: 'users, envelope requiring count and results, 512 lists in turn: plugin / naive copy', over: 'ue2', under: 'ne2', target: 0.95 },
+  { name: 'uej/nej', title: 'the same with records that have a toJSON(), the copy path: plugin / naive copy', over: 'uej', under: 'nej', target: 0.95 },
+  { name: 'uar/nar', title: 'users, plain array, 512 lists in turn: plugin / naive copy', over: 'uar', under: 'nar', target: 0.95 },
+  { name: 'uen/nen', title: 'users, envelope requiring count and results, 512 nested lists in turn: plugin / naive copy', over: 'uen', under: 'nen', target: 0.95 },
+  { name: '8j/7j', title: 'today\'s records with a toJSON(), 512 field sets seen again, the copy path: plugin / naive copy', over: '8j', under: '7j', target: 0.95 },
+  { name: 'w0/wp', title: 'wide record, no parameters / one no-op preSerialization hook', over: 'w0', under: 'wp', target: 0.98 },
+  { name: 'wc/wh', title: 'wide record, compiled / hand-written route with one no-op hook', over: 'wc', under: 'wh', target: 0.97 },
+  { name: 'ww/wn', title: 'wide record, 512 lists in turn, written: plugin / naive copy', over: 'ww', under: 'wn', target: 0.95 },
+  { name: 'wj/wnj', title: 'wide record with a toJSON(), 512 lists in turn, the copy path: plugin / naive copy', over: 'wj', under: 'wnj', target: 0.95 },
   { name: '3/gj', title: `${only} through the plugin / GraphQL, mercurius with its JIT`, over: '3', under: 'gj', target: null },
   { name: '3/gn', title: `${only} through the plugin / GraphQL, mercurius without its JIT`, over: '3', under: 'gn', target: null },
   { name: '3n/gjn', title: `${nested} through the plugin / GraphQL, mercurius with its JIT, the same nested selection`, over: '3n', under: 'gjn', target: null },
@@ -174,6 +214,7 @@ const pairCount = numberSetting('BENCH_PAIRS', 7, true)
 const pageSizes = (process.env.BENCH_PAGE_SIZES ?? '20,100').split(',').map(Number)
 if (!pageSizes.every((size) => Number.isInteger(size) && size > 0)) badSetting(`BENCH_PAGE_SIZES should list positive integers, instead got '${process.env.BENCH_PAGE_SIZES}'`)
 const variants = chooseVariants(process.env.BENCH_VARIANTS)
+const measureHeap = process.env.BENCH_HEAP !== '0'
 const measuredAt = (ratio: Ratio, size: number): boolean => ratio.pages === undefined || ratio.pages.includes(size)
 const ratios = allRatios.filter((r) => variants.some((v) => v.id === r.over) && variants.some((v) => v.id === r.under) &&
   pageSizes.some((size) => measuredAt(r, size)))
@@ -214,7 +255,8 @@ interface Server { child: ChildProcess, origin: string }
 async function startServer (pageSize: number): Promise<Server> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url))
   const command = pinned ? ['/usr/bin/taskset', '-c', '1', process.execPath] : [process.execPath]
-  const child = spawn(command[0], [...command.slice(1), script, String(pageSize)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  // --expose-gc: the heap is read once garbage is collected.
+  const child = spawn(command[0], [...command.slice(1), '--expose-gc', script, String(pageSize)], { stdio: ['ignore', 'pipe', 'inherit'] })
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (chunk) => resolve(String(chunk)))
     child.once('exit', (code) => reject(new Error(`the benchmark server exited with code ${code} before listening`)))
@@ -278,6 +320,32 @@ async function measure (origin: string, variant: Variant, seconds: number, amoun
   return { rps: result.requests.total / elapsed, cpuPerRequest: cpu / result.requests.total }
 }
 
+/** The never-seen selections sent to each record's fresh route: as many query strings, none sent twice. */
+const NEVER_SEEN = 60_000
+
+async function heapUsed (origin: string): Promise<number> {
+  return (await (await fetch(`${origin}/heap`)).json() as { heapUsed: number }).heapUsed
+}
+
+/**
+ * The heap in use (after garbage collection) before and after NEVER_SEEN
+ * selections never sent before, on a route that served nothing else: what a
+ * stream of new field sets leaves behind.
+ */
+async function heapAfterNeverSeen (origin: string, path: string, fields: readonly string[], nested: readonly string[]): Promise<{ before: number, after: number }> {
+  const lists = neverSeenLists(fields, nested, NEVER_SEEN)
+  let position = 0
+  const before = await heapUsed(origin)
+  const result = await autocannon({
+    url: origin + path,
+    connections: CONNECTIONS,
+    amount: NEVER_SEEN,
+    requests: [{ setupRequest: (request) => ({ ...request, path: `${path}?only=${lists[position++ % lists.length]}` }) }]
+  })
+  if (result.non2xx > 0 || result.errors > 0) fail(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors while sending never-seen selections`)
+  return { before, after: await heapUsed(origin) }
+}
+
 /** The q-quantile of sorted values, interpolated between neighbours. */
 function quantile (sorted: number[], q: number): number {
   const position = (sorted.length - 1) * q
@@ -319,7 +387,15 @@ async function benchPageSize (pageSize: number) {
       }
       process.stderr.write(`page ${pageSize}: round ${round + 1}/${pairCount} done\n`)
     }
+    // Once, at the first page size: the heap depends on the selections, not on the page.
+    const heap = pageSize !== pageSizes[0] || !measureHeap
+      ? undefined
+      : {
+          records: await heapAfterNeverSeen(server.origin, '/hpu/records', TOP_LEVEL_FIELDS, ['profile.city', 'profile.zip', 'tags.label', 'tags.id']),
+          wide: await heapAfterNeverSeen(server.origin, '/hpw/records', WIDE_FIELDS, ['profile.p0', 'profile.geo.g1', 'orders.o2', 'orders.item.i0', 'sessions.s1'])
+        }
     return {
+      heap,
       variants: Object.fromEntries(used.map((v) => [v.id, {
         rps: spread(slices[v.id].map((s) => s.rps)).median,
         perCore: 1e6 / spread(slices[v.id].map((s) => s.cpuPerRequest)).median,
@@ -347,6 +423,23 @@ function verdict (results: Record<number, PageResult>, seconds: number): string 
   return missed.length === 0
     ? `Targets: all ${judged.length} met (${took}).`
     : `Targets: ${judged.length - missed.length} of ${judged.length} met; missed: ${missed.map((ratio) => ratio.name).join(', ')} (${took}).`
+}
+
+const megabytes = (bytes: number): string => (bytes / 2 ** 20).toFixed(1)
+
+/** The heap before and after the never-seen selections, when measured. */
+function heapLines (results: Record<number, PageResult>): string[] {
+  const heap = results[pageSizes[0]].heap
+  if (heap === undefined) return []
+  return [
+    `Heap in use after garbage collection, before and after ${NEVER_SEEN.toLocaleString('en')} never-seen selections on a fresh route:`,
+    '',
+    '| record | before (MB) | after (MB) |',
+    '|---|---:|---:|',
+    `| today's record | ${megabytes(heap.records.before)} | ${megabytes(heap.records.after)} |`,
+    `| wide record | ${megabytes(heap.wide.before)} | ${megabytes(heap.wide.after)} |`,
+    ''
+  ]
 }
 
 function report (results: Record<number, PageResult>): string[] {
@@ -386,6 +479,7 @@ function report (results: Record<number, PageResult>): string[] {
     '',
     ...table('perCore', 'per core, 1 / (server CPU time per request):'),
     '',
+    ...heapLines(results),
     'Variants, median over every slice (req/s | per core):',
     '',
     `| variant | ${pageSizes.map((size) => `page ${size}: req/s | per core`).join(' | ')} |`,

@@ -41,9 +41,16 @@ export function variantKey (tree: FieldTree): string {
 
 function copyValue (value: unknown, tree: FieldTree, projection: Projection, choose: VariantChooser): unknown {
   if (value === null || typeof value !== 'object') return value
-  // As fast-json-stringify does, an object's toJSON() stands for it.
-  if (hasToJSON(value)) return copyValue(value.toJSON(), tree, projection, choose)
-  if (Array.isArray(value)) return value.map((item) => copyValue(item, tree, projection, choose))
+  // As fast-json-stringify does, an object's toJSON() stands for it: called once, not again on what it returns.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON: () => unknown }).toJSON()
+    if (value === null || typeof value !== 'object') return value
+  }
+  if (Array.isArray(value)) {
+    const copies = new Array(value.length)
+    for (let i = 0; i < value.length; i++) copies[i] = copyValue(value[i], tree, projection, choose)
+    return copies
+  }
   return copyRecord(value as Record<string, unknown>, tree, projection, choose)
 }
 
@@ -60,7 +67,8 @@ function copyRecord (record: Record<string, unknown>, tree: FieldTree, projectio
     }
   }
   const copy: Record<string, unknown> = {}
-  for (const { node, sub } of projection) {
+  for (let i = 0; i < projection.length; i++) {
+    const { node, sub } = projection[i]
     const value = record[node.name]
     if (value === undefined) {
       // The compiled serializer writes a declared default for a missing field; so must the copy.

@@ -231,6 +231,12 @@ class SelectionParser {
 
   /** The trimmed segments of a declared path; null for an unknown path that is ignored; throws for others. */
   declaredSegments (path: string, param: string): string[] | null {
+    // A top-level name, the common case, is one lookup: no split, no trim (addValue trimmed it).
+    if (path.indexOf('.') === -1) {
+      if (this.tree.byName.has(path)) return [path]
+      this.unknown(path, param, [path], 0, this.tree)
+      return null
+    }
     // split's limit keeps a 10,000-segment path from being split further than needed.
     const segments = path.split('.', this.rules.maxDepth + 1)
     if (segments.length > this.rules.maxDepth) {

@@ -22,7 +22,7 @@ import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
 import { holdsHidden, stripHidden, stripHiddenText, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
-import { ProjectionWriter, WRITER_GAVE_UP, writerRoute } from './write.js'
+import { ProjectionWriter, WriterGaveUp, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
 /**
@@ -105,6 +105,8 @@ class StatusSerializers {
   readonly #encoded: WriterRoute
   /** The tag of the records' variants, when they are tagged. */
   readonly #tag: VariantTag | null
+  /** The reasons the writer gave up for, each logged once. */
+  readonly #gaveUp = new Set<WriterGaveUp>()
 
   constructor (status: StatusSpec, cacheSize: number) {
     this.#status = status
@@ -161,7 +163,11 @@ class StatusSerializers {
       try {
         return writer.write(payload, projection, tree)
       } catch (error) {
-        if (error !== WRITER_GAVE_UP) throw error
+        if (!(error instanceof WriterGaveUp)) throw error
+        if (!this.#gaveUp.has(error)) {
+          this.#gaveUp.add(error)
+          reply.log.debug({ reason: error.reason }, `fastify-restricted-fields: the route copies the kept fields where it cannot write them: ${error.reason}`)
+        }
       }
       if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
       const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))

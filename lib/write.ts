@@ -21,13 +21,28 @@ export type Serializer = (payload: unknown) => string
  * handler's objects, with no copy. For routes with a response schema it
  * writes what fast-json-stringify writes for the pruned schema: simple leaves
  * itself, other leaves through their own compiled serializer. Anything it does
- * not mirror exactly (a record that is not a plain object, a toJSON method,
- * an envelope with extra properties) makes it give up on the whole payload,
- * and the caller copies instead.
+ * not mirror exactly (a record that is not a plain object, a toJSON method, a
+ * record of no variant) makes it give up on the whole payload, and the caller
+ * copies instead.
  */
 
-/** Thrown by the writer for a payload it leaves to copyProjection. */
-export const WRITER_GAVE_UP = Symbol('fastify-restricted-fields.writer-gave-up')
+/** Thrown by the writer for a payload it leaves to copyProjection; `reason` says why. */
+export class WriterGaveUp {
+  readonly reason: string
+  constructor (reason: string) {
+    this.reason = reason
+  }
+}
+
+/** Every reason the writer gives up on a payload, made once: giving up allocates nothing. */
+export const GAVE_UP = {
+  shape: new WriterGaveUp('the payload is not of the declared shape (an array, an object or an envelope)'),
+  record: new WriterGaveUp('a record or nested object is not a plain object'),
+  toJSON: new WriterGaveUp('an object has a toJSON method'),
+  list: new WriterGaveUp('a declared array, or the envelope\'s records, is not an array'),
+  variant: new WriterGaveUp('a record is of no variant'),
+  envelope: new WriterGaveUp('the serializer compiler refused the envelope')
+} as const
 
 /** What a route's writer keeps between requests. */
 export interface WriterRoute {
@@ -36,10 +51,27 @@ export interface WriterRoute {
   readonly declared: DeclaredResponse | null
   /** Compiled serializers of leaves that are not simple, by their schema (shared by a node and its visible variants). */
   readonly leaves: Map<JsonSchema, Serializer>
-  /** The envelope without its records, compiled once; null when the writer cannot write the envelope. */
-  envelope?: Serializer | null
+  /** The envelope around its records, compiled once; null when the compiler refused it. */
+  envelope?: EnvelopeWriter | null
   /** Variant choosers, by the tests of a level (shared by the level and its visible variants); null when the compiler refused one. */
   readonly choosers: Map<Variants['tests'], VariantIndex | null>
+}
+
+/**
+ * An envelope's own fields, in two compiled halves around its records:
+ * fast-json-stringify writes the required properties first, then the others,
+ * each group in declared order, then the undeclared keys that
+ * `additionalProperties` or `patternProperties` let through.
+ */
+interface EnvelopeWriter {
+  /** The records' key, as JSON, with its colon. */
+  readonly key: string
+  /** Writes the properties before the records (and checks required names that are not declared); null when there are none. */
+  readonly before: Serializer | null
+  /** Writes the properties after the records, and the undeclared keys; null when there are none. */
+  readonly after: Serializer | null
+  /** The declared names that `after` must not see as undeclared keys; null when it writes no undeclared key. */
+  readonly declared: ReadonlySet<string> | null
 }
 
 /** The index of the variant a record is, as the route's serializer chooses it; -1 for none. */
@@ -48,6 +80,14 @@ type VariantIndex = (record: Record<string, unknown>) => number
 /** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
 export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {
   return { shape, declared, leaves: new Map(), choosers: new Map() }
+}
+
+/** The keys of an envelope that its `after` half may write as undeclared ones: every key but those written before. */
+function undeclaredKeys (payload: Record<string, unknown>, written: ReadonlySet<string>): Record<string, unknown> {
+  // Without a prototype, a key such as `__proto__` stays a key.
+  const rest: Record<string, unknown> = Object.create(null)
+  for (const name of Object.keys(payload)) if (!written.has(name)) rest[name] = payload[name]
+  return rest
 }
 
 /** JSON.stringify of a string; a short one with nothing to escape is quoted in place, without the call. */
@@ -87,7 +127,7 @@ export class ProjectionWriter {
 
   /**
    * JSON text of the projected payload, read against `visible` (the route's
-   * tree by default); throws WRITER_GAVE_UP for a payload it leaves to copyProjection.
+   * tree by default); throws a WriterGaveUp for a payload it leaves to copyProjection.
    */
   write (payload: unknown, projection: Projection, visible?: FieldTree): string {
     const { shape } = this.#route
@@ -95,11 +135,12 @@ export class ProjectionWriter {
     // The tree the request sees, when a rule hides some fields: its variants' own fields lose them too.
     const tree = visible ?? this.#route.declared.tree
     if (shape.kind === 'array') {
-      if (!Array.isArray(payload)) throw WRITER_GAVE_UP
+      if (!Array.isArray(payload)) throw GAVE_UP.shape
       return this.#writeArray(payload, tree, projection)
     }
     if (payload === null && (shape.kind === 'object' ? tree.nullable : this.#route.declared.envelope?.nullable === true)) return 'null'
-    if (!isRecord(payload) || hasToJSON(payload)) throw WRITER_GAVE_UP
+    if (!isRecord(payload)) throw GAVE_UP.shape
+    if (hasToJSON(payload)) throw GAVE_UP.toJSON
     if (shape.kind === 'object') return this.#writeRecord(payload, tree, projection)
     return this.#writeEnvelope(payload, tree, projection, (shape as { key: string }).key)
   }
@@ -127,10 +168,11 @@ export class ProjectionWriter {
       } else if (value === null && node.nullable) {
         text = 'null'
       } else if (node.isArray) {
-        if (!Array.isArray(value)) throw WRITER_GAVE_UP
+        if (!Array.isArray(value)) throw GAVE_UP.list
         text = this.#writeArray(value, node.children, sub ?? wholeProjection(node.children))
       } else {
-        if (!isRecord(value) || hasToJSON(value)) throw WRITER_GAVE_UP
+        if (!isRecord(value)) throw GAVE_UP.record
+        if (hasToJSON(value)) throw GAVE_UP.toJSON
         text = this.#writeRecord(value, node.children, sub ?? wholeProjection(node.children))
       }
       json += json.length === 1 ? node.jsonKey + text : ',' + node.jsonKey + text
@@ -147,7 +189,8 @@ export class ProjectionWriter {
         json += 'null'
         continue
       }
-      if (!isRecord(item) || hasToJSON(item)) throw WRITER_GAVE_UP
+      if (!isRecord(item)) throw GAVE_UP.record
+      if (hasToJSON(item)) throw GAVE_UP.toJSON
       json += this.#writeRecord(item, tree, projection)
     }
     return json + ']'
@@ -156,7 +199,7 @@ export class ProjectionWriter {
   /** The own fields of the variant a record is; gives up on a record that matches no variant. */
   #variant (variants: Variants, record: Record<string, unknown>): FieldTree {
     const own = variants.own[this.choose(variants, record)]
-    if (own === undefined) throw WRITER_GAVE_UP
+    if (own === undefined) throw GAVE_UP.variant
     return own
   }
 
@@ -185,35 +228,52 @@ export class ProjectionWriter {
 
   #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {
     const records = payload[key]
-    const envelope = this.#envelope()
-    if (envelope === null || !Array.isArray(records)) throw WRITER_GAVE_UP
-    // The envelope's other fields, written by its own compiled serializer; the records go where the schema declares them.
-    const rest = envelope(payload)
-    const head = rest.length === 2 ? '{' : rest.slice(0, -1) + ','
-    return head + JSON.stringify(key) + ':' + this.#writeArray(records, tree, projection) + '}'
+    if (!Array.isArray(records)) throw GAVE_UP.list
+    // Records with a toJSON() are copied: give up before the envelope is written, not after.
+    if (records.length > 0 && hasToJSON(records[0])) throw GAVE_UP.toJSON
+    const envelope = this.#envelope(key)
+    if (envelope === null) throw GAVE_UP.envelope
+    // The envelope's own fields, written by its compiled halves; the records go where fast-json-stringify writes them.
+    let json = '{'
+    if (envelope.before !== null) {
+      const before = envelope.before(payload)
+      if (before.length > 2) json += before.slice(1, -1) + ','
+    }
+    json += envelope.key + this.#writeArray(records, tree, projection)
+    if (envelope.after !== null) {
+      const after = envelope.after(envelope.declared === null ? payload : undeclaredKeys(payload, envelope.declared))
+      if (after.length > 2) json += ',' + after.slice(1, -1)
+    }
+    return json + '}'
   }
 
-  #envelope (): Serializer | null {
+  #envelope (key: string): EnvelopeWriter | null {
     const route = this.#route
     if (route.envelope === undefined) {
-      const schema = (route.declared as DeclaredResponse).envelope as JsonSchema
-      const key = (route.shape as { key: string }).key
-      const names = Object.keys(schema.properties)
-      const required: unknown[] = Array.isArray(schema.required) ? schema.required : []
-      // fast-json-stringify writes required properties first, each group in declared order.
+      const { localDefinitions, envelope } = route.declared as DeclaredResponse
+      const { properties, required = [], additionalProperties, patternProperties } = envelope as JsonSchema
+      const names = Object.keys(properties)
+      // fast-json-stringify's order: required properties first, then the others, each group in declared order.
       const order = [...names.filter((name) => required.includes(name)), ...names.filter((name) => !required.includes(name))]
-      // Only an envelope whose records come last and that writes no undeclared keys is written around them.
-      const writable = order[order.length - 1] === key && schema.patternProperties === undefined &&
-        (schema.additionalProperties === undefined || schema.additionalProperties === false)
-      if (writable) {
-        const { [key]: _records, ...properties } = schema.properties
-        const { required: _required, nullable: _nullable, ...rest } = schema
-        rest.properties = properties
-        if (required.length > 0) rest.required = required.filter((name) => name !== key)
-        route.envelope = this.#compile({ ...route.declared!.localDefinitions, ...rest })
-      } else {
-        route.envelope = null
+      const at = order.indexOf(key)
+      const extras = patternProperties !== undefined || (additionalProperties !== undefined && additionalProperties !== false)
+      // Required names the envelope does not declare are checked before anything is written, as fast-json-stringify does.
+      const undeclared = required.filter((name: string) => !names.includes(name))
+      const beforeNames = order.slice(0, at)
+      const afterNames = order.slice(at + 1)
+      const half = (kept: string[], open: boolean): JsonSchema => {
+        const schema: JsonSchema = { ...localDefinitions, type: 'object', properties: Object.fromEntries(kept.map((name) => [name, properties[name]])) }
+        const checked = open ? kept.filter((name) => required.includes(name)) : [...kept.filter((name) => required.includes(name)), ...undeclared]
+        if (checked.length > 0) schema.required = checked
+        if (open && additionalProperties !== undefined) schema.additionalProperties = additionalProperties
+        if (open && patternProperties !== undefined) schema.patternProperties = patternProperties
+        return schema
       }
+      const before = beforeNames.length > 0 || undeclared.length > 0 ? this.#compile(half(beforeNames, false)) : undefined
+      const after = afterNames.length > 0 || extras ? this.#compile(half(afterNames, true)) : undefined
+      route.envelope = before === null || after === null
+        ? null
+        : { key: JSON.stringify(key) + ':', before: before ?? null, after: after ?? null, declared: extras ? new Set(order.slice(0, at + 1)) : null }
     }
     return route.envelope
   }

@@ -75,3 +75,10 @@ test('a copy of a record of variants carries its variant\'s index under a key it
   t.equal(JSON.stringify(copies), '[{"k":"a","\\u0000variant":"x"},{"k":"b"},{"k":"c"}]')
   t.same(copies.map((copy) => copy['\u0000variant\u0000']), [0, 1, undefined], 'the third matches no variant and carries no index')
 })
+
+test('a toJSON() is called once, as fast-json-stringify calls it, even when what it returns has one too', async (t) => {
+  const selfish = { id: 1, name: 'Ada', email: 'a@example.com', toJSON () { return this } }
+  const twice = { toJSON: () => ({ id: 2, name: 'Alan', toJSON: () => ({ id: 3 }) }) }
+  t.same(copy({ only: 'id,name' }, [selfish, twice]), [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }])
+  t.same(copy({ only: 'id' }, [{ toJSON: () => 'text' }, { toJSON: () => [{ id: 4, name: 'x' }] }]), ['text', [{ id: 4 }]])
+})
