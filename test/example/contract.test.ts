@@ -57,7 +57,8 @@ test('an anonymous caller is served a document that never names a field hidden f
   const yaml = (await app.inject('/documentation/yaml')).body
   t.notMatch(yaml, /last_login/)
   t.same(parse(yaml), document, 'the YAML document is the same')
-  t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
+  t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'userVisible', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
+  t.same(document.components.schemas.userVisible.required, ['id', 'name', 'email', 'is_staff'], 'the complete user this caller may see keeps its required fields')
   t.same(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff'])
   const only = document.paths['/api/users/'].get.parameters.find((parameter: Json) => parameter.name === 'only')
   t.same(only.schema.items.enum, ['id', 'name', 'email', 'is_staff', '*', '@summary'])
