@@ -207,11 +207,16 @@ export interface Selection<R extends RouteShape> {
   readonly defer?: readonly DeclaredPaths<R['record']>[]
 }
 
-/** One record as a request with these parameters is sent it. */
-export type RestrictedRecord<R extends RouteShape, Q extends Selection<R>> = Defer<
-  Select<R['record'], Q['only'] extends readonly string[] ? Expanded<R, Q['only'][number]> : DefaultPaths<R>>,
-  Q['defer'] extends readonly string[] ? Q['defer'][number] : never
->
+/**
+ * The reply a request sends on a route, given its `only` and `defer` lists
+ * (undefined when it sends none), unchecked: `Restricted` checks the names,
+ * and a client checks them where the call writes them.
+ */
+export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['reply'], R['records'], R['key'], Defer<
+  // A list that may be absent is absent: the route's default fields (an `only` it may not send cannot narrow).
+  Select<R['record'], [Only] extends [readonly string[]] ? Expanded<R, Only[number]> : DefaultPaths<R>>,
+  [Deferred] extends [readonly string[]] ? Deferred[number] : never
+>>
 
 /**
  * The reply a request with these parameters is sent, on a route with these
@@ -222,7 +227,7 @@ export type RestrictedRecord<R extends RouteShape, Q extends Selection<R>> = Def
  *
  * @example Restricted<RouteFields<User, { summary: ['id', 'name'] }>, { only: ['@summary', 'profile.city'] }>
  */
-export type Restricted<R extends RouteShape, Q extends Selection<R>> = Reshaped<R['reply'], R['records'], R['key'], RestrictedRecord<R, Q>>
+export type Restricted<R extends RouteShape, Q extends Selection<R>> = NarrowedReply<R, Q['only'], Q['defer']>
 
 /** The schemas of a route's successful statuses, by its `response` schema's keys (`200`, `'2xx'`). */
 type SuccessSchemas<S> = S extends { response: infer R }
