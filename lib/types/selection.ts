@@ -248,5 +248,30 @@ export type RoutePaths<Provider, Schema> = [SuccessSchemas<Schema>] extends [nev
       ? unknown extends Reply ? string : DeclaredPaths<RecordsOf<Reply>> & string
       : string
 
+/** The `restrictFields` option of a route's options, at the top or in its `config`. */
+type RestrictFieldsOf<Route> = Route extends { readonly restrictFields: infer O } ? O : Route extends { readonly config: { readonly restrictFields: infer O } } ? O : never
+
+/** The reply type a type provider gives a route's successful replies. */
+type ReplyOf<Provider, Schema> = (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply } ? Reply : never
+
+/**
+ * The fields of a route read from its own declaration: `Route` is the type of
+ * its options (`typeof route`, declared `as const` and passed to `app.get`),
+ * whose reply type `Provider` (TypeBox's, Zod's) gives; its field sets (with
+ * the plugin's `PluginSets`), default fields and `resultsKey` are its own. A
+ * client sharing the schemas restates nothing.
+ *
+ * @example type Users = RouteFieldsOf<typeof listUsers, TypeBoxTypeProvider, { summary: ['id', 'name'] }>
+ */
+export type RouteFieldsOf<Route extends { readonly schema?: unknown }, Provider, PluginSets extends { readonly [name: string]: readonly string[] } = {}> =
+  RestrictFieldsOf<Route> extends infer Options
+    ? RouteFields<
+      ReplyOf<Provider, Route['schema']>,
+      Omit<PluginSets, keyof (Options extends { readonly fieldSets: infer S } ? S : {})> & (Options extends { readonly fieldSets: infer S extends { readonly [name: string]: readonly string[] } } ? S : {}),
+      Options extends { readonly defaultFields: ReadonlyArray<infer D extends string> } ? D : never,
+      Options extends { readonly resultsKey: infer K extends string } ? K : 'results'
+    >
+    : never
+
 /** The top-level names of some paths. */
 export type TopLevel<P extends string> = P extends `${infer H}.${string}` ? H : P

@@ -3,10 +3,10 @@
 import Fastify from 'fastify'
 import type { FastifyTypeProviderDefault } from 'fastify'
 import { Type } from '@fastify/type-provider-typebox'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Static, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RoutePaths, Selected } from '../../lib/index.js'
+import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RouteFieldsOf, RoutePaths, Selected } from '../../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
 type Expect<T extends true> = T
@@ -186,3 +186,23 @@ zodLoose.get('/loose', {
   request.restrictedFields.has('profile.zip')
   return { id: 1, profile: { city: 'London' } }
 })
+
+// A client sharing the schemas reads a route's sets, default fields and records from the route's own declaration.
+const Card = Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.Union([Type.String(), Type.Null()]), profile: Type.Object({ city: Type.String() }) })
+const listCards = {
+  restrictFields: { defaultFields: ['id', 'name'], fieldSets: { place: ['id', 'profile.city'] } },
+  schema: { response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(Card) }) } }
+} as const
+typebox.get('/cards', listCards, async () => ({ count: 0, results: [] }))
+type Cards = RouteFieldsOf<typeof listCards, TypeBoxTypeProvider, { summary: ['id'], place: ['name'] }>
+export type CardsDefault = Expect<Equal<Restricted<Cards, {}>, { count: number, results: Array<{ id: number, name: string }> }>>
+export type CardsSets = Expect<Equal<Restricted<Cards, { only: ['@place', '@summary', 'email'] }>, { count: number, results: Array<{ id: number, email: string | null, profile: { city: string } }> }>>
+export type CardsNames = Expect<Equal<OnlyName<Cards>, DeclaredPaths<Static<typeof Card>> | '*' | '@default' | '@place' | '@summary'>>
+// @ts-expect-error the route has no set '@card'
+export type CardsUnknownSet = Restricted<Cards, { only: ['@card'] }>
+const getCard = { config: { restrictFields: true }, schema: { response: { 200: Card } } } as const
+typebox.get('/cards/:id', getCard, async () => ({ id: 1, name: 'Ada', email: null, profile: { city: 'London' } }))
+export type CardEvery = Expect<Equal<Restricted<RouteFieldsOf<typeof getCard, TypeBoxTypeProvider>, { defer: ['profile'] }>, { id: number, name: string, email: string | null }>>
+export const zodItems = { restrictFields: { resultsKey: 'items', defaultFields: ['kind'] }, schema: { response: { 200: z.object({ items: z.array(z.object({ kind: z.string(), size: z.number().optional() })) }) } } } as const
+// (Registered with a resultsKey of its own, this route's paths would be read from an envelope under `results`: the server's types know no resultsKey.)
+export type ZodItems = Expect<Equal<Restricted<RouteFieldsOf<typeof zodItems, ZodTypeProvider>, {}>, { items: Array<{ kind: string }> }>>
