@@ -9,6 +9,7 @@ import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { parse } from 'yaml'
 import { buildApp } from '../../example/app.js'
+import { clientTypes } from '../../example/client-types.js'
 import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
 import { isClientBlock, readmeBlocks } from '../readme.js'
@@ -177,4 +178,31 @@ test('client types generated from the document let a restricted user lack any fi
   t.same(diagnostics, [])
   t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
   t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'the README names the 400 body as it is generated')
+})
+
+test('a client generated from the staff document, or from app.swagger(), is typed with every field staff may select, exactly', async (t) => {
+  const app = await example(t)
+  await app.ready()
+  const check = `
+    import type { RestrictedData } from '${join(process.cwd(), 'lib/client/index.js')}'
+    import type { RestrictedRoutes } from './restricted.js'
+    type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+    type One = RestrictedRoutes['/api/users/{id}']['get']
+    type List = RestrictedRoutes['/api/users/']['get']
+    export const login: Equal<RestrictedData<One, { params: { query: { only: readonly ['id', 'last_login'] } } }>, { id: number, last_login?: string | null }> = true
+    export const page: Equal<RestrictedData<List, { params: { query: { only: readonly ['@summary'], defer: readonly ['name'] } } }>,
+      { count: number, next: string | null, previous: string | null, results: Array<{ id: number }> }> = true
+    export const every: Equal<keyof RestrictedData<One, {}>, 'id' | 'name' | 'email' | 'is_staff' | 'last_login'> = true
+  `
+  const documents = { staff: (await app.inject({ url: '/documentation/json', headers: STAFF })).json(), swagger: JSON.parse(JSON.stringify(app.swagger())) }
+  for (const [name, document] of Object.entries(documents)) {
+    const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-client-'))
+    t.teardown(() => rmSync(directory, { recursive: true, force: true }))
+    for (const [file, text] of Object.entries(await clientTypes(document))) writeFileSync(join(directory, file), text)
+    writeFileSync(join(directory, 'check.ts'), check)
+    const program = ts.createProgram([join(directory, 'check.ts')], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], skipLibCheck: true
+    })
+    t.same(ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.start}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`), [], name)
+  }
 })
