@@ -23,3 +23,14 @@ test('narrowing a 72-field, 6-level record by 20 paths stays within 20k type ins
   t.ok(first > 0 && first <= 20_000, `the first selection costs ${first} instantiations`)
   t.ok(next > 0 && next <= 20_000, `each further selection costs ${Math.round(next)}`)
 })
+
+test('a client call selecting 20 paths of a 72-field, 6-level record stays within 20k type instantiations, with no depth error', async (t) => {
+  const base = compile('client0.ts')
+  const one = compile('client1.ts')
+  const ten = compile('client10.ts')
+  t.same([base.diagnostics, one.diagnostics, ten.diagnostics], [[], [], []])
+  const first = one.instantiations - base.instantiations
+  const next = (ten.instantiations - one.instantiations) / 9
+  t.ok(first > 0 && first <= 20_000, `the first call costs ${first} instantiations`)
+  t.ok(next > 0 && next <= 20_000, `each further call costs ${Math.round(next)}`)
+})
