@@ -13,8 +13,8 @@ import { isClientBlock, readmeBlocks, shownOutput } from './readme.js'
 // Every JavaScript and TypeScript block of the README as a user would paste it: the TypeScript ones
 // type-checked, all of them run, and what a block shows it prints (in the comment lines that end it)
 // compared with what it prints. The package is the build of lib/ (npm test builds before the suite;
-// test/package.test.ts checks that the packed package is that build). The client block, which needs
-// the generated OpenAPI types, is compiled by test/example/contract.test.ts.
+// test/package.test.ts checks that the packed package is that build). The client blocks, which need
+// the generated OpenAPI types, are compiled by test/example/contract.test.ts.
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Inside the project, so that the snippets find its node_modules: fastify, zod, typebox...
@@ -70,7 +70,7 @@ t.before(async () => {
 t.test('every code block of the README is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
   t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at line ${block.line}`), [])
   t.equal(blocks.filter((block) => block.language === 'json').length, 1, 'one JSON block, an error body the usage block prints')
-  t.same(blocks.filter(isClientBlock).length, 1, 'one client block, compiled by the contract test')
+  t.same(blocks.filter(isClientBlock).length, 2, 'two client blocks, compiled by the contract test')
   t.same(snippets.map((snippet) => snippet.name.replace(/-\d+/, '')), ['snippet.mjs', 'snippet.cjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.ts', 'snippet.ts', 'snippet.mjs', 'snippet.mjs', 'snippet.mjs'],
     'usage, CommonJS, TypeBox, Zod, fetching only what is sent, Drizzle, Kysely, Prisma, fields that depend on who asks, typed selection (twice), field sets, OpenAPI component names, each caller\'s document')
 })

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { test } from 'tap'
 import type { Test } from 'tap'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { OpenAPIBackend } from 'openapi-backend'
-import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { parse } from 'yaml'
 import { buildApp } from '../../example/app.js'
@@ -160,22 +160,28 @@ test('every response of the example, restricted or an error, matches the documen
     'the repeated form is what the document describes')
 })
 
-test('client types generated from the document let a restricted user lack any field, and type the plugin\'s 400 codes', async (t) => {
+test('client types generated from the document let a restricted user lack any field, type the plugin\'s 400 codes, and type the README\'s client exactly', async (t) => {
   const app = await example(t)
   await app.ready()
   // Clients are generated from the complete document.
-  const types = astToString(await openapiTS(JSON.parse(JSON.stringify(app.swagger()))))
-  // The README's client block, as pasted.
-  const check = readmeBlocks().find(isClientBlock)!.code
-  const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-types-'))
+  const files = await clientTypes(JSON.parse(JSON.stringify(app.swagger())))
+  // The README's client blocks, as pasted; inside the project, so that openapi-fetch resolves, and with the client subpath pointed at its source.
+  const blocks = readmeBlocks().filter(isClientBlock)
+  t.equal(blocks.length, 2)
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  mkdirSync(join(root, 'dist'), { recursive: true })
+  const directory = mkdtempSync(join(root, 'dist', 'restricted-fields-types-'))
   t.teardown(() => rmSync(directory, { recursive: true, force: true }))
-  writeFileSync(join(directory, 'api.ts'), types)
-  writeFileSync(join(directory, 'check.ts'), check)
-  const program = ts.createProgram([join(directory, 'check.ts')], {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: []
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text)
+  for (const [index, block] of blocks.entries()) {
+    writeFileSync(join(directory, `check${index}.ts`), block.code.replaceAll("'fastify-restricted-fields/client'", `'${join(root, 'lib/client/index.js')}'`))
+  }
+  const program = ts.createProgram(blocks.map((_block, index) => join(directory, `check${index}.ts`)), {
+    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], skipLibCheck: true
   })
   const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   t.same(diagnostics, [])
+  const types = files['api.ts']
   t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
   t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'the README names the 400 body as it is generated')
 })
