@@ -128,7 +128,8 @@ export function prepareRouteFields (components: Components, version: Version, pl
   const status = responseKey(route.statusKey, version)
   const records = recordSchema(components, responseSchema(place.operation, version, status), route.shape)
   if (!isRecord(records)) return null
-  const kind = route.shape.kind === 'auto' ? 'object' : route.shape.kind
+  // Only a `fields` route, which has no status, finds where its records sit at run time ('auto').
+  const kind = route.shape.kind as RouteFieldsDescription['records']
   return function describeRouteFields (relaxation, hidden) {
     const visible = (paths: readonly string[]): string[] => hidden === null ? [...paths] : paths.filter((path) => !isHidden(path, hidden))
     const description: RouteFieldsDescription = {

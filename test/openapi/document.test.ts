@@ -707,8 +707,12 @@ test('each restricted operation tells a client its complete record, where the re
       'get /fields': marked('3', { 200: { description: 'any' } }),
       'get /lost': marked('4', { 200: json(page({ type: 'string' })) }),
       'get /text': marked('5', { 200: { content: { 'text/plain': {}, 'application/x-json': { schema: { $ref: '#/components/schemas/user' } } } } }),
-      'get /none': marked('6', { 200: { description: 'no content' } })
-    }, { user }),
+      'get /none': marked('6', { 200: { description: 'no content' } }),
+      'get /bare': marked('9', undefined as unknown as Json),
+      'get /plain-text': marked('10', { 200: { content: { 'text/plain': {} } } }),
+      'get /no-items': marked('7', { 200: json({ anyOf: [{ type: 'null' }, { $ref: '#/components/schemas/loop' }] }) }),
+      'get /no-key': marked('8', { 200: json({ allOf: [object({ count: { type: 'integer' } }), { $ref: '#/components/schemas/nested' }] }) })
+    }, { user, loop: { $ref: '#/components/schemas/loop' }, nested: { allOf: [{ $ref: '#/components/schemas/nested' }] } }),
     openapi: '3.1.0'
   }
   const sets = { fieldSets: { summary: ['id', 'name'], private: ['secret'] }, defaultFields: ['id', 'secret'] }
@@ -717,8 +721,12 @@ test('each restricted operation tells a client its complete record, where the re
     { ...route, url: '/list', shape: { kind: 'array' }, ...sets },
     { ...route, url: '/fields', statusKey: undefined, shape: { kind: 'auto', key: 'results' } },
     { ...route, url: '/lost', shape: { kind: 'envelope', key: 'items' } },
-    { ...route, url: '/text' },
-    { ...route, url: '/none' }
+    { ...route, url: '/text', fieldSets: { one: ['id'] } },
+    { ...route, url: '/none' },
+    { ...route, url: '/no-items', shape: { kind: 'array' } },
+    { ...route, url: '/no-key', shape: { kind: 'envelope', key: 'items' } },
+    { ...route, url: '/bare' },
+    { ...route, url: '/plain-text' }
   )
   const hidden = hiddenTrie(['secret'])
   const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden]])) as Json
@@ -731,8 +739,10 @@ test('each restricted operation tells a client its complete record, where the re
   }, 'the items of a nullable array declared inline get a component named after the operation id')
   t.same(result.components.schemas.listUsersRecord, object({ id: { type: 'integer' }, name: { type: 'string' } }))
   t.same(result.components.schemas.userVisible.required, ['id', 'name'])
-  t.same([described('/fields'), described('/lost'), described('/none')], [undefined, undefined, undefined], 'no key where no record schema is found')
-  t.same(described('/text'), { status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: {} }, 'any JSON media type')
+  t.same(['/fields', '/lost', '/none', '/no-items', '/no-key', '/bare', '/plain-text'].map(described), Array(7).fill(undefined),
+    'no key where no record schema is found: no schema, no items, no records key, a $ref that loops')
+  t.same(described('/text'), { status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: { one: ['id'] } },
+    'any JSON media type; a caller from whom nothing is hidden gets the sets whole')
   // A document the plugin made, fed back (a static document): its operations are found by method and path, and described anew.
   const again = restrictedDocument(result, routes({ ...route, url: '/text' })) as Json
   t.match(again.paths['/text'].get[OPERATION_KEY], { status: '200', records: 'object', only: 'only', defer: 'defer', sets: {} })
