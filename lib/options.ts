@@ -50,7 +50,7 @@ export interface RestrictedFieldsOptions {
    * opted-in route; a route's own sets add to them, or replace one of the same
    * name. Default: none.
    */
-  fieldSets?: Record<string, string[]>
+  fieldSets?: Record<string, readonly string[]>
 }
 
 /**
@@ -60,14 +60,14 @@ export interface RestrictedFieldsOptions {
  */
 export interface RestrictFieldsRouteOptions<P extends string = string> extends Omit<RestrictedFieldsOptions, 'fieldSets'> {
   /** Declared fields as dotted paths, for a route without a response schema. */
-  fields?: string[]
+  fields?: readonly string[]
   /**
    * The fields sent when a request has no `only` (`@default` in `only`), as
    * names or dotted paths. Default: every field.
    */
-  defaultFields?: Array<NoInfer<P>>
+  defaultFields?: ReadonlyArray<NoInfer<P>>
   /** The route's own field sets, added to the plugin's (a set of the same name is replaced). */
-  fieldSets?: Record<string, Array<NoInfer<P>>>
+  fieldSets?: Record<string, ReadonlyArray<NoInfer<P>>>
   /**
    * The loaders (ORM adapters, or `loadPlanner`s) the handler loads the
    * route's records with: every declared path is checked against their

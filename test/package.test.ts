@@ -1,7 +1,7 @@
 import t from 'tap'
 import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -143,6 +143,36 @@ const sources: Record<string, string> = {
     const bodies = [(await app.inject('/')).body, (await app.inject('/?only=name')).body]
     console.log(JSON.stringify([bodies, loaded]))
   `,
+  // A client typed from the example's generated document types (api.ts and restricted.ts, copied in), with openapi-fetch.
+  'client.ts': `
+    import createClient from 'openapi-fetch'
+    import { restrictedClient } from 'fastify-restricted-fields/client'
+    import type { RestrictedData } from 'fastify-restricted-fields/client'
+    import type { paths } from './api.js'
+    import type { RestrictedRoutes } from './restricted.js'
+
+    type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+    type One = RestrictedRoutes['/api/users/{id}']['get']
+    export const exact: Equal<RestrictedData<One, { params: { query: { only: readonly ['@summary', 'email'] } } }>, { id: number, name: string, email: string | null }> = true
+
+    const api = restrictedClient<RestrictedRoutes>(createClient<paths>({ baseUrl: 'http://127.0.0.1:1' }))
+    export async function names (): Promise<string[]> {
+      const { data } = await api.GET('/api/users/', { params: { query: { only: ['name'], defer: [] } } })
+      // @ts-expect-error the id was not selected
+      console.log(data?.results[0].id)
+      return data?.results.map((user) => user.name) ?? []
+    }
+  `,
+  'client.mjs': `
+    import { restrictedClient } from 'fastify-restricted-fields/client'
+    import { restrictedRoutesSource } from 'fastify-restricted-fields/client/generate'
+
+    const sent = []
+    const api = restrictedClient({ GET: async (path, init) => { sent.push([path, init]); return { data: {} } } })
+    await api.GET('/users/{id}', { params: { path: { id: 1 }, query: { only: ['id'] } } })
+    const source = restrictedRoutesSource({ openapi: '3.0.3', paths: {} })
+    console.log(JSON.stringify([sent, source.includes('export interface RestrictedRoutes'), Object.keys(await import('fastify-restricted-fields/client'))]))
+  `,
   // Type-checked under nodenext, where a .cts file is CommonJS and require()s the package.
   'require.cts': `
     import Fastify = require('fastify')
@@ -159,9 +189,9 @@ const sources: Record<string, string> = {
 }
 
 const setups = [
-  { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['app.ts', 'lists.ts', 'require.cts'] },
-  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['app.ts', 'lists.ts'] },
-  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', files: ['app.ts', 'lists.ts'] },
+  { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['app.ts', 'lists.ts', 'require.cts', 'client.ts'] },
+  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['app.ts', 'lists.ts', 'client.ts'] },
+  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', files: ['app.ts', 'lists.ts', 'client.ts'] },
   { name: 'nodenext-drizzle', module: 'nodenext', moduleResolution: 'nodenext', files: ['drizzle.ts'], skipLibCheck: true },
   { name: 'bundler-drizzle', module: 'esnext', moduleResolution: 'bundler', files: ['drizzle.ts'], skipLibCheck: true },
   { name: 'node10-drizzle', module: 'commonjs', moduleResolution: 'node10', files: ['drizzle.ts'], skipLibCheck: true }
@@ -179,11 +209,13 @@ t.before(async () => {
       'fastify-restricted-fields': `file:${join(work, packed.filename)}`,
       fastify: oldestFastify,
       'drizzle-orm': '0.45',
+      'openapi-fetch': '0.17',
       typescript: '5.9',
       '@types/node': '20'
     }
   }))
   for (const [name, text] of Object.entries(sources)) await writeFile(join(consumer, name), text)
+  for (const name of ['api.ts', 'restricted.ts']) await copyFile(join(root, 'example', name), join(consumer, name))
   for (const setup of setups) {
     await writeFile(join(consumer, `tsconfig.${setup.name}.json`), JSON.stringify({
       compilerOptions: {
@@ -222,6 +254,12 @@ t.test('an ORM adapter, imported from its subpath, loads the declared fields the
   t.equal(await succeed(process.execPath, ['orm.mjs'], consumer), JSON.stringify([
     ['{"id":1,"name":"Ada"}', '{"name":"Ada"}'],
     [{ columns: { id: true, name: true } }, { columns: { name: true } }]
+  ]) + '\n')
+})
+
+t.test('the client subpath runs alone: it passes the call\'s options, the literal selection included, to the client it wraps', async (t) => {
+  t.equal(await succeed(process.execPath, ['client.mjs'], consumer), JSON.stringify([
+    [['/users/{id}', { params: { path: { id: 1 }, query: { only: ['id'] } } }]], true, ['restrictedClient']
   ]) + '\n')
 })
 

@@ -13,8 +13,8 @@ import { isClientBlock, readmeBlocks, shownOutput } from './readme.js'
 // Every JavaScript and TypeScript block of the README and of the pages of docs/ as a user would paste it: the
 // TypeScript ones type-checked, all of them run, and what a block shows it prints (in the comment lines that end it)
 // compared with what it prints. The package is the build of lib/ (npm test builds before the suite;
-// test/package.test.ts checks that the packed package is that build). The client block, which needs
-// the generated OpenAPI types, is compiled by test/example/contract.test.ts.
+// test/package.test.ts checks that the packed package is that build). The client blocks, which need
+// the generated OpenAPI types, are compiled by test/example/contract.test.ts.
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Inside the project, so that the snippets find its node_modules: fastify, zod, typebox...
@@ -70,7 +70,7 @@ t.before(async () => {
 t.test('every code block of the README and of docs/ is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
   t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at ${block.file}:${block.line}`), [])
   t.same(blocks.filter((block) => block.language === 'json').map((block) => block.file), ['docs/options.md'], 'one JSON block, an error body the usage block prints')
-  t.same(blocks.filter(isClientBlock).map((block) => block.file), ['docs/openapi.md'], 'one client block, compiled by the contract test')
+  t.same(blocks.filter(isClientBlock).map((block) => block.file), ['docs/openapi.md', 'docs/typescript.md'], 'two client blocks, compiled by the contract test')
   t.same(snippets.map((snippet) => snippet.name.replace(/-\d+\./, '.')), [
     'README.mjs', 'README.cjs',
     'docs-field-sets.mjs',

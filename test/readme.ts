@@ -40,7 +40,7 @@ export function readmeBlocks (): ReadmeBlock[] {
   return documentationFiles().flatMap((file) => markdownBlocks(documentationText(file), file))
 }
 
-/** The block that a client compiles against the types openapi-typescript generates: it imports them from './api.js'. */
+/** A block that a client compiles against the types generated from the document: it imports them from './api.js'. */
 export const isClientBlock = (block: ReadmeBlock): boolean => block.code.includes("from './api.js'")
 
 /** The output a snippet shows in the comment lines that end it, one `// ` line per printed line. */

@@ -57,22 +57,29 @@ export class Components {
    * each `kind` of relaxation. `relax` makes its content; the name is reserved
    * first, so a recursive schema's twin refers to itself.
    */
-  twin (name: string, kind: string, relax: (schema: Json) => Json, note: string): string {
+  twin (name: string, kind: string, relax: (schema: Json) => Json, note: string, suffix = TWIN_SUFFIX): string {
     const key = `${kind} ${name}`
     let twin = this.#twins.get(key)
     if (twin === undefined) {
-      twin = this.freeName(name + TWIN_SUFFIX)
+      twin = this.freeName(name + suffix)
       this.#twins.set(key, twin)
       this.schemas[twin] = {}
       const original = this.schemas[name]
       const relaxed = relax(original)
       this.schemas[twin] = {
         ...relaxed,
-        ...(typeof original.title === 'string' ? { title: original.title + TWIN_SUFFIX } : {}),
+        ...(typeof original.title === 'string' ? { title: original.title + suffix } : {}),
         description: typeof original.description === 'string' ? `${original.description} ${note}` : note
       }
     }
     return this.ref(twin)
+  }
+
+  /** Adds a component under a free name made from `base`; returns its `$ref`. */
+  add (base: string, schema: Json): string {
+    const name = this.freeName(base)
+    this.schemas[name] = schema
+    return this.ref(name)
   }
 
   /**

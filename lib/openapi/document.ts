@@ -5,7 +5,8 @@
  *
  * On each opted-in operation it relaxes the restricted responses
  * (relax.ts), documents the plugin's 400 (error-response.ts) and the
- * `only` and `defer` parameters (parameters.ts).
+ * `only` and `defer` parameters (parameters.ts), and tells generated
+ * clients what each selection sends (route-fields.ts).
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
@@ -15,6 +16,7 @@ import { documentError } from './error-response.js'
 import { documentVersion, findOperations } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
+import { prepareRouteFields } from './route-fields.js'
 import type { RestrictedRoute } from './types.js'
 
 /** Copies the document once per call, so that the generated one is never changed. */
@@ -39,9 +41,14 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   if (found.length === 0) return copy
   const components = new Components(copy, version)
   const relaxation = new Relaxation(components)
-  for (const { id, route, operation, pathItem } of found) {
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12: they have if, then, else and dependentRequired.
+  const conditionals = version === '3' && !String(copy.openapi).startsWith('3.0')
+  for (const { id, route, operation, pathItem, method, path } of found) {
     const hiddenHere = hidden?.get(id) ?? null
+    // The records' declared schema is read before the response is relaxed.
+    const describe = prepareRouteFields(components, version, { operation, method, path }, route, conditionals)
     relaxSuccess(relaxation, version, operation, route, hiddenHere)
+    describe?.(relaxation, hiddenHere)
     documentError(components, operation)
     documentParameters(version, operation, pathItem, route, hiddenHere)
   }

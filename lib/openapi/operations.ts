@@ -48,7 +48,7 @@ function candidatePaths (document: Json, version: Version, url: string): string[
   return [...stripped, formatParamUrl(url)]
 }
 
-export interface Found { id: string, route: RestrictedRoute, operation: Json, pathItem: Json }
+export interface Found { id: string, route: RestrictedRoute, operation: Json, pathItem: Json, method: string, path: string }
 
 /**
  * Finds the operations of the routes: by the vendor key their schema carried,
@@ -64,12 +64,13 @@ export function findOperations (document: Json, version: Version, routes: Readon
       const operation = pathItem[method]
       if (!isRecord(operation)) continue
       const id = operation[OPERATION_KEY]
-      if (id === undefined) {
+      // A document made by the plugin and fed back (a static document) carries the key's description object, not an id.
+      if (typeof id !== 'string') {
         unmarked.set(`${method} ${path}`, operation)
       } else if (routes.has(id)) {
         delete operation[OPERATION_KEY]
         matched.add(id)
-        found.push({ id, route: routes.get(id) as RestrictedRoute, operation, pathItem })
+        found.push({ id, route: routes.get(id) as RestrictedRoute, operation, pathItem, method, path })
       }
     }
   }
@@ -82,7 +83,7 @@ export function findOperations (document: Json, version: Version, routes: Readon
         const operation = unmarked.get(key)
         if (operation === undefined) continue
         unmarked.delete(key)
-        found.push({ id, route, operation, pathItem: document.paths[path] })
+        found.push({ id, route, operation, pathItem: document.paths[path], method: method.toLowerCase(), path })
         break
       }
     }

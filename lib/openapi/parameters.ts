@@ -9,7 +9,7 @@ import { deferDescription, onlyDescription, setChoices } from '../querystring.js
 import type { Json, RestrictedRoute, Version } from './types.js'
 
 /** Whether a dotted path, or one of its parents, is hidden. */
-function isHidden (path: string, hidden: PathTrie): boolean {
+export function isHidden (path: string, hidden: PathTrie): boolean {
   let level = hidden
   for (const segment of path.split('.')) {
     const below = level.children.get(segment)

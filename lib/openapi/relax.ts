@@ -28,7 +28,7 @@ function withoutHiddenValues (keyword: string, value: unknown, hidden: PathTrie)
 }
 
 /** One text per trie of hidden paths. */
-function hiddenText (hidden: PathTrie): string {
+export function hiddenText (hidden: PathTrie): string {
   return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
 }
 
@@ -209,7 +209,7 @@ function withoutHiddenExamples (holder: Json, version: Version, shape: RecordsSh
 }
 
 /** The key of a status in the document: `2XX` in OpenAPI 3, `200` for `2xx` in Swagger 2.0. */
-function responseKey (statusKey: string, version: Version): string {
+export function responseKey (statusKey: string, version: Version): string {
   const upper = statusKey.toUpperCase()
   return version === '2.0' ? upper.replace('XX', '00') : upper
 }

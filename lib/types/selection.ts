@@ -6,8 +6,9 @@
  *
  * They follow the plugin's reading of a schema: strings, numbers, booleans,
  * `null`, `Date` (a JSON string) and tuples are leaves; a record with an index
- * signature (a map, a free-form object) is one leaf too; deeper than `Depth`
- * segments (8, as `maxDepth`) a level is kept whole.
+ * signature and no known property (a map) is one leaf too, and one with known
+ * properties is selected by them; deeper than `Depth` segments (8, as
+ * `maxDepth`) a level is kept whole.
  */
 
 /** Values the plugin writes whole: they have no fields to select. */
@@ -26,8 +27,20 @@ type Below<P extends string, K extends string> = P extends `${K}.${infer R}` ? R
 type IsList<T> = T extends readonly unknown[] ? (number extends T['length'] ? true : false) : false
 
 /**
+ * The names of an object's fields: its known properties. An index signature
+ * names none (a map, or the extra fields of a loose object, are not declared).
+ */
+type FieldNames<T> = string extends keyof T
+  ? keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 } & string
+  : keyof T & string
+
+/** The field names of every variant of a union: what `*` and a route without default fields send. */
+type AllFieldNames<T> = T extends unknown ? FieldNames<T> : never
+
+/**
  * Every dotted path of a record type, at most `Depth` segments deep: the
- * names `only` and `defer` accept. Each variant of a union adds its own.
+ * names `only` and `defer` accept. Each variant of a union adds its own; an
+ * object with an index signature adds its known properties.
  *
  * @example DeclaredPaths<{ id: number, profile: { city: string } | null }> // 'id' | 'profile' | 'profile.city'
  */
@@ -39,92 +52,182 @@ export type DeclaredPaths<T, Depth extends number = 8> = [Depth] extends [0]
       ? DeclaredPaths<(T & readonly unknown[])[number], Depth>
       : T extends readonly unknown[]
         ? never
-        : string extends keyof T
-          ? never
-          : T extends object
-            ? { [K in keyof T & string]-?: K | PathsBelow<K, NonNullable<T[K]>, Down[Depth]> }[keyof T & string]
-            : never
+        : T extends object
+          ? { [K in FieldNames<T>]-?: K | PathsBelow<K, NonNullable<T[K]>, Down[Depth]> }[FieldNames<T>]
+          : never
 
 type PathsBelow<K extends string, V, Depth extends number> = DeclaredPaths<V, Depth> extends infer P extends string
   ? [P] extends [never] ? never : `${K}.${P}`
   : never
 
+/** `Selected` without its check of the paths, for the recursion and for `Restricted`, which checks its own. */
+type Select<T, P extends string> = T extends Leaf
+  ? T
+  : IsList<T> extends true
+    ? Array<Select<(T & readonly unknown[])[number], P>>
+    : T extends readonly unknown[]
+      ? T
+      : T extends object
+        // An index signature is no field name: the mapping leaves it out, as the plugin leaves out undeclared keys.
+        ? { [K in keyof T as K extends Head<P> ? K : never]: K extends P ? T[K] : Select<T[K], Below<P, K & string>> }
+        : T
+
 /**
  * The record type as `only` leaves it: the named fields and paths, each
  * field keeping its own required-ness, nullability and readonly-ness; every
- * other field absent. A name of a field keeps it whole.
+ * other field absent. A name of a field keeps it whole. Only declared paths
+ * are accepted.
  *
  * @example Selected<{ id: number, name?: string, email: string }, 'id' | 'name'> // { id: number, name?: string }
  */
-export type Selected<T, P extends string> = T extends Leaf
-  ? T
-  : IsList<T> extends true
-    ? Array<Selected<(T & readonly unknown[])[number], P>>
-    : T extends readonly unknown[]
-      ? T
-      : string extends keyof T
-        ? T
-        : T extends object
-          ? { [K in keyof T as K extends Head<P> ? K : never]: K extends P ? T[K] : Selected<T[K], Below<P, K & string>> }
-          : T
+export type Selected<T, P extends DeclaredPaths<T>> = Select<T, P>
 
-/**
- * The record type as `defer` leaves it: without the named fields and paths,
- * every other field as it was.
- *
- * @example Deferred<{ id: number, profile: { city: string, phone: string } }, 'profile.phone'> // { id: number, profile: { city: string } }
- */
-export type Deferred<T, D extends string> = [D] extends [never]
+/** `Deferred` without its check of the paths. */
+type Defer<T, D extends string> = [D] extends [never]
   ? T
   : T extends Leaf
     ? T
     : IsList<T> extends true
-      ? Array<Deferred<(T & readonly unknown[])[number], D>>
+      ? Array<Defer<(T & readonly unknown[])[number], D>>
       : T extends readonly unknown[]
         ? T
-        : string extends keyof T
-          ? T
-          : T extends object
-            ? { [K in keyof T as K extends D ? never : K]: K extends Head<D> ? Deferred<T[K], Below<D, K & string>> : T[K] }
-            : T
+        : T extends object
+          ? { [K in keyof T as K extends D ? never : K]: K extends Head<D> ? Defer<T[K], Below<D, K & string>> : T[K] }
+          : T
 
 /**
- * What a route declares beside its record type: its field sets (by name,
- * without `@`) and its default fields (every field when absent).
+ * The record type as `defer` leaves it: without the named fields and paths,
+ * every other field as it was. Only declared paths are accepted.
+ *
+ * @example Deferred<{ id: number, profile: { city: string, phone: string } }, 'profile.phone'> // { id: number, profile: { city: string } }
  */
-export interface RouteFields<Record, Sets extends { readonly [name: string]: readonly string[] } = {}, Default extends string = never> {
-  readonly record: Record
-  readonly sets: Sets
-  readonly defaultFields: Default
+export type Deferred<T, D extends DeclaredPaths<T>> = Defer<T, D>
+
+/** Where a route's records sit in its reply: the reply itself, an array's items, or an envelope's records array. */
+export type RecordsKind = 'object' | 'array' | 'envelope'
+
+/** Whether `T` is a union of several types. */
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never
+
+/** How the plugin reads a reply type: an array of records, an envelope (an object, not a union, whose `Key` holds an array), or one record. */
+type KindOf<Reply, Key extends string> = IsList<Reply> extends true
+  ? 'array'
+  : [Reply] extends [object]
+      ? Key extends keyof Reply
+        ? NonNullable<Reply[Key]> extends readonly unknown[] ? (true extends IsUnion<Reply> ? 'object' : 'envelope') : 'object'
+        : 'object'
+      : 'object'
+
+/** The record type of a reply type, as the plugin reads it: an array's items, an envelope's records, or the reply itself. */
+type RecordOf<Reply, Kind extends RecordsKind, Key extends string> = Kind extends 'array'
+  ? (Reply & readonly unknown[])[number]
+  : Kind extends 'envelope'
+    ? (NonNullable<Reply[Key & keyof Reply]> & readonly unknown[])[number]
+    : Reply
+
+/** Why a reply type is refused, as the compiler shows it where the route's fields are used. */
+type Refused = 'a reply type must be a record type, an array of records, or an envelope holding an array of records'
+
+/** A record type, or why it is refused. */
+type Readable<R> = [R] extends [never] ? Refused : R extends Leaf ? Refused : R extends readonly unknown[] ? Refused : R
+
+/**
+ * What narrowing a route's replies needs: where the records sit in a reply
+ * (`records`, `key`), their complete type (`record`), the route's field
+ * sets and default fields. `RouteFields` makes one from a reply type; a
+ * generated client reads one from the document.
+ */
+export interface RouteShape {
+  /** The reply type as the route documents it, around its records. */
+  readonly reply: unknown
+  /** One record, complete: every declared field, with its required-ness and nullability. */
+  readonly record: object
+  readonly records: RecordsKind
+  /** The envelope's records key, for `records: 'envelope'`. */
+  readonly key: string
+  /** The route's field sets, by name without `@`. */
+  readonly sets: { readonly [name: string]: readonly string[] }
+  /** The route's default fields; never when it has none (every field is sent). */
+  readonly defaultFields: string
 }
 
-/** A name `only` accepts on a route: a declared path, `*`, `@default`, or `@` and a set's name. */
-export type OnlyName<R extends RouteFields<any, any, any>> = DeclaredPaths<R['record']> | '*' | '@default' | `@${keyof R['sets'] & string}`
+/**
+ * A route's reply type read as the plugin reads it (an array's items, an
+ * envelope's records under `Key`, a nullable reply's record, or one record),
+ * with the route's field sets (by name, without `@`) and its default fields
+ * (every field when absent). A reply whose records are not objects is
+ * refused where the route's fields are used, with the reason.
+ *
+ * @example RouteFields<{ count: number, results: User[] }, { summary: ['id', 'name'] }> // records: User, in an envelope
+ */
+export type RouteFields<
+  Reply,
+  Sets extends { readonly [name: string]: readonly string[] } = {},
+  Default extends string = never,
+  Key extends string = 'results'
+> = KindOf<NonNullable<Reply>, Key> extends infer Kind extends RecordsKind
+  ? {
+      readonly reply: Reply
+      readonly records: Kind
+      readonly record: Readable<RecordOf<NonNullable<Reply>, Kind, Key>>
+      readonly key: Key
+      readonly sets: Sets
+      readonly defaultFields: Default
+    }
+  : never
 
-/** The paths a name of `only` stands for: a set's members, `@default`'s, every top-level field for `*`. */
-type Expanded<R extends RouteFields<any, any, any>, N extends string> = N extends '*'
-  ? keyof R['record'] & string
+/** A name `only` accepts on a route: a declared path, `*`, `@default`, or `@` and a set's name. */
+export type OnlyName<R extends RouteShape> = DeclaredPaths<R['record']> | '*' | '@default' | `@${keyof R['sets'] & string}`
+
+/** The paths a name of `only` stands for: a set's members, `@default`'s, every top-level field of each variant for `*`. */
+type Expanded<R extends RouteShape, N extends string> = N extends '*'
+  ? AllFieldNames<R['record']>
   : N extends '@default'
     ? DefaultPaths<R>
     : N extends `@${infer S}`
       ? R['sets'][S][number]
       : N
 
-type DefaultPaths<R extends RouteFields<any, any, any>> = [R['defaultFields']] extends [never] ? keyof R['record'] & string : R['defaultFields']
+type DefaultPaths<R extends RouteShape> = [R['defaultFields']] extends [never] ? AllFieldNames<R['record']> : R['defaultFields']
+
+/** The narrowed records put back where the reply holds them; a nullable reply stays nullable. */
+type Reshaped<Reply, Kind extends RecordsKind, Key extends string, Narrowed> = Reply extends null | undefined
+  ? Reply
+  : Kind extends 'array'
+    ? Narrowed[]
+    : Kind extends 'envelope'
+      ? { [K in keyof Reply]: K extends Key ? ListOf<Reply[K], Narrowed> : Reply[K] }
+      : Narrowed
+
+type ListOf<V, Narrowed> = V extends readonly unknown[] ? Narrowed[] : V
+
+/** The parameters a request sends: `only` and `defer`, each a list of names. */
+export interface Selection<R extends RouteShape> {
+  readonly only?: readonly OnlyName<R>[]
+  readonly defer?: readonly DeclaredPaths<R['record']>[]
+}
 
 /**
- * The record type a request with these parameters is sent, on a route with
- * these fields: `only` first (its sets resolved; the route's default fields
- * without it), then `defer`. Fields hidden from the request by a rule depend
- * on who asks, so no type can know them.
+ * The reply a request sends on a route, given its `only` and `defer` lists
+ * (undefined when it sends none), unchecked: `Restricted` checks the names,
+ * and a client checks them where the call writes them.
+ */
+export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['reply'], R['records'], R['key'], Defer<
+  // A list that may be absent is absent: the route's default fields (an `only` it may not send cannot narrow).
+  Select<R['record'], [Only] extends [readonly string[]] ? Expanded<R, Only[number]> : DefaultPaths<R>>,
+  [Deferred] extends [readonly string[]] ? Deferred[number] : never
+>>
+
+/**
+ * The reply a request with these parameters is sent, on a route with these
+ * fields: its records narrowed by `only` first (its sets resolved; the
+ * route's default fields without it), then by `defer`, where the reply holds
+ * them; an envelope keeps its other keys. Fields hidden from the request by a
+ * rule depend on who asks, so no type can know them.
  *
  * @example Restricted<RouteFields<User, { summary: ['id', 'name'] }>, { only: ['@summary', 'profile.city'] }>
  */
-export type Restricted<R extends RouteFields<any, any, any>, Q extends { readonly only?: readonly OnlyName<R>[], readonly defer?: readonly DeclaredPaths<R['record']>[] }> =
-  Deferred<
-    Selected<R['record'], Q['only'] extends readonly string[] ? Expanded<R, Q['only'][number]> : DefaultPaths<R>>,
-    Q['defer'] extends readonly string[] ? Q['defer'][number] : never
-  >
+export type Restricted<R extends RouteShape, Q extends Selection<R>> = NarrowedReply<R, Q['only'], Q['defer']>
 
 /** The schemas of a route's successful statuses, by its `response` schema's keys (`200`, `'2xx'`). */
 type SuccessSchemas<S> = S extends { response: infer R }
@@ -144,6 +247,31 @@ export type RoutePaths<Provider, Schema> = [SuccessSchemas<Schema>] extends [nev
   : (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply }
       ? unknown extends Reply ? string : DeclaredPaths<RecordsOf<Reply>> & string
       : string
+
+/** The `restrictFields` option of a route's options, at the top or in its `config`. */
+type RestrictFieldsOf<Route> = Route extends { readonly restrictFields: infer O } ? O : Route extends { readonly config: { readonly restrictFields: infer O } } ? O : never
+
+/** The reply type a type provider gives a route's successful replies. */
+type ReplyOf<Provider, Schema> = (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply } ? Reply : never
+
+/**
+ * The fields of a route read from its own declaration: `Route` is the type of
+ * its options (`typeof route`, declared `as const` and passed to `app.get`),
+ * whose reply type `Provider` (TypeBox's, Zod's) gives; its field sets (with
+ * the plugin's `PluginSets`), default fields and `resultsKey` are its own. A
+ * client sharing the schemas restates nothing.
+ *
+ * @example type Users = RouteFieldsOf<typeof listUsers, TypeBoxTypeProvider, { summary: ['id', 'name'] }>
+ */
+export type RouteFieldsOf<Route extends { readonly schema?: unknown }, Provider, PluginSets extends { readonly [name: string]: readonly string[] } = {}> =
+  RestrictFieldsOf<Route> extends infer Options
+    ? RouteFields<
+      ReplyOf<Provider, Route['schema']>,
+      Omit<PluginSets, keyof (Options extends { readonly fieldSets: infer S } ? S : {})> & (Options extends { readonly fieldSets: infer S extends { readonly [name: string]: readonly string[] } } ? S : {}),
+      Options extends { readonly defaultFields: ReadonlyArray<infer D extends string> } ? D : never,
+      Options extends { readonly resultsKey: infer K extends string } ? K : 'results'
+    >
+    : never
 
 /** The top-level names of some paths. */
 export type TopLevel<P extends string> = P extends `${infer H}.${string}` ? H : P

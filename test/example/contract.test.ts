@@ -1,14 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { test } from 'tap'
 import type { Test } from 'tap'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { OpenAPIBackend } from 'openapi-backend'
-import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { parse } from 'yaml'
 import { buildApp } from '../../example/app.js'
+import { clientTypes } from '../../example/client-types.js'
 import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
 import { isClientBlock, readmeBlocks } from '../readme.js'
@@ -57,7 +58,8 @@ test('an anonymous caller is served a document that never names a field hidden f
   const yaml = (await app.inject('/documentation/yaml')).body
   t.notMatch(yaml, /last_login/)
   t.same(parse(yaml), document, 'the YAML document is the same')
-  t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
+  t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'userVisible', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
+  t.same(document.components.schemas.userVisible.required, ['id', 'name', 'email', 'is_staff'], 'the complete user this caller may see keeps its required fields')
   t.same(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff'])
   const only = document.paths['/api/users/'].get.parameters.find((parameter: Json) => parameter.name === 'only')
   t.same(only.schema.items.enum, ['id', 'name', 'email', 'is_staff', '*', '@summary'])
@@ -158,22 +160,55 @@ test('every response of the example, restricted or an error, matches the documen
     'the repeated form is what the document describes')
 })
 
-test('client types generated from the document let a restricted user lack any field, and type the plugin\'s 400 codes', async (t) => {
+test('client types generated from the document let a restricted user lack any field, type the plugin\'s 400 codes, and type the README\'s client exactly', async (t) => {
   const app = await example(t)
   await app.ready()
   // Clients are generated from the complete document.
-  const types = astToString(await openapiTS(JSON.parse(JSON.stringify(app.swagger()))))
-  // The client block of docs/openapi.md, as pasted.
-  const check = readmeBlocks().find(isClientBlock)!.code
-  const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-types-'))
+  const files = await clientTypes(JSON.parse(JSON.stringify(app.swagger())))
+  // The README's client blocks, as pasted; inside the project, so that openapi-fetch resolves, and with the client subpath pointed at its source.
+  const blocks = readmeBlocks().filter(isClientBlock)
+  t.equal(blocks.length, 2)
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  mkdirSync(join(root, 'dist'), { recursive: true })
+  const directory = mkdtempSync(join(root, 'dist', 'restricted-fields-types-'))
   t.teardown(() => rmSync(directory, { recursive: true, force: true }))
-  writeFileSync(join(directory, 'api.ts'), types)
-  writeFileSync(join(directory, 'check.ts'), check)
-  const program = ts.createProgram([join(directory, 'check.ts')], {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: []
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text)
+  for (const [index, block] of blocks.entries()) {
+    writeFileSync(join(directory, `check${index}.ts`), block.code.replaceAll("'fastify-restricted-fields/client'", `'${join(root, 'lib/client/index.js')}'`))
+  }
+  const program = ts.createProgram(blocks.map((_block, index) => join(directory, `check${index}.ts`)), {
+    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], skipLibCheck: true
   })
   const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   t.same(diagnostics, [])
+  const types = files['api.ts']
   t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
   t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'docs/openapi.md names the 400 body as it is generated')
+})
+
+test('a client generated from the staff document, or from app.swagger(), is typed with every field staff may select, exactly', async (t) => {
+  const app = await example(t)
+  await app.ready()
+  const check = `
+    import type { RestrictedData } from '${join(process.cwd(), 'lib/client/index.js')}'
+    import type { RestrictedRoutes } from './restricted.js'
+    type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+    type One = RestrictedRoutes['/api/users/{id}']['get']
+    type List = RestrictedRoutes['/api/users/']['get']
+    export const login: Equal<RestrictedData<One, { params: { query: { only: readonly ['id', 'last_login'] } } }>, { id: number, last_login?: string | null }> = true
+    export const page: Equal<RestrictedData<List, { params: { query: { only: readonly ['@summary'], defer: readonly ['name'] } } }>,
+      { count: number, next: string | null, previous: string | null, results: Array<{ id: number }> }> = true
+    export const every: Equal<keyof RestrictedData<One, {}>, 'id' | 'name' | 'email' | 'is_staff' | 'last_login'> = true
+  `
+  const documents = { staff: (await app.inject({ url: '/documentation/json', headers: STAFF })).json(), swagger: JSON.parse(JSON.stringify(app.swagger())) }
+  for (const [name, document] of Object.entries(documents)) {
+    const directory = mkdtempSync(join(tmpdir(), 'restricted-fields-client-'))
+    t.teardown(() => rmSync(directory, { recursive: true, force: true }))
+    for (const [file, text] of Object.entries(await clientTypes(document))) writeFileSync(join(directory, file), text)
+    writeFileSync(join(directory, 'check.ts'), check)
+    const program = ts.createProgram([join(directory, 'check.ts')], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], skipLibCheck: true
+    })
+    t.same(ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.start}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`), [], name)
+  }
 })

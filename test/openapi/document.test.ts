@@ -50,11 +50,12 @@ const OBJECT_NOTE = 'The `only` and `defer` query parameters choose its fields; 
 const RECORDS_NOTE = 'As restricted responses send it: any field may be left out.'
 
 /** Relaxes one 200 response of `shape` and returns its schema and the components after. */
-function relax (schema: unknown, options: { shape?: RestrictedRoute['shape'], maxDepth?: number, components?: Json } = {}): { schema: unknown, components: Json } {
+/** The relaxed response schema, the components made or kept, and the complete record that the operation's vendor key names (when a component is added for it). */
+function relax (schema: unknown, options: { shape?: RestrictedRoute['shape'], maxDepth?: number, components?: Json } = {}): { schema: unknown, components: Json, record?: unknown } {
   const document = openapi({ 'get /users': marked('1', { 200: json(schema) }) }, options.components)
   const result = restrictedDocument(document, routes({ ...route, shape: options.shape ?? route.shape, maxDepth: options.maxDepth ?? 8 })) as Json
-  const { RestrictedFieldsError: _error, ...components } = result.components.schemas
-  return { schema: result.paths['/users'].get.responses['200'].content['application/json'].schema, components }
+  const { RestrictedFieldsError: _error, getUsersRecord: record, ...components } = result.components.schemas
+  return { schema: result.paths['/users'].get.responses['200'].content['application/json'].schema, components, ...record === undefined ? {} : { record } }
 }
 
 const object = (properties: Json, required = Object.keys(properties)): Json => ({ type: 'object', required, properties })
@@ -196,6 +197,8 @@ test('a record loses required at every level a restriction reaches, and no deepe
     t.same(result.schema, row.expected, row.title)
     t.same(result.components, {}, `${row.title}: no twin`)
   }
+  t.same(relax({ type: 'array', items: object({ id: { type: 'integer' }, tags: { type: 'array', items: object({ label: { type: 'string' } }) } }) }, { shape: { kind: 'array' } }).record,
+    object({ id: { type: 'integer' }, tags: { type: 'array', items: object({ label: { type: 'string' } }) } }), 'a record declared inline is kept complete in a component of its own')
 })
 
 test('a named record gets a relaxed twin, made once, and the original stays for the routes that are not restricted', async (t) => {
@@ -402,7 +405,9 @@ test('operations are found by their key, else by method and path; other operatio
   const date = new Date(0)
   const bare = Object.assign(Object.create(null), { a: 1 })
   const marker = restrictedDocument({ ...openapi({ 'get /users': marked('1', response()) }), 'x-date': date, 'x-bare': bare }, routes(route)) as Json
-  t.equal(marker.paths['/users'].get[OPERATION_KEY], undefined, 'the key is removed')
+  t.same(marker.paths['/users'].get[OPERATION_KEY], {
+    status: '200', record: { $ref: '#/components/schemas/getUsersRecord' }, records: 'object', only: 'only', defer: 'defer', sets: {}
+  }, 'the key holds what a client needs, no longer the route id')
   t.not(marker['x-date'], date, 'a Date is copied')
   t.equal(marker['x-date'].getTime(), 0, 'with its value')
   t.not(marker['x-bare'], bare, 'an object without a prototype is copied')
@@ -594,6 +599,7 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
   }
   t.same(result.definitions, { user, userRestricted: { type: 'object', properties: { id: { type: 'integer' } }, description: RECORDS_NOTE }, RestrictedFieldsError: ERROR_SCHEMA })
   t.same(result.paths['/users'].get, {
+    'x-restricted-fields': { status: '200', record: { $ref: '#/definitions/user' }, records: 'array', only: 'only', defer: 'defer', sets: {} },
     parameters: [defer, { name: 'only', in: 'query', type: 'array', items: { type: 'string' }, description: 'mine', collectionFormat: 'multi' }],
     responses: {
       200: { description: 'Default Response. The `only` and `defer` query parameters choose the fields of each item; a field they leave out is absent.', schema: { type: 'array', items: { $ref: '#/definitions/userRestricted' } } },
@@ -637,7 +643,13 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden], ['3', hidden]])) as Json
   t.notMatch(JSON.stringify(result), /secret|phone/, 'no hidden name anywhere')
   const schemas = result.components.schemas
-  t.same(Object.keys(schemas).sort(), ['RestrictedFieldsError', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted'], 'the originals that named hidden fields are left out')
+  t.same(Object.keys(schemas).sort(), ['RestrictedFieldsError', 'getOpenRecord', 'getShallowRecord', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted', 'userVisible'],
+    'the originals that named hidden fields are left out; each complete record the client reads is there, without them')
+  t.same(schemas.userVisible, { ...object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }), description: 'As this caller is sent it, complete: the record that a restricted response narrows.' },
+    'the complete record keeps its required names but the hidden one')
+  t.same(schemas.getShallowRecord, object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }))
+  t.same(schemas.getOpenRecord, object({ id: { type: 'integer' }, other: { type: 'string' } }), 'a route whose rule hides nothing here keeps its complete record')
+  t.same(['/users', '/user'].map((path) => result.paths[path].get['x-restricted-fields'].record), Array(2).fill({ $ref: '#/components/schemas/userVisible' }), 'the envelope\'s records and the object are the same visible user')
   t.same(schemas.userRestricted.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted' } })
   t.same(schemas.profileRestricted.properties, { city: { type: 'string' } })
   t.same(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
@@ -683,4 +695,75 @@ test('a caller\'s document strips the media type\'s examples that carry a value,
   const relaxed = result.paths['/users'].get.responses['200'].content
   t.same(relaxed['application/json'].examples, { shared: { $ref: '#/components/examples/user' }, inline: { summary: 'one', value: { id: 1 } } })
   t.equal(relaxed['text/plain'], null)
+})
+
+test('each restricted operation tells a client its complete record, where the records sit, its parameters, sets and default fields', async (t) => {
+  const user = object({ id: { type: 'integer' }, name: { type: 'string' }, secret: { type: 'string' } })
+  const page = (records: Json): Json => ({ allOf: [object({ count: { type: 'integer' } }), { type: 'object', properties: { items: records } }] })
+  const document: Json = {
+    ...openapi({
+      'get /page': marked('1', { '2XX': json(page({ anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/user' } }, { type: 'null' }] })) }),
+      'get /list': { operationId: 'list-users', ...marked('2', { 200: json({ anyOf: [{ type: 'null' }, { type: 'array', items: user }] }) }) },
+      'get /fields': marked('3', { 200: { description: 'any' } }),
+      'get /lost': marked('4', { 200: json(page({ type: 'string' })) }),
+      'get /text': marked('5', { 200: { content: { 'text/plain': {}, 'application/x-json': { schema: { $ref: '#/components/schemas/user' } } } } }),
+      'get /none': marked('6', { 200: { description: 'no content' } }),
+      'get /bare': marked('9', undefined as unknown as Json),
+      'get /plain-text': marked('10', { 200: { content: { 'text/plain': {} } } }),
+      'get /no-items': marked('7', { 200: json({ anyOf: [{ type: 'null' }, { $ref: '#/components/schemas/loop' }] }) }),
+      'get /no-key': marked('8', { 200: json({ allOf: [object({ count: { type: 'integer' } }), { $ref: '#/components/schemas/nested' }] }) })
+    }, { user, loop: { $ref: '#/components/schemas/loop' }, nested: { allOf: [{ $ref: '#/components/schemas/nested' }] } }),
+    openapi: '3.1.0'
+  }
+  const sets = { fieldSets: { summary: ['id', 'name'], private: ['secret'] }, defaultFields: ['id', 'secret'] }
+  const list = routes(
+    { ...route, url: '/page', statusKey: '2xx', shape: { kind: 'envelope', key: 'items' }, onlyParam: 'fields', deferParam: 'omit', ...sets },
+    { ...route, url: '/list', shape: { kind: 'array' }, ...sets },
+    { ...route, url: '/fields', statusKey: undefined, shape: { kind: 'auto', key: 'results' } },
+    { ...route, url: '/lost', shape: { kind: 'envelope', key: 'items' } },
+    { ...route, url: '/text', fieldSets: { one: ['id'] } },
+    { ...route, url: '/none' },
+    { ...route, url: '/no-items', shape: { kind: 'array' } },
+    { ...route, url: '/no-key', shape: { kind: 'envelope', key: 'items' } },
+    { ...route, url: '/bare' },
+    { ...route, url: '/plain-text' }
+  )
+  const hidden = hiddenTrie(['secret'])
+  const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden]])) as Json
+  const described = (path: string): unknown => result.paths[path].get[OPERATION_KEY]
+  t.same(described('/page'), {
+    status: '2XX', record: { $ref: '#/components/schemas/userVisible' }, records: 'envelope', key: 'items', only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id']
+  }, 'an envelope of a nullable array, in an allOf part, under a 2XX key; hidden fields leave the sets and default fields')
+  t.same(described('/list'), {
+    status: '200', record: { $ref: '#/components/schemas/listUsersRecord' }, records: 'array', only: 'only', defer: 'defer', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id']
+  }, 'the items of a nullable array declared inline get a component named after the operation id')
+  t.same(result.components.schemas.listUsersRecord, object({ id: { type: 'integer' }, name: { type: 'string' } }))
+  t.same(result.components.schemas.userVisible.required, ['id', 'name'])
+  t.same(['/fields', '/lost', '/none', '/no-items', '/no-key', '/bare', '/plain-text'].map(described), Array(7).fill(undefined),
+    'no key where no record schema is found: no schema, no items, no records key, a $ref that loops')
+  t.same(described('/text'), { status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: { one: ['id'] } },
+    'any JSON media type; a caller from whom nothing is hidden gets the sets whole')
+  // A document the plugin made, fed back (a static document): its operations are found by method and path, and described anew.
+  const again = restrictedDocument(result, routes({ ...route, url: '/text' })) as Json
+  t.match(again.paths['/text'].get[OPERATION_KEY], { status: '200', records: 'object', only: 'only', defer: 'defer', sets: {} })
+  t.equal(again.paths['/text'].get.parameters.length, 2, 'and documented once')
+})
+
+test('the complete record of an OpenAPI 3.0 or Swagger 2.0 document has no conditional keywords, which their schemas lack', async (t) => {
+  const branches = {
+    type: 'object',
+    required: ['kind'],
+    properties: { kind: { type: 'string' }, more: { type: 'array', items: { type: 'object', if: { required: ['a'] }, then: { required: ['b'] } } } },
+    if: { properties: { kind: { const: 'a' } } },
+    then: { required: ['a'] },
+    else: { required: ['b'] },
+    anyOf: [{ dependentRequired: { a: ['b'] } }, { dependentSchemas: { a: {} } }]
+  }
+  const expected = { type: 'object', required: ['kind'], properties: { kind: { type: 'string' }, more: { type: 'array', items: { type: 'object' } } }, anyOf: [{}, {}] }
+  const three = restrictedDocument(openapi({ 'get /users': marked('1', { 200: json(branches) }) }), routes(route)) as Json
+  t.same(three.components.schemas.getUsersRecord, expected)
+  const two = restrictedDocument({ swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/users': { get: marked('1', { 200: { description: 'ok', schema: branches } }) } } }, routes(route)) as Json
+  t.same(two.definitions.getUsersRecord, expected)
+  const one = restrictedDocument({ ...openapi({ 'get /users': marked('1', { 200: json(branches) }) }), openapi: '3.1.0' }, routes(route)) as Json
+  t.same(one.components.schemas.getUsersRecord, branches, 'OpenAPI 3.1 keeps them')
 })

@@ -270,7 +270,10 @@ test('the user\'s global transform, route-level swaggerTransform and transformOb
   const operations = [document.paths['/global'].get, document.paths['/elsewhere'].get, document.paths['/own/{id}'].get]
   t.same(operations.map((operation) => operation.summary), ['global /global', 'global /moved', 'own'])
   t.same(operations.map((operation) => operation.responses['200'].content['application/json'].schema), Array(3).fill({ $ref: '#/components/schemas/userRestricted' }))
-  t.same(operations.map((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))), [[], [], []], 'no vendor key is left')
+  t.same(operations.map((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))), Array(3).fill(['x-restricted-fields']), 'the vendor key is the only one')
+  t.same(operations.map((operation) => operation['x-restricted-fields']), Array(3).fill({
+    status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: {}
+  }), 'it no longer holds the route id, but what a client needs')
 })
 
 test('the plugin finds the decorator on an ancestor, and two registrations each document their routes', async (t) => {

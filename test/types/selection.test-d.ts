@@ -3,10 +3,10 @@
 import Fastify from 'fastify'
 import type { FastifyTypeProviderDefault } from 'fastify'
 import { Type } from '@fastify/type-provider-typebox'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Static, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RoutePaths, Selected } from '../../lib/index.js'
+import type { DeclaredPaths, Deferred, OnlyName, Restricted, RouteFields, RouteFieldsOf, RoutePaths, Selected } from '../../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
 type Expect<T extends true> = T
@@ -133,3 +133,76 @@ Fastify().get('/plain', { restrictFields: true, schema: { response: { 200: { typ
 })
 export type PlainPaths = Expect<Equal<RoutePaths<FastifyTypeProviderDefault, { response: { 200: { type: 'object' } } }>, string>>
 export type NoSchema = Expect<Equal<RoutePaths<TypeBoxTypeProvider, {}>, string>>
+
+// Unions: without `only`, and with `*`, each variant keeps all of its own fields.
+export type PetDefault = Expect<Equal<Restricted<RouteFields<Pet>, {}>, Pet>>
+export type PetStar = Expect<Equal<Restricted<RouteFields<Pet>, { only: ['*'] }>, Pet>>
+export type PetStarDefer = Expect<Equal<Restricted<RouteFields<Pet[]>, { only: ['*'], defer: ['name'] }>,
+  Array<{ kind: 'cat', lives: number } | { kind: 'dog', barks: boolean }>>>
+export type PetDefaultFields = Expect<Equal<Restricted<RouteFields<Pet, {}, 'kind' | 'barks'>, {}>, { kind: 'cat' } | { kind: 'dog', barks: boolean }>>
+
+// A reply type is read as the route reads it: an array's items, an envelope's records, a nullable record.
+interface Small { id: number, name: string }
+interface Page { count: number, next: string | null, results: Small[] }
+export type ArrayReply = Expect<Equal<Restricted<RouteFields<Small[]>, { only: ['id'] }>, Array<{ id: number }>>>
+export type ArrayDefault = Expect<Equal<Restricted<RouteFields<readonly Small[]>, {}>, Array<{ id: number, name: string }>>>
+export type NullableReply = Expect<Equal<Restricted<RouteFields<Small | null>, { only: ['name'] }>, { name: string } | null>>
+export type EnvelopeReply = Expect<Equal<Restricted<RouteFields<Page>, { only: ['id'] }>, { count: number, next: string | null, results: Array<{ id: number }> }>>
+export type EnvelopePaths = Expect<Equal<OnlyName<RouteFields<Page>>, 'id' | 'name' | '*' | '@default'>>
+export type OtherKey = Expect<Equal<Restricted<RouteFields<{ total?: number, items: Small[] | null }, {}, never, 'items'>, { defer: ['id'] }>,
+  { total?: number, items: Array<{ name: string }> | null }>>
+// A record with a `results` field that is no list, and a union, are records, as the plugin reads them.
+export type NotAnEnvelope = Expect<Equal<Restricted<RouteFields<{ id: number, results: string }>, { only: ['results'] }>, { results: string }>>
+export type UnionNotEnvelope = Expect<Equal<RouteFields<{ results: Small[] } | { results: Small[], id: number }>['records'], 'object'>>
+// @ts-expect-error the envelope's own keys are not fields of its records
+export type EnvelopeKey = Restricted<RouteFields<Page>, { only: ['count'] }>
+// @ts-expect-error a reply of strings holds no records
+export type StringsRefused = Restricted<RouteFields<string[]>, {}>
+// @ts-expect-error a scalar reply holds no records
+export type ScalarRefused = OnlyName<RouteFields<number>>
+
+// Selected and Deferred accept declared paths only.
+export type SelectedDeclared = Expect<Equal<Selected<User, 'id' | 'profile.city'>, { id: number, profile: { city: string } | null }>>
+// @ts-expect-error 'profile.cty' is not declared
+export type SelectedTypo = Selected<User, 'id' | 'profile.cty'>
+// @ts-expect-error 'emial' is not declared
+export type DeferredTypo = Deferred<User, 'emial'>
+// @ts-expect-error a path into a map is not declared
+export type DeferredIntoMap = Deferred<User, 'meta.x'>
+
+// An object with known properties and an index signature (a loose object) is selected by its known properties.
+interface Loose { id: number, profile: { city: string, zip?: string, [key: string]: unknown } }
+export type LoosePaths = Expect<Equal<DeclaredPaths<Loose>, 'id' | 'profile' | 'profile.city' | 'profile.zip'>>
+export type LooseSelected = Expect<Equal<Selected<Loose, 'profile.city'>, { profile: { city: string } }>>
+export type LooseWhole = Expect<Equal<Selected<Loose, 'profile'>, { profile: Loose['profile'] }>>
+export type LooseDeferred = Expect<Equal<Deferred<Loose, 'profile.city'>, { id: number, profile: { zip?: string, [key: string]: unknown } }>>
+const zodLoose = Fastify().withTypeProvider<ZodTypeProvider>()
+zodLoose.get('/loose', {
+  restrictFields: { defaultFields: ['profile.city'] },
+  schema: { response: { 200: z.object({ id: z.number(), profile: z.looseObject({ city: z.string() }) }) } }
+}, async (request) => {
+  request.restrictedFields.has('profile.city')
+  // @ts-expect-error only the known properties are declared
+  request.restrictedFields.has('profile.zip')
+  return { id: 1, profile: { city: 'London' } }
+})
+
+// A client sharing the schemas reads a route's sets, default fields and records from the route's own declaration.
+const Card = Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.Union([Type.String(), Type.Null()]), profile: Type.Object({ city: Type.String() }) })
+const listCards = {
+  restrictFields: { defaultFields: ['id', 'name'], fieldSets: { place: ['id', 'profile.city'] } },
+  schema: { response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(Card) }) } }
+} as const
+typebox.get('/cards', listCards, async () => ({ count: 0, results: [] }))
+type Cards = RouteFieldsOf<typeof listCards, TypeBoxTypeProvider, { summary: ['id'], place: ['name'] }>
+export type CardsDefault = Expect<Equal<Restricted<Cards, {}>, { count: number, results: Array<{ id: number, name: string }> }>>
+export type CardsSets = Expect<Equal<Restricted<Cards, { only: ['@place', '@summary', 'email'] }>, { count: number, results: Array<{ id: number, email: string | null, profile: { city: string } }> }>>
+export type CardsNames = Expect<Equal<OnlyName<Cards>, DeclaredPaths<Static<typeof Card>> | '*' | '@default' | '@place' | '@summary'>>
+// @ts-expect-error the route has no set '@card'
+export type CardsUnknownSet = Restricted<Cards, { only: ['@card'] }>
+const getCard = { config: { restrictFields: true }, schema: { response: { 200: Card } } } as const
+typebox.get('/cards/:id', getCard, async () => ({ id: 1, name: 'Ada', email: null, profile: { city: 'London' } }))
+export type CardEvery = Expect<Equal<Restricted<RouteFieldsOf<typeof getCard, TypeBoxTypeProvider>, { defer: ['profile'] }>, { id: number, name: string, email: string | null }>>
+export const zodItems = { restrictFields: { resultsKey: 'items', defaultFields: ['kind'] }, schema: { response: { 200: z.object({ items: z.array(z.object({ kind: z.string(), size: z.number().optional() })) }) } } } as const
+// (Registered with a resultsKey of its own, this route's paths would be read from an envelope under `results`: the server's types know no resultsKey.)
+export type ZodItems = Expect<Equal<Restricted<RouteFieldsOf<typeof zodItems, ZodTypeProvider>, {}>, { items: Array<{ kind: string }> }>>

@@ -1,0 +1,164 @@
+/**
+ * Tells a generated client what a restricted operation sends, under the
+ * operation's `x-restricted-fields` key: the caller's complete record (a
+ * component, its `required` kept, the caller's hidden fields left out),
+ * where the records sit in the reply, the parameters' names, and the
+ * route's field sets and default fields as that caller gets them. The
+ * relaxed response says what any reply may hold; this says what a given
+ * selection holds, so a client can type each call exactly.
+ */
+import { MAX_REF_HOPS, isRecord } from '../json.js'
+import type { PathTrie } from '../schema/tree.js'
+import type { Components } from './components.js'
+import { isHidden } from './parameters.js'
+import { hiddenText, responseKey } from './relax.js'
+import type { Relaxation } from './relax.js'
+import { OPERATION_KEY } from './types.js'
+import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
+
+/** What the operation's `x-restricted-fields` key holds. */
+export interface RouteFieldsDescription {
+  /** The response status whose records are restricted, as the document keys it (`200`, `2XX`). */
+  status: string
+  /** The caller's complete record: `{ $ref }` to a component. */
+  record: { $ref: string }
+  /** Where the records sit in that response: the response itself, an array's items, or an envelope's array under `key`. */
+  records: 'object' | 'array' | 'envelope'
+  key?: string
+  /** The names of the parameters. */
+  only: string
+  defer: string
+  /** The route's field sets, without the fields hidden from the caller. */
+  sets: Record<string, string[]>
+  /** The route's default fields (those hidden from the caller left out); absent when every field is sent by default. */
+  defaultFields?: string[]
+}
+
+/** The schema a whole-component `$ref` names, followed through chains of them. */
+function resolved (components: Components, schema: unknown): unknown {
+  for (let hops = 0; hops <= MAX_REF_HOPS && isRecord(schema); hops++) {
+    const target = components.nameOf(schema.$ref)
+    if (target === null) return schema
+    schema = components.schemas[target]
+  }
+  return schema
+}
+
+/** The schema of an array's items, in the schema or one of its alternatives (a nullable array). */
+function itemsOf (components: Components, schema: unknown): unknown {
+  const array = resolved(components, schema)
+  if (!isRecord(array)) return undefined
+  if (array.items !== undefined) return array.items
+  for (const keyword of ['anyOf', 'oneOf']) {
+    if (!Array.isArray(array[keyword])) continue
+    for (const member of array[keyword]) {
+      const items = itemsOf(components, member)
+      if (items !== undefined) return items
+    }
+  }
+  return undefined
+}
+
+/** The records array of an envelope: under `key` in its properties or in those of one of its parts. */
+function envelopeRecords (components: Components, schema: unknown, key: string, hops = 0): unknown {
+  const envelope = resolved(components, schema)
+  if (!isRecord(envelope) || hops > MAX_REF_HOPS) return undefined
+  if (isRecord(envelope.properties) && Object.hasOwn(envelope.properties, key)) return envelope.properties[key]
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    if (!Array.isArray(envelope[keyword])) continue
+    for (const member of envelope[keyword]) {
+      const records = envelopeRecords(components, member, key, hops + 1)
+      if (records !== undefined) return records
+    }
+  }
+  return undefined
+}
+
+/** The schema of one record in a response schema, or undefined when it cannot be found. */
+function recordSchema (components: Components, schema: unknown, shape: RecordsShape): unknown {
+  if (shape.kind === 'array') return itemsOf(components, schema)
+  if (shape.kind === 'envelope') return itemsOf(components, envelopeRecords(components, schema, String(shape.key)))
+  return schema
+}
+
+/** The response schema of a status, JSON first: the one a client reads. */
+function responseSchema (operation: Json, version: Version, status: string): unknown {
+  const response = isRecord(operation.responses) ? operation.responses[status] : undefined
+  if (!isRecord(response)) return undefined
+  if (version === '2.0') return response.schema
+  if (!isRecord(response.content)) return undefined
+  const media = response.content['application/json'] ?? Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
+  return isRecord(media) ? media.schema : undefined
+}
+
+// JSON Schema keywords that OpenAPI 3.0 and Swagger 2.0 schemas do not have. A restricted response
+// loses them where fields can be left out; the complete record, kept for a client's types, loses them too.
+const CONDITIONALS = ['if', 'then', 'else', 'dependentRequired', 'dependentSchemas']
+
+/** A schema without the conditional keywords, at every level of its fields. */
+function withoutConditionals (schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutConditionals)
+  if (!isRecord(schema)) return schema
+  const kept: Json = {}
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (CONDITIONALS.includes(keyword)) continue
+    if (keyword === 'properties' && isRecord(value)) kept[keyword] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withoutConditionals(property)]))
+    else kept[keyword] = ['items', 'anyOf', 'oneOf', 'allOf'].includes(keyword) ? withoutConditionals(value) : value
+  }
+  return kept
+}
+
+/** A component name made of the operation's id, or of its method and path. */
+function recordName (operation: Json, method: string, path: string): string {
+  const words = typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`
+  const name = words.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word, index) => index === 0 ? word : word[0].toUpperCase() + word.slice(1)).join('')
+  return `${name}Record`
+}
+
+export interface OperationPlace { operation: Json, method: string, path: string }
+
+/**
+ * Reads the route's records schema from the operation's response before it
+ * is relaxed; the returned function, called once the document is relaxed,
+ * adds the description to the operation. Null for a route whose records
+ * have no schema (a `fields` route), or whose records cannot be found.
+ */
+export function prepareRouteFields (components: Components, version: Version, place: OperationPlace, route: RestrictedRoute, conditionals: boolean): ((relaxation: Relaxation, hidden: PathTrie | null) => void) | null {
+  if (route.statusKey === undefined) return null
+  const status = responseKey(route.statusKey, version)
+  const records = recordSchema(components, responseSchema(place.operation, version, status), route.shape)
+  if (!isRecord(records)) return null
+  // Only a `fields` route, which has no status, finds where its records sit at run time ('auto').
+  const kind = route.shape.kind as RouteFieldsDescription['records']
+  return function describeRouteFields (relaxation, hidden) {
+    const visible = (paths: readonly string[]): string[] => hidden === null ? [...paths] : paths.filter((path) => !isHidden(path, hidden))
+    const description: RouteFieldsDescription = {
+      status,
+      record: { $ref: completeRecord(components, relaxation, conditionals ? records : withoutConditionals(records) as Json, hidden, place) },
+      records: kind,
+      ...kind === 'envelope' ? { key: route.shape.key } : {},
+      only: route.onlyParam,
+      defer: route.deferParam,
+      sets: Object.fromEntries(Object.entries(route.fieldSets ?? {}).map(([name, paths]) => [name, visible(paths)])),
+      ...(route.defaultFields ?? null) === null ? {} : { defaultFields: visible(route.defaultFields as readonly string[]) }
+    }
+    place.operation[OPERATION_KEY] = description
+  }
+}
+
+/**
+ * The `$ref` of the caller's complete record: the declared component when
+ * nothing is hidden, a twin without the hidden fields (`user` →
+ * `userVisible`) when something is, or a new component for a record
+ * declared inline.
+ */
+function completeRecord (components: Components, relaxation: Relaxation, records: Json, hidden: PathTrie | null, place: OperationPlace): string {
+  const target = components.nameOf(records.$ref)
+  if (target !== null && Object.keys(records).length === 1) {
+    if (hidden === null) return records.$ref
+    return components.twin(target, `visible ${hiddenText(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
+      'As this caller is sent it, complete: the record that a restricted response narrows.', 'Visible')
+  }
+  const schema = relaxation.relaxRecords(records, 0, hidden) as Json
+  return components.add(recordName(place.operation, place.method, place.path), schema)
+}
