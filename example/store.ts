@@ -1,5 +1,5 @@
 /** Where the example's users come from: memory, or a database that selects only the columns it is asked for. */
-import type { FieldSelection } from '../lib/index.js'
+import type { FieldSelection, LoadCheck } from '../lib/index.js'
 import type { User } from './users.js'
 
 export type UserRow = Partial<User>
@@ -9,6 +9,8 @@ export interface UserStore {
   /** Users in id order; `selection` says which fields the response needs (a store may return more). */
   page: (offset: number, limit: number, selection: FieldSelection) => Promise<UserRow[]>
   byId: (id: number, selection: FieldSelection) => Promise<UserRow | undefined>
+  /** The loader a store loads through, whose sources every declared field is checked against when the routes are declared. */
+  loads?: LoadCheck
 }
 
 /** A store over an array held in memory; it returns whole users and lets the plugin drop fields. */

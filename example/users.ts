@@ -8,6 +8,20 @@ export interface User {
   is_staff: boolean
   /** An ISO 8601 date-time, or null for a user who never logged in; only staff may see it. */
   last_login: string | null
+  /** Null for a user without a profile; only staff may see the phone number. */
+  profile: Profile | null
+  /** What the user wrote, in id order; post ids are unique across users. */
+  posts: Post[]
+}
+
+export interface Profile {
+  city: string
+  phone: string
+}
+
+export interface Post {
+  id: number
+  title: string
 }
 
 // A date-time as JSON Schema's `date-time` format has it (RFC 3339).
@@ -17,11 +31,13 @@ function describe (index: number, problem: string): string {
   return `user at index ${index} ${problem}`
 }
 
+function isRecord (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
 function checkUser (value: unknown, index: number): User {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error(describe(index, 'is not an object'))
-  }
-  const user = value as Record<string, unknown>
+  if (!isRecord(value)) throw new Error(describe(index, 'is not an object'))
+  const user = value
   if (!Number.isInteger(user.id)) throw new Error(describe(index, 'has no integer "id"'))
   if (typeof user.name !== 'string') throw new Error(describe(index, 'has no string "name"'))
   if (user.email !== null && typeof user.email !== 'string') throw new Error(describe(index, 'has an "email" that is neither a string nor null'))
@@ -31,7 +47,24 @@ function checkUser (value: unknown, index: number): User {
   if (lastLogin !== null && (typeof lastLogin !== 'string' || !DATE_TIME.test(lastLogin) || Number.isNaN(Date.parse(lastLogin)))) {
     throw new Error(describe(index, 'has a "last_login" that is neither an ISO 8601 date-time nor null'))
   }
-  return { id: user.id as number, name: user.name, email: user.email, is_staff: user.is_staff, last_login: lastLogin }
+  // Older files have no profile and no posts either.
+  const profile = user.profile ?? null
+  if (profile !== null && !(isRecord(profile) && typeof profile.city === 'string' && typeof profile.phone === 'string')) {
+    throw new Error(describe(index, 'has a "profile" that is neither null nor an object with a string "city" and a string "phone"'))
+  }
+  const posts = user.posts ?? []
+  if (!Array.isArray(posts) || !posts.every((post) => isRecord(post) && Number.isInteger(post.id) && typeof post.title === 'string')) {
+    throw new Error(describe(index, 'has "posts" that are not an array of objects with an integer "id" and a string "title"'))
+  }
+  return {
+    id: user.id as number,
+    name: user.name,
+    email: user.email,
+    is_staff: user.is_staff,
+    last_login: lastLogin,
+    profile: profile === null ? null : { city: profile.city as string, phone: profile.phone as string },
+    posts: posts.map((post: Record<string, unknown>) => ({ id: post.id as number, title: post.title as string }))
+  }
 }
 
 /** Reads a JSON array of users; throws an Error that names the file and the problem. */

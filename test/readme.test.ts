@@ -114,7 +114,7 @@ t.test('each curl example of the README and of docs/ answers, from the example s
       const token = /-H 'Authorization: Bearer ([^']+)'/.exec(command)?.[1]
       return { command, url, token, shown: output.join('\n').replace(/\n /g, '') }
     }))
-  t.equal(examples.length, 12)
+  t.equal(examples.length, 15)
   const app = await buildApp({ store: memoryStore(loadUsers(defaultUsersFile)), pageSize: 10, staffToken: 's3cret', publicUrl: 'http://127.0.0.1:3000' })
   t.teardown(() => app.close())
   for (const { command, url, token, shown } of examples) {

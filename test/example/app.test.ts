@@ -91,16 +91,18 @@ test('/api/users without the slash is sent to /api/users/, its query kept', asyn
 
 exampleTest('without a restriction every field is sent', async (t, example) => {
   const app = await example()
-  t.same((await app.inject('/api/users/?page=3')).json().results[4], { id: 25, name: 'Donald Backus', email: 'donald.backus.25@example.com', is_staff: false })
+  t.same((await app.inject('/api/users/?page=3')).json().results[4], {
+    id: 25, name: 'Donald Backus', email: 'donald.backus.25@example.com', is_staff: false, profile: null, posts: [{ id: 31, title: 'Notes on hypertext' }]
+  })
 })
 
 exampleTest('links keep the restriction parameters in their form and drop page for page 1', async (t, example) => {
   const app = await example()
-  const body = (await app.inject('/api/users/?defer=email,is_staff&page=2')).json()
+  const body = (await app.inject('/api/users/?defer=email,is_staff,posts&defer[]=profile.city&page=2')).json()
   t.same([body.next, body.previous, body.results[0]], [
-    'http://localhost/api/users/?defer=email,is_staff&page=3',
-    'http://localhost/api/users/?defer=email,is_staff',
-    { id: 11, name: 'Katherine Johnson' }
+    'http://localhost/api/users/?defer=email,is_staff,posts&defer[]=profile.city&page=3',
+    'http://localhost/api/users/?defer=email,is_staff,posts&defer[]=profile.city',
+    { id: 11, name: 'Katherine Johnson', profile: {} }
   ])
 })
 
@@ -126,7 +128,7 @@ exampleTest('an empty list has page 1 with count 0, and no page 2', async (t, ex
 
 exampleTest('GET /api/users/:id returns one user, restricted, or a 404', async (t, example) => {
   const app = await example()
-  t.same((await app.inject('/api/users/3?defer=email')).json(), { id: 3, name: 'Barbara Wirth', is_staff: false })
+  t.same((await app.inject('/api/users/2?defer=email')).json(), { id: 2, name: 'Alan Hopper', is_staff: false, profile: { city: 'Berkeley' }, posts: [] })
   t.same((await app.inject('/api/users/3?only=name')).json(), { name: 'Barbara Wirth' })
   const missing = await app.inject('/api/users/999')
   t.same([missing.statusCode, missing.json().message], [404, 'User 999 not found'])
@@ -140,8 +142,33 @@ exampleTest('an unknown field is a coded 400 listing the allowed names', async (
     statusCode: 400,
     code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
     error: 'Bad Request',
-    message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, email, is_staff"
+    message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, email, is_staff, profile, posts"
   }])
+})
+
+exampleTest('paths into the profile and the posts restrict them; a user without a profile has null, one without posts an empty list', async (t, example) => {
+  const app = await example()
+  const page = (await app.inject('/api/users/?only=name,profile.city')).json()
+  t.same([page.next, page.results.slice(0, 5)], ['http://localhost/api/users/?only=name,profile.city&page=2', [
+    { name: 'Ada Lovelace', profile: { city: 'Boston' } },
+    { name: 'Alan Hopper', profile: { city: 'Berkeley' } },
+    { name: 'Barbara Wirth', profile: { city: 'Oslo' } },
+    { name: 'Claude Turing', profile: { city: 'Cambridge' } },
+    { name: 'Donald Lamarr', profile: null }
+  ]])
+  t.same((await app.inject('/api/users/?only=id,posts.title&page=2')).json().results.slice(2, 5), [
+    { id: 13, posts: [{ title: 'Notes on analytical engines' }] },
+    { id: 14, posts: [] },
+    { id: 15, posts: [{ title: 'Notes on data abstraction' }, { title: 'More on frequency hopping' }] }
+  ])
+  t.same((await app.inject('/api/users/5?defer=email,posts.id')).json(), { id: 5, name: 'Donald Lamarr', is_staff: false, profile: null, posts: [{ title: 'Notes on structured programming' }] })
+  t.same((await app.inject('/api/users/3?only=@summary,posts&defer=posts.title')).json(), { id: 3, name: 'Barbara Wirth', posts: [{ id: 2 }, { id: 3 }] })
+  // A profile or a post with every field left out is sent empty, as the memory store's are.
+  t.same((await app.inject('/api/users/?only=id,profile&defer=profile.city')).json().results.slice(3, 5), [{ id: 4, profile: {} }, { id: 5, profile: null }])
+  t.same((await app.inject('/api/users/?only=posts&defer=posts.id,posts.title')).json().results.slice(0, 3), [{ posts: [{}] }, { posts: [] }, { posts: [{}, {}] }])
+  t.same((await app.inject({ url: '/api/users/3?only=profile&defer=profile.city,profile.phone', headers: STAFF })).json(), { profile: {} })
+  const unknown = await app.inject('/api/users/?only=posts.body')
+  t.same([unknown.statusCode, unknown.json().message], [400, "Unknown field 'posts.body' in query parameter 'only'; allowed fields of 'posts': id, title"])
 })
 
 exampleTest('the OpenAPI document lists only and defer with the user fields, and Swagger UI is served', async (t, example) => {
@@ -153,32 +180,50 @@ exampleTest('the OpenAPI document lists only and defer with the user fields, and
     t.same(parameters.map((p: { name: string }) => p.name), ['only', 'defer', 'page'])
     enums.push(parameters[0].schema.items.enum)
   }
-  t.same(enums, [['id', 'name', 'email', 'is_staff', 'last_login', '*', '@summary'], ['id', 'name', 'email', 'is_staff', '*', '@summary']], 'staff, then anonymous')
+  t.same(enums, [
+    ['id', 'name', 'email', 'is_staff', 'profile', 'profile.city', 'profile.phone', 'posts', 'posts.id', 'posts.title', 'last_login', '*', '@summary'],
+    ['id', 'name', 'email', 'is_staff', 'profile', 'profile.city', 'posts', 'posts.id', 'posts.title', '*', '@summary']
+  ], 'staff, then anonymous')
   const ui = await app.inject('/documentation/')
   t.same([ui.statusCode, ui.headers['content-type']], [200, 'text/html; charset=utf-8'])
 })
 
-exampleTest('anonymous requests see the four public fields; last_login does not exist for them', async (t, example) => {
+exampleTest('anonymous requests see the public fields; last_login and a profile\'s phone do not exist for them', async (t, example) => {
   const app = await example()
-  t.same((await app.inject('/api/users/3')).json(), { id: 3, name: 'Barbara Wirth', email: 'barbara.wirth.3@example.com', is_staff: false })
-  for (const query of ['only=last_login', 'defer=last_login', 'only=id,last_login']) {
+  t.same((await app.inject('/api/users/7')).json(), {
+    id: 7, name: 'Frances Liskov', email: 'frances.liskov.7@example.com', is_staff: false, profile: { city: 'Geneva' }, posts: [{ id: 7, title: 'Notes on frequency hopping' }, { id: 8, title: 'More on hypertext' }]
+  })
+  t.same((await app.inject('/api/users/7?only=profile')).json(), { profile: { city: 'Geneva' } }, 'a whole profile is its public fields')
+  const rows: Array<[string, string]> = [
+    ['only=last_login', "Unknown field 'last_login' in query parameter 'only'; allowed fields: id, name, email, is_staff, profile, posts"],
+    ['defer=last_login', "Unknown field 'last_login' in query parameter 'defer'; allowed fields: id, name, email, is_staff, profile, posts"],
+    ['only=id,last_login', "Unknown field 'last_login' in query parameter 'only'; allowed fields: id, name, email, is_staff, profile, posts"],
+    ['only=profile.phone', "Unknown field 'profile.phone' in query parameter 'only'; allowed fields of 'profile': city"],
+    ['defer=profile.phone', "Unknown field 'profile.phone' in query parameter 'defer'; allowed fields of 'profile': city"]
+  ]
+  for (const [query, message] of rows) {
     const response = await app.inject(`/api/users/?${query}`)
-    const param = query.startsWith('only') ? 'only' : 'defer'
-    t.same([response.statusCode, response.json()], [400, {
-      statusCode: 400,
-      code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
-      error: 'Bad Request',
-      message: `Unknown field 'last_login' in query parameter '${param}'; allowed fields: id, name, email, is_staff`
-    }], query)
+    t.same([response.statusCode, response.json()], [400, { statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message }], query)
   }
 })
 
 exampleTest('staff requests see last_login and restrict it like any field', async (t, example) => {
   const app = await example()
-  const full = { id: 3, name: 'Barbara Wirth', email: 'barbara.wirth.3@example.com', is_staff: false, last_login: '2026-01-08T15:00:00.000Z' }
-  t.same((await app.inject({ url: '/api/users/3', headers: STAFF })).json(), full)
+  const full = {
+    id: 3,
+    name: 'Barbara Wirth',
+    email: 'barbara.wirth.3@example.com',
+    is_staff: false,
+    profile: { city: 'Oslo', phone: '+44 20 7946 0003' },
+    posts: [{ id: 2, title: 'Notes on information theory' }, { id: 3, title: 'More on formal grammars' }],
+    last_login: '2026-01-08T15:00:00.000Z'
+  }
+  const response = await app.inject({ url: '/api/users/3', headers: STAFF })
+  t.same(response.json(), full)
+  t.same(Object.keys(response.json()), ['id', 'name', 'email', 'is_staff', 'profile', 'posts', 'last_login'], 'required fields first, as the serializer writes them')
   t.same((await app.inject({ url: '/api/users/7?only=last_login', headers: STAFF })).json(), { last_login: null }, 'user 7 never logged in')
-  t.same((await app.inject({ url: '/api/users/3?defer=last_login,email', headers: STAFF })).json(), { id: 3, name: 'Barbara Wirth', is_staff: false })
+  t.same((await app.inject({ url: '/api/users/3?defer=last_login,email,posts,profile.city', headers: STAFF })).json(), { id: 3, name: 'Barbara Wirth', is_staff: false, profile: { phone: '+44 20 7946 0003' } })
+  t.same((await app.inject({ url: '/api/users/?only=profile.phone', headers: STAFF })).json().results.slice(3, 5), [{ profile: { phone: '+44 20 7946 0004' } }, { profile: null }])
   const page = (await app.inject({ url: '/api/users/?only=id,last_login&page=2', headers: STAFF })).json()
   t.same([page.next, page.results[0]], ['http://localhost/api/users/?only=id,last_login&page=3', { id: 11, last_login: '2026-01-28T23:00:00.000Z' }])
 })

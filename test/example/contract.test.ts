@@ -18,8 +18,9 @@ type Json = Record<string, any>
 
 const STAFF_TOKEN = 'staff-secret'
 const STAFF = { authorization: `Bearer ${STAFF_TOKEN}` }
-/** What anonymous requests see of a user: everything but last_login. */
-const anonymous = ({ last_login: _lastLogin, ...rest }: ReturnType<typeof generateUsers>[number]) => rest
+/** What anonymous requests see of a user: everything but last_login and a profile's phone. */
+const anonymous = ({ last_login: _lastLogin, profile, ...rest }: ReturnType<typeof generateUsers>[number]) => ({ ...rest, profile: profile === null ? null : { city: profile.city } })
+const ALLOWED = 'allowed fields: id, name, email, is_staff, profile, posts'
 
 async function example (t: Test): ReturnType<typeof buildApp> {
   const app = await buildApp({ store: memoryStore(generateUsers(25)), pageSize: 10, staffToken: STAFF_TOKEN })
@@ -42,7 +43,8 @@ test('the complete document is valid, names its components, and is what staff ar
     ['getUser', 'Get one user', ['users'], ['200', '400', '401', '404']]
   ])
   t.same(Object.keys(document.components.schemas), ['user', 'error', 'userRestricted', 'RestrictedFieldsError'])
-  t.same(document.components.schemas.user.required, ['id', 'name', 'email', 'is_staff'], 'the declared user stays as declared')
+  t.same(document.components.schemas.user.required, ['id', 'name', 'email', 'is_staff', 'profile', 'posts'], 'the declared user stays as declared')
+  t.same(Object.keys(document.components.schemas.userRestricted.properties.profile.properties), ['city', 'phone'])
   t.equal(document.components.schemas.userRestricted.required, undefined)
   t.same(operations.map((operation: Json) => operation.responses['400'].content['application/json'].schema), Array(2).fill({
     anyOf: [{ $ref: '#/components/schemas/error' }, { $ref: '#/components/schemas/RestrictedFieldsError' }]
@@ -54,15 +56,16 @@ test('an anonymous caller is served a document that never names a field hidden f
   const response = await app.inject('/documentation/json')
   const document = response.json()
   await SwaggerParser.validate(structuredClone(document))
-  t.notMatch(response.body, /last_login/, 'not in the parameters, the schemas, or a description')
+  t.notMatch(response.body, /last_login|phone/, 'not in the parameters, the schemas, or a description')
   const yaml = (await app.inject('/documentation/yaml')).body
-  t.notMatch(yaml, /last_login/)
+  t.notMatch(yaml, /last_login|phone/)
   t.same(parse(yaml), document, 'the YAML document is the same')
   t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'userVisible', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
-  t.same(document.components.schemas.userVisible.required, ['id', 'name', 'email', 'is_staff'], 'the complete user this caller may see keeps its required fields')
-  t.same(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff'])
+  t.same(document.components.schemas.userVisible.required, ['id', 'name', 'email', 'is_staff', 'profile', 'posts'], 'the complete user this caller may see keeps its required fields')
+  t.same(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff', 'profile', 'posts'])
+  t.same(Object.keys(document.components.schemas.userRestricted.properties.profile.properties), ['city'])
   const only = document.paths['/api/users/'].get.parameters.find((parameter: Json) => parameter.name === 'only')
-  t.same(only.schema.items.enum, ['id', 'name', 'email', 'is_staff', '*', '@summary'])
+  t.same(only.schema.items.enum, ['id', 'name', 'email', 'is_staff', 'profile', 'profile.city', 'posts', 'posts.id', 'posts.title', '*', '@summary'])
   t.same((await app.inject({ url: '/documentation/json', headers: { authorization: 'Bearer wrong' } })).statusCode, 401, 'a wrong token gets no document')
 })
 
@@ -76,12 +79,24 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
     results: generateUsers(25).slice(20).map(({ id, last_login: lastLogin }) => ({ id, last_login: lastLogin }))
   }, STAFF],
   ['/api/users/7', 200, generateUsers(7)[6], STAFF],
-  ['/api/users/7?defer=last_login,email', 200, { id: 7, name: 'Frances Liskov', is_staff: false }, STAFF],
+  ['/api/users/7?defer=last_login,email,posts', 200, { id: 7, name: 'Frances Liskov', is_staff: false, profile: { city: 'Geneva', phone: '+44 20 7946 0007' } }, STAFF],
+  ['/api/users/?only=profile.phone&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost/api/users/?only=profile.phone&page=2',
+    results: generateUsers(25).slice(20).map(({ profile }) => ({ profile: profile === null ? null : { phone: profile.phone } }))
+  }, STAFF],
   ['/api/users/?only=last_login', 400, {
     statusCode: 400,
     code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
     error: 'Bad Request',
-    message: "Unknown field 'last_login' in query parameter 'only'; allowed fields: id, name, email, is_staff"
+    message: `Unknown field 'last_login' in query parameter 'only'; ${ALLOWED}`
+  }],
+  ['/api/users/?only=profile.phone', 400, {
+    statusCode: 400,
+    code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
+    error: 'Bad Request',
+    message: "Unknown field 'profile.phone' in query parameter 'only'; allowed fields of 'profile': city"
   }],
   ['/api/users/?only=id', 401, { statusCode: 401, error: 'Unauthorized', message: 'Invalid bearer token' }, { authorization: 'Bearer wrong' }],
   ['/api/users/7', 401, { statusCode: 401, error: 'Unauthorized', message: "The Authorization header must be 'Bearer <token>'" }, { authorization: 'Basic c3RhZmY6c2VjcmV0' }],
@@ -107,7 +122,7 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
     count: 25,
     next: null,
     previous: 'http://localhost/api/users/?defer=email&defer=is_staff&page=2',
-    results: generateUsers(25).slice(20).map(({ id, name }) => ({ id, name }))
+    results: generateUsers(25).slice(20).map(anonymous).map(({ email: _email, is_staff: _staff, ...rest }) => rest)
   }],
   ['/api/users/?only=id,name&defer=name&page=3', 200, {
     count: 25,
@@ -115,20 +130,38 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
     previous: 'http://localhost/api/users/?only=id,name&defer=name&page=2',
     results: generateUsers(25).slice(20).map(({ id }) => ({ id }))
   }],
+  ['/api/users/?only=name,profile.city&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost/api/users/?only=name,profile.city&page=2',
+    results: generateUsers(25).slice(20).map(({ name, profile }) => ({ name, profile: profile === null ? null : { city: profile.city } }))
+  }],
+  ['/api/users/?only=id,posts.title&defer=profile&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost/api/users/?only=id,posts.title&defer=profile&page=2',
+    results: generateUsers(25).slice(20).map(({ id, posts }) => ({ id, posts: posts.map(({ title }) => ({ title })) }))
+  }],
+  ['/api/users/?defer=profile.city,posts.title&only=profile,posts&page=3', 200, {
+    count: 25,
+    next: null,
+    previous: 'http://localhost/api/users/?defer=profile.city,posts.title&only=profile,posts&page=2',
+    results: generateUsers(25).slice(20).map(({ profile, posts }) => ({ profile: profile === null ? null : {}, posts: posts.map(({ id }) => ({ id })) }))
+  }],
   ['/api/users/?only=&page=3', 200, { count: 25, next: null, previous: 'http://localhost/api/users/?only=&page=2', results: [{}, {}, {}, {}, {}] }],
-  ['/api/users/7?defer=email', 200, { id: 7, name: 'Frances Liskov', is_staff: false }],
+  ['/api/users/7?defer=email', 200, { id: 7, name: 'Frances Liskov', is_staff: false, profile: { city: 'Geneva' }, posts: [{ id: 7, title: 'Notes on frequency hopping' }, { id: 8, title: 'More on hypertext' }] }],
   ['/api/users/7?only=', 200, {}],
   ['/api/users/?only=password', 400, {
     statusCode: 400,
     code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
     error: 'Bad Request',
-    message: "Unknown field 'password' in query parameter 'only'; allowed fields: id, name, email, is_staff"
+    message: `Unknown field 'password' in query parameter 'only'; ${ALLOWED}`
   }],
   ['/api/users/7?defer=nope', 400, {
     statusCode: 400,
     code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
     error: 'Bad Request',
-    message: "Unknown field 'nope' in query parameter 'defer'; allowed fields: id, name, email, is_staff"
+    message: `Unknown field 'nope' in query parameter 'defer'; ${ALLOWED}`
   }],
   ['/api/users/?page=two', 400, { statusCode: 400, error: 'Bad Request', message: "Invalid page 'two': page must be an integer from 1 to 999999999, or 'last'" }],
   ['/api/users/0', 400, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'params/id must be >= 1' }],

@@ -93,9 +93,9 @@ test('npm run example:db runs its built entry point, which reports a bad setting
  * Starts the built entry point, fetches a path once it listens, then sends it a signal;
  * gives the body fetched, the exit code and the log messages.
  */
-async function stopWithSignal (args: string[], path: string, signal: NodeJS.Signals): Promise<{ body: unknown, code: number | null, messages: string[] }> {
+async function stopWithSignal (args: string[], path: string, signal: NodeJS.Signals, env: Record<string, string> = {}): Promise<{ body: unknown, code: number | null, messages: string[], lines: Array<Record<string, unknown>> }> {
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
-  const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, PORT: '0' } })
+  const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, PORT: '0', ...env } })
   let stdout = ''
   let body: unknown
   child.stdout.on('data', (chunk) => {
@@ -109,7 +109,8 @@ async function stopWithSignal (args: string[], path: string, signal: NodeJS.Sign
     }
   })
   const [code] = await once(child, 'exit')
-  return { body, code, messages: stdout.trim().split('\n').map((line) => JSON.parse(line).msg) }
+  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line))
+  return { body, code, messages: lines.map((line) => line.msg), lines }
 }
 
 test('SIGINT closes the example server, which exits 0', async (t) => {
@@ -121,9 +122,19 @@ test('SIGINT closes the example server, which exits 0', async (t) => {
 
 test('the database example serves the same API from an embedded database; SIGTERM closes the server and the database, and it exits 0', async (t) => {
   const { body, code, messages } = await stopWithSignal(['database'], '/api/users/200?defer=email', 'SIGTERM')
-  t.same(body, { id: 200, name: 'Yukihiro Liskov', is_staff: false })
+  t.same(body, { id: 200, name: 'Yukihiro Liskov', is_staff: false, profile: null, posts: [{ id: 249, title: 'Notes on structured programming' }, { id: 250, title: 'More on routing' }] })
   t.equal(code, 0)
   t.same(messages.slice(-3), ['Closing the server', 'Database closed', 'Server closed'])
+})
+
+test('at LOG_LEVEL=debug the database example logs each statement, and only=name,profile.city reads the city and no other column of the profile', async (t) => {
+  const { body, code, lines } = await stopWithSignal(['database'], '/api/users/?only=name,profile.city&page=20', 'SIGTERM', { LOG_LEVEL: 'debug' })
+  t.same((body as { results: unknown[] }).results.slice(-2), [{ name: 'Whitfield Perlman', profile: { city: 'Boston' } }, { name: 'Yukihiro Liskov', profile: null }])
+  t.equal(code, 0)
+  t.same(lines.filter((line) => line.msg === 'SQL statement').map((line) => [line.level, line.sql]), [
+    [20, 'select count(*) from "users"'],
+    [20, 'select "users"."id", "users"."name", "profiles"."city" from "users" left join "profiles" on "profiles"."user_id" = "users"."id" order by "users"."id" limit $1 offset $2']
+  ])
 })
 
 test('a server that cannot close says so and sets the exit code to 1', async (t) => {

@@ -4,12 +4,23 @@ import fc from 'fast-check'
 import { buildApp } from '../../example/app.js'
 import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
+import type { UserStore } from '../../example/store.js'
+import { databaseStore, seededDatabase } from '../../example/database.js'
 
-const DECLARED = new Set(['id', 'name', 'email', 'is_staff'])
+/** The fields an anonymous caller may be sent: at the top level, in a profile (never its phone), in a post. */
+const DECLARED = new Set(['id', 'name', 'email', 'is_staff', 'profile', 'posts'])
+const PROFILE = new Set(['city'])
+const POST = new Set(['id', 'title'])
+
+function checkKeys (record: Record<string, unknown>, allowed: Set<string>, query: string): void {
+  for (const key of Object.keys(record)) {
+    if (!allowed.has(key)) throw new Error(`?${query} sent undeclared field ${key}`)
+  }
+}
 const numRuns = Number(process.env.FUZZ_RUNS ?? 3000)
 
-async function example (t: Test) {
-  const app = await buildApp({ store: memoryStore(generateUsers(30)), pageSize: 10 })
+async function example (t: Test, store: UserStore = memoryStore(generateUsers(30))) {
+  const app = await buildApp({ store, pageSize: 10 })
   t.teardown(() => app.close())
   return app
 }
@@ -20,9 +31,9 @@ function checkAnswer (status: number, body: string, query: string): void {
   if (status === 200) {
     const records = parsed.results ?? [parsed]
     for (const record of records) {
-      for (const key of Object.keys(record)) {
-        if (!DECLARED.has(key)) throw new Error(`?${query} sent undeclared field ${key}`)
-      }
+      checkKeys(record, DECLARED, query)
+      if (record.profile != null) checkKeys(record.profile, PROFILE, query)
+      for (const post of record.posts ?? []) checkKeys(post, POST, query)
     }
     return
   }
@@ -32,7 +43,7 @@ function checkAnswer (status: number, body: string, query: string): void {
 }
 
 const hostileName = fc.constantFrom(
-  'id', 'name', 'email', 'is_staff', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
+  'id', 'name', 'email', 'is_staff', 'profile', 'profile.city', 'profile.phone', 'posts', 'posts.id', 'posts.title', 'last_login', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
   'id.x', 'name.first', '', ' ', '.', '..', 'id..name', '[]', '[', ']', 'only', 'defer', 'page',
   '%00', '%', '%zz', '%E2%82%AC', '😀', 'ı', 'İD', 'id;drop table users', "id'--", '"id"', 'a'.repeat(300)
 )
@@ -57,6 +68,22 @@ test('random and hostile query strings end as a 2xx or a 4xx, never a 5xx or an 
     answered++
   }), { numRuns })
   t.equal(answered, numRuns)
+})
+
+test('the database store answers random and hostile query strings as the memory store does, never with a 5xx', async (t) => {
+  const database = await seededDatabase(generateUsers(30))
+  t.teardown(() => database.close())
+  const fromDatabase = await example(t, databaseStore(database))
+  const fromMemory = await example(t)
+  const runs = Math.ceil(numRuns / 10)
+  let answered = 0
+  await fc.assert(fc.asyncProperty(query, fc.constantFrom('/api/users/', '/api/users/3', '/api/users/5'), async (q, path) => {
+    const [response, expected] = await Promise.all([fromDatabase.inject(`${path}?${q}`), fromMemory.inject(`${path}?${q}`)])
+    checkAnswer(response.statusCode, response.body, q)
+    if (response.statusCode !== expected.statusCode || response.body !== expected.body) throw new Error(`?${q}: the database answered ${response.statusCode} ${response.body}, memory ${expected.statusCode} ${expected.body}`)
+    answered++
+  }), { numRuns: runs })
+  t.equal(answered, runs)
 })
 
 const extremes: Array<[string, string, number, string | undefined]> = [
