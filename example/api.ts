@@ -58,6 +58,15 @@ export interface components {
             /** @description null when the user has given none. */
             email?: string | null;
             is_staff?: boolean;
+            /** @description null when the user has no profile. */
+            profile?: {
+                city?: string;
+            } | null;
+            /** @description What the user wrote, oldest first. */
+            posts?: {
+                id?: number;
+                title?: string;
+            }[];
         };
         /** @description A user of the example API. As this caller is sent it, complete: the record that a restricted response narrows. */
         userVisible: {
@@ -67,6 +76,15 @@ export interface components {
             /** @description null when the user has given none. */
             email: string | null;
             is_staff: boolean;
+            /** @description null when the user has no profile. */
+            profile: {
+                city: string;
+            } | null;
+            /** @description What the user wrote, oldest first. */
+            posts: {
+                id: number;
+                title: string;
+            }[];
         };
         /** @description A restriction parameter names an undeclared field, is malformed, names too many fields, has too deep a path or names an unknown field set. */
         RestrictedFieldsError: {
@@ -90,9 +108,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "is_staff" | "*" | "@summary")[];
+                only?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title" | "*" | "@summary")[];
                 /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "is_staff")[];
+                defer?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title")[];
                 /** @description A page number from 1, or 'last'; absent means 1 */
                 page?: string;
             };
@@ -152,9 +170,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "is_staff" | "*" | "@summary")[];
+                only?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title" | "*" | "@summary")[];
                 /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "is_staff")[];
+                defer?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title")[];
             };
             header?: never;
             path: {

@@ -49,7 +49,7 @@ export async function tour (client: FetchClient, id: number): Promise<Call[]> {
   const staff: boolean = deferred.data.is_staff
   // @ts-expect-error email was deferred
   console.assert(deferred.data.email === undefined, staff)
-  calls.push({ path: `/api/users/${id}`, data: deferred.data, records: [deferred.data], keys: keysOf<typeof deferred.data>()('id', 'name', 'is_staff') })
+  calls.push({ path: `/api/users/${id}`, data: deferred.data, records: [deferred.data], keys: keysOf<typeof deferred.data>()('id', 'name', 'is_staff', 'profile', 'posts') })
 
   return calls
 }

@@ -231,7 +231,7 @@ test('a client generated from the staff document, or from app.swagger(), is type
     export const login: Equal<RestrictedData<One, { params: { query: { only: readonly ['id', 'last_login'] } } }>, { id: number, last_login?: string | null }> = true
     export const page: Equal<RestrictedData<List, { params: { query: { only: readonly ['@summary'], defer: readonly ['name'] } } }>,
       { count: number, next: string | null, previous: string | null, results: Array<{ id: number }> }> = true
-    export const every: Equal<keyof RestrictedData<One, {}>, 'id' | 'name' | 'email' | 'is_staff' | 'last_login'> = true
+    export const every: Equal<keyof RestrictedData<One, {}>, 'id' | 'name' | 'email' | 'is_staff' | 'profile' | 'posts' | 'last_login'> = true
   `
   const documents = { staff: (await app.inject({ url: '/documentation/json', headers: STAFF })).json(), swagger: JSON.parse(JSON.stringify(app.swagger())) }
   for (const [name, document] of Object.entries(documents)) {

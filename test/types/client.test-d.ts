@@ -21,7 +21,7 @@ export type Picked = Expect<Equal<RestrictedData<One, { params: { query: { only:
 export type Summary = Expect<Equal<RestrictedData<One, { params: { query: { only: readonly ['@summary', 'is_staff'] } } }>, { id: number, name: string, is_staff: boolean }>>
 // Without only, every field (the route has no default fields); `*` too; defer after only.
 export type Everything = Expect<Equal<RestrictedData<One, {}>, components['schemas']['userVisible']>>
-export type Star = Expect<Equal<RestrictedData<One, { params: { query: { only: readonly ['*'], defer: readonly ['email', 'name'] } } }>, { id: number, is_staff: boolean }>>
+export type Star = Expect<Equal<RestrictedData<One, { params: { query: { only: readonly ['*'], defer: readonly ['email', 'name', 'posts'] } } }>, { id: number, is_staff: boolean, profile: { city: string } | null }>>
 // The envelope keeps its keys as documented; its records are narrowed.
 export type Envelope = Expect<Equal<RestrictedData<List, { params: { query: { only: readonly ['name'] } } }>,
   { count: number, next: string | null, previous: string | null, results: Array<{ name: string }> }>>
