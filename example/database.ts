@@ -66,25 +66,6 @@ const loadUsers = drizzleSelect(users, {
   fields: { posts: { relation: 'posts', always: ['id', 'user_id'] } }
 })
 
-// A selection may keep a relation and leave out every field inside it: `defer=profile.city` to a caller who may not
-// see the phone sends `"profile":{}` (or null), and `only=posts&defer=posts.id,posts.title` a list of `{}`. The
-// adapter has nothing to load from such a relation and fails the request (FST_RESTRICTED_FIELDS_LOAD_FAILED), so
-// the store adds one public column of it to the selection it loads with: the response does not send that column,
-// but a profile can then be told from none, and the posts counted.
-const KEY_OF = [['profile', 'profile.city'], ['posts', 'posts.id']] as const
-const loadable = new WeakMap<FieldSelection, FieldSelection>()
-
-/** The selection to load for `selection`: the same, or a copy with a key path for each relation it keeps empty. */
-function toLoad (selection: FieldSelection): FieldSelection {
-  let load = loadable.get(selection)
-  if (load === undefined) {
-    const keys = KEY_OF.filter(([relation]) => selection.paths.includes(relation) && !selection.paths.some((path) => path.startsWith(`${relation}.`)))
-    load = keys.length === 0 ? selection : { ...selection, paths: [...selection.paths, ...keys.map(([, key]) => key)] }
-    loadable.set(selection, load)
-  }
-  return load
-}
-
 /** A store over the database; `onQuery` gets each statement Drizzle runs. */
 export function databaseStore (client: PGlite, onQuery: (sql: string) => void = () => {}): UserStore {
   const db = drizzle({ client, logger: { logQuery: (sql) => { onQuery(sql) } } })
@@ -92,7 +73,7 @@ export function databaseStore (client: PGlite, onQuery: (sql: string) => void = 
   /** A page of users in id order, or the user with an id, with what `selection` sends of their profiles and posts. */
   async function load (selection: FieldSelection, which: { offset: number, limit: number } | { id: number }): Promise<UserRow[]> {
     // The adapter's type does not tell the posts' select object from a column: both are read as Drizzle's select objects.
-    const { posts: postColumns, ...columns } = loadUsers(toLoad(selection)) as Readonly<Record<string, SelectedFields[string]>>
+    const { posts: postColumns, ...columns } = loadUsers(selection) as Readonly<Record<string, SelectedFields[string]>>
     let query = db.select(columns).from(users).$dynamic()
     if ('profile' in columns) query = query.leftJoin(profiles, eq(profiles.user_id, users.id))
     query = 'id' in which ? query.where(eq(users.id, which.id)) : query.orderBy(users.id).limit(which.limit).offset(which.offset)

@@ -4,6 +4,7 @@
  * queries (`db.query.users.findMany({ columns, with })`).
  */
 import { Table, getTableColumns, getTableName, is } from 'drizzle-orm'
+import { InvalidSourceError, LoadFailedError } from '../errors.js'
 import { formatted, planner } from './load.js'
 import type { LoadOptions, LoadPlan, Loader, TableShape } from './load.js'
 
@@ -54,12 +55,29 @@ type TableOf<R> = R extends Table ? R : R extends { readonly table: infer T exte
  */
 export type DrizzleSelectFields<T extends Table, R extends Record<string, DrizzleRelation>> = Readonly<Record<string, ColumnOf<T> | Readonly<Record<string, ColumnOf<TableOf<R[keyof R]>>>>>>
 
+/**
+ * The columns that tell a joined row from none, for a relation kept with none
+ * of its fields and no always-loaded column: Drizzle leaves an empty nested
+ * object out, so its primary key is selected (and not sent).
+ */
+function presenceOf (table: Table, relation: string): Record<string, unknown> {
+  const keys = Object.entries(getTableColumns(table)).filter(([, column]) => column.primary)
+  if (keys.length === 0) {
+    throw new LoadFailedError({ cause: new InvalidSourceError(`Relation '${relation}' is kept with none of its fields, and table '${getTableName(table)}' has no always-loaded or primary key column to tell a row from none; give the relation \`always\``) })
+  }
+  return Object.fromEntries(keys)
+}
+
 /** The select object of a plan of `table`, each relation's nested under its name. */
-function selectOf (table: Table, relations: Readonly<Record<string, DrizzleRelation>>, plan: LoadPlan | null): Record<string, unknown> {
+function selectOf (table: Table, relations: Readonly<Record<string, DrizzleRelation>>, plan: LoadPlan | null, relation?: string): Record<string, unknown> {
   const all = getTableColumns(table)
-  const fields: Record<string, unknown> = plan === null ? { ...all } : Object.fromEntries(plan.columns.map((name) => [name, all[name]]))
+  const fields: Record<string, unknown> = plan === null
+    ? { ...all }
+    : relation !== undefined && plan.columns.length === 0 && Object.keys(plan.relations).length === 0
+      ? presenceOf(table, relation)
+      : Object.fromEntries(plan.columns.map((name) => [name, all[name]]))
   const nested = plan === null ? Object.keys(relations) : Object.keys(plan.relations)
-  for (const relation of nested) fields[relation] = selectOf(tableOf(relations[relation]), relationsOf(relations[relation]), plan === null ? null : plan.relations[relation])
+  for (const relation of nested) fields[relation] = selectOf(tableOf(relations[relation]), relationsOf(relations[relation]), plan === null ? null : plan.relations[relation], relation)
   return fields
 }
 

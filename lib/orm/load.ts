@@ -171,7 +171,13 @@ function relationBuilding (into: Building, relation: string, level: Level): Buil
   return building
 }
 
-function addPaths (level: Level, paths: readonly string[], into: Building, prefix: string): void {
+/**
+ * Adds what `paths` need to `into`. `declared` says that the paths are every
+ * declared path of a route (a check), so that a relation with none below it is
+ * declared without fields; in a request's selection, it is a relation kept
+ * with none of its fields (`defer` of all of them), loaded for its presence.
+ */
+function addPaths (level: Level, paths: readonly string[], into: Building, prefix: string, declared: boolean): void {
   const below = new Map<string, string[]>()
   for (const path of paths) {
     const dot = path.indexOf('.')
@@ -191,8 +197,8 @@ function addPaths (level: Level, paths: readonly string[], into: Building, prefi
     } else if (source.kind === 'relation') {
       // A relation's fields are what to load from it; one the response declares none below (past maxDepth,
       // or declared free-form) would be loaded as its always-loaded columns and sent short.
-      if (tails.length === 0) throw new InvalidSourceError(`Field '${prefix}${field}' loads relation '${source.relation}', but the response declares no fields inside it (deeper than maxDepth, or a free-form object); declare its fields, or give it a column or dependsOn source`)
-      addPaths(source.level, tails, relationBuilding(into, source.relation, source.level), `${prefix}${field}.`)
+      if (declared && tails.length === 0) throw new InvalidSourceError(`Field '${prefix}${field}' loads relation '${source.relation}', but the response declares no fields inside it (deeper than maxDepth, or a free-form object); declare its fields, or give it a column or dependsOn source`)
+      addPaths(source.level, tails, relationBuilding(into, source.relation, source.level), `${prefix}${field}.`, declared)
     }
   }
 }
@@ -224,9 +230,9 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
   // A selection met again is often the same object; when it is not (its first use, or one not kept), its paths are.
   const bySelection = new WeakMap<FieldSelection, LoadPlan | null>()
   const byPaths = new Map<string, LoadPlan>()
-  const planOf = (paths: readonly string[]): LoadPlan => {
+  const planOf = (paths: readonly string[], declared: boolean): LoadPlan => {
     const building = startBuilding(root)
-    addPaths(root, paths, building, '')
+    addPaths(root, paths, building, '', declared)
     return finish(building)
   }
   return {
@@ -241,7 +247,7 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
           plan = byPaths.get(key)
           if (plan === undefined) {
             try {
-              plan = planOf(selection.paths)
+              plan = planOf(selection.paths, false)
             } catch (error) {
               // The client is told that loading failed, never the table's columns: those go to the log, as the cause.
               throw new LoadFailedError({ cause: error })
@@ -254,7 +260,7 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
       }
       return plan
     },
-    check (paths) { planOf(paths) }
+    check (paths) { planOf(paths, true) }
   }
 }
 

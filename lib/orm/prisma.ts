@@ -3,6 +3,7 @@
  * of a Prisma query, with a nested `select` for each relation, at any depth.
  * Prisma loads the keys a relation needs by itself.
  */
+import { InvalidSourceError, LoadFailedError } from '../errors.js'
 import { formatted, planner } from './load.js'
 import type { LoadOptions, LoadPlan, Loader, TableShape } from './load.js'
 
@@ -33,9 +34,13 @@ function shapeOf (model: PrismaModel): TableShape {
   }
 }
 
-function selectOf (plan: LoadPlan): PrismaSelect {
+function selectOf (plan: LoadPlan, relation?: string): PrismaSelect {
+  // Prisma refuses an empty select: a relation kept with none of its fields needs a column that tells a row from none.
+  if (relation !== undefined && plan.columns.length === 0 && Object.keys(plan.relations).length === 0) {
+    throw new LoadFailedError({ cause: new InvalidSourceError(`Relation '${relation}' is kept with none of its fields and has no always-loaded column to tell a row from none; give the relation \`always\``) })
+  }
   const select: Record<string, PrismaSelect[string]> = Object.fromEntries(plan.columns.map((column) => [column, true]))
-  for (const [relation, inner] of Object.entries(plan.relations)) select[relation] = { select: selectOf(inner) }
+  for (const [name, inner] of Object.entries(plan.relations)) select[name] = { select: selectOf(inner, name) }
   return select
 }
 
@@ -52,5 +57,5 @@ export function prismaSelect<Column extends string, R extends Record<string, Pri
   model: PrismaModel<Column>,
   options: PrismaOptions<NoInfer<Column>, R> = {}
 ): Loader<PrismaSelect | undefined> {
-  return formatted<PrismaSelect | undefined>(planner(shapeOf({ ...model, relations: { ...model.relations, ...options.relations } }), options), selectOf, undefined)
+  return formatted<PrismaSelect | undefined>(planner(shapeOf({ ...model, relations: { ...model.relations, ...options.relations } }), options), (plan) => selectOf(plan), undefined)
 }

@@ -51,8 +51,8 @@ const rows: Array<[string, string[]]> = [
   ['/api/users/7?only=profile', [joinedOne('"users"."id", "profiles"."city"')]],
   ['/api/users/?only=posts.title&page=3', [COUNT, page('"id"', true), posts()]],
   ['/api/users/7?only=id,posts', [one('"id"'), posts(1)]],
-  // A profile or posts kept with every field left out: one column of each is read, to tell a profile from none and count the posts.
-  ['/api/users/?only=id,profile&defer=profile.city', [COUNT, joinedPage('"users"."id", "profiles"."city"')]],
+  // A profile or posts kept with every field left out: a profile's key tells it from none, and the posts' always-loaded columns count them.
+  ['/api/users/?only=id,profile&defer=profile.city', [COUNT, joinedPage('"users"."id", "profiles"."user_id"')]],
   ['/api/users/?only=posts&defer=posts.id,posts.title', [COUNT, page('"id"'), posts(10, '"id", "user_id"')]]
 ]
 

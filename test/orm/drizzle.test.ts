@@ -205,3 +205,21 @@ test('with column privileges, the query builder names only the columns it reads;
   t.equal((await relationalApp.inject('/db/users?only=name,profile.city')).statusCode, 500, 'permission denied for table profiles')
   t.match(sql[0], /\(select \* from "profiles" "users_profile"/, 'its inner query reads every column of the related table')
 })
+
+test('drizzleSelect tells a joined row kept with none of its fields from none by its primary key, and refuses a table without one', async (t) => {
+  const client = await seeded(t)
+  const sql: string[] = []
+  const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
+  const keyless = pgTable('profiles', { city: text().notNull(), phone: text() })
+  const routes = { profile: { relation: 'profile', always: [] }, posts: false } as const
+  const byKey = drizzleSelect(users, { relations: { profile: profiles }, fields: { ...joinedFields.fields, ...routes } })
+  const withoutKey = drizzleSelect(users, { relations: { profile: keyless }, fields: { ...joinedFields.fields, ...routes } })
+  let load: typeof byKey = byKey
+  const app = await appWith(t, async (selection) => await db.select(load(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id))
+  const fromDb = await app.inject('/db/users?only=name,profile&defer=profile.city')
+  t.same([fromDb.statusCode, fromDb.body], [200, (await app.inject('/memory/users?only=name,profile&defer=profile.city')).body])
+  t.same(sql, ['select "users"."id", "users"."name", "profiles"."id" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"'])
+  load = withoutKey as typeof byKey
+  const refused = await app.inject('/db/users?only=name,profile&defer=profile.city')
+  t.same([refused.statusCode, refused.json().code], [500, 'FST_RESTRICTED_FIELDS_LOAD_FAILED'])
+})

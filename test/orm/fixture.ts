@@ -106,7 +106,10 @@ export const requests: Array<{ url: string, staff?: boolean, status?: number }> 
   { url: '/users?only=last_login', staff: true },
   { url: '/users?defer=posts,profile,email' },
   { url: '/people' },
-  { url: '/people?only=@default,isStaff' }
+  { url: '/people?only=@default,isStaff' },
+  // The phone is hidden, so the profile is kept with none of its fields: its key tells {} from null.
+  { url: '/users?defer=profile.city' },
+  { url: '/users?only=posts&defer=posts.id,posts.title' }
 ]
 
 const everything = ['id', 'name', 'email', 'is_staff', 'first_name', 'last_name']
@@ -135,7 +138,9 @@ export const loaded: Array<[string[] | null, string[]?, string[]?]> = [
   [['id', 'last_login']],
   [['id', 'name', 'is_staff', 'first_name', 'last_name']],
   [['id', 'first_name', 'last_name']],
-  [['id', 'is_staff', 'first_name', 'last_name']]
+  [['id', 'is_staff', 'first_name', 'last_name']],
+  [everything, ['id'], ['id', 'title']],
+  [['id'], undefined, ['id']]
 ]
 
 /** `"a", "b"`, each name qualified by `prefix`. */

@@ -87,3 +87,13 @@ test('with column privileges, the statements name only the columns a selection r
   const response = await app.inject('/db/users?only=name,profile.city')
   t.same([response.statusCode, response.body], [200, nameAndCity])
 })
+
+test('a relation kept with none of its fields and no always-loaded column is refused with a 500 that names no column', async (t) => {
+  const load = prismaSelect(
+    { name: 'User', fields: Prisma.UserScalarFieldEnum },
+    { relations: { profile: { name: 'Profile', fields: Prisma.ProfileScalarFieldEnum } }, fields: { profile: { relation: 'profile', always: [] } } }
+  )
+  const kept = { restricted: true, fields: ['profile'], paths: ['profile'], has: () => true }
+  t.throws(() => load(kept), { code: 'FST_RESTRICTED_FIELDS_LOAD_FAILED', cause: { message: "Relation 'profile' is kept with none of its fields and has no always-loaded column to tell a row from none; give the relation `always`" } })
+  t.same(load({ ...kept, paths: ['profile', 'profile.city'] }), { id: true, profile: { select: { city: true } } })
+})
