@@ -6,18 +6,8 @@
  * and openapi-typescript's types of its parameters and responses. The
  * document is read as it is: nothing of the server is imported.
  */
-
-/** The document's description of one restricted operation (see the plugin's OpenAPI code). */
-interface Described {
-  status: string
-  record: { $ref: string }
-  records: 'object' | 'array' | 'envelope'
-  key?: string
-  only: string
-  defer: string
-  sets: Record<string, string[]>
-  defaultFields?: string[]
-}
+// A type only: the description of one operation, as the plugin writes it; nothing of the server is imported.
+import type { RouteFieldsDescription as Described } from '../openapi/route-fields.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const COMPONENT = '#/components/schemas/'

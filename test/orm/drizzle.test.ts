@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core'
 import { drizzleQuery, drizzleSelect } from '../../lib/orm/drizzle.js'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postStatementsOf, postsAppWith, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
 
 const profiles = pgTable('profiles', { id: integer().primaryKey(), city: text().notNull(), phone: text() })
 const users = pgTable('users', {
@@ -168,7 +168,7 @@ test('drizzleQuery loads relations of relations, at any depth, with their own so
     const rows = await db.query.posts.findMany({ ...load(selection), orderBy: posts.id })
     return rows.map(postOf)
   })
-  checkPostStatements(t, await postStatementsOf(t, app, sql))
+  checkPostStatements(t, await statementsOf(t, app, sql, postRequests))
 })
 
 test('drizzleSelect joins one-to-one and many-to-one relations at any depth, each as a nested object', async (t) => {
@@ -183,7 +183,7 @@ test('drizzleSelect joins one-to-one and many-to-one relations at any depth, eac
   })
   const requests = postRequests.filter(({ url }) => url.includes('author') && !url.includes('comments'))
   t.same(requests.map(({ url }) => url), ['/posts?only=title,author.profile.city', '/posts?only=author.profile'])
-  const ran = await postStatementsOf(t, app, sql, requests)
+  const ran = await statementsOf(t, app, sql, requests)
   t.same(ran, [
     ['select "posts"."id", "posts"."title", "users"."id", "profiles"."id", "profiles"."city" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"'],
     ['select "posts"."id", "users"."id", "profiles"."id", "profiles"."city", "profiles"."phone" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"']

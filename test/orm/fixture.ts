@@ -153,9 +153,9 @@ export function quoted (columns: readonly string[], prefix = ''): string {
  * bodies must be equal, and the statements the database ran are returned,
  * by request, for the caller to compare with what they expected.
  */
-export async function statementsOf (t: Test, app: FastifyInstance, sql: string[]): Promise<string[][]> {
+export async function statementsOf (t: Test, app: FastifyInstance, sql: string[], which: Array<{ url: string, staff?: boolean, status?: number }> = requests): Promise<string[][]> {
   const ran: string[][] = []
-  for (const { url, staff, status } of requests) {
+  for (const { url, staff, status } of which) {
     const headers = staff === true ? { 'x-staff': 'yes' } : {}
     sql.length = 0
     const fromDb = await app.inject({ url: `/db${url}`, headers })
@@ -243,21 +243,6 @@ export const postRequests: Array<{ url: string, staff?: boolean, status?: number
   { url: '/posts?only=comments.flagged', staff: true },
   { url: '/posts?defer=comments,author.profile' }
 ]
-
-/** Like statementsOf, for the posts. */
-export async function postStatementsOf (t: Test, app: FastifyInstance, sql: string[], requests = postRequests): Promise<string[][]> {
-  const ran: string[][] = []
-  for (const { url, staff, status } of requests) {
-    const headers = staff === true ? { 'x-staff': 'yes' } : {}
-    sql.length = 0
-    const fromDb = await app.inject({ url: `/db${url}`, headers })
-    const fromMemory = await app.inject({ url: `/memory${url}`, headers })
-    t.same([fromDb.statusCode, fromMemory.statusCode], [status ?? 200, status ?? 200], url)
-    t.equal(fromDb.body, fromMemory.body, `${url}${staff === true ? ' as staff' : ''}: the same body as from memory`)
-    ran.push([...sql])
-  }
-  return ran
-}
 
 /**
  * Checks the statements each post request ran: a hidden column (`phone`,

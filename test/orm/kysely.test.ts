@@ -4,7 +4,7 @@ import type { Generated } from 'kysely'
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import { KyselyPGlite } from 'kysely-pglite'
 import { kyselySelect } from '../../lib/orm/kysely.js'
-import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
 
 interface Database {
   users: { id: Generated<number>, name: string, email: string | null, is_staff: boolean, last_login: string | null, password_hash: string, first_name: string, last_name: string, profile_id: number | null }
@@ -97,7 +97,7 @@ test('kyselySelect plans relations of relations, at any depth, with their own so
       comments: row.comments?.map((comment: Record<string, unknown>) => ({ ...comment, text: comment.body }))
     }))
   })
-  checkPostStatements(t, await postStatementsOf(t, app, sql))
+  checkPostStatements(t, await statementsOf(t, app, sql, postRequests))
 })
 
 test('with column privileges, the statements name only the columns a selection reads, so they run', async (t) => {

@@ -2,7 +2,7 @@ import { test } from 'tap'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { Prisma, PrismaClient } from './prisma/generated/client.js'
 import { prismaSelect } from '../../lib/orm/prisma.js'
-import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postStatementsOf, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
 
 const loadUsers = prismaSelect(
   { name: 'User', fields: Prisma.UserScalarFieldEnum },
@@ -75,7 +75,7 @@ test('prismaSelect nests a select for relations of relations, at any depth, with
       comments: row.comments?.map((comment: Record<string, unknown>) => ({ ...comment, text: comment.body }))
     }))
   })
-  checkPostStatements(t, await postStatementsOf(t, app, sql))
+  checkPostStatements(t, await statementsOf(t, app, sql, postRequests))
 })
 
 test('with column privileges, the statements name only the columns a selection reads, and the keys Prisma joins on, so they run', async (t) => {
