@@ -22,7 +22,7 @@ import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
 import { holdsHidden, stripHidden, stripHiddenText, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
-import { ProjectionWriter, WriterGaveUp, writerRoute } from './write.js'
+import { ProjectionWriter, WriterGaveUp, givesUpAtOnce, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
 /**
@@ -158,23 +158,37 @@ class StatusSerializers {
   #writing (reply: FastifyReply, projection: Projection, tree: FieldTree, strips: PathTrie | null): Serializer {
     const status = this.#status
     return (payload) => {
-      const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
-      const writer = new ProjectionWriter(this.#writer, compile)
-      try {
-        return writer.write(payload, projection, tree)
-      } catch (error) {
-        if (!(error instanceof WriterGaveUp)) throw error
-        if (!this.#gaveUp.has(error)) {
-          this.#gaveUp.add(error)
-          reply.log.debug({ reason: error.reason }, `fastify-restricted-fields: the route copies the kept fields where it cannot write them: ${error.reason}`)
+      let writer: ProjectionWriter | null = null
+      // Records with a toJSON() are copied: known before anything is written, the writer is not started.
+      const copied = status.declared === null ? null : givesUpAtOnce(payload, status.shape)
+      if (copied === null) {
+        writer = new ProjectionWriter(this.#writer, (schema) => compileOrNull(reply, status, schema))
+        try {
+          return writer.write(payload, projection, tree)
+        } catch (error) {
+          if (!(error instanceof WriterGaveUp)) throw error
+          this.#gaveUpOn(reply, error)
         }
+      } else {
+        this.#gaveUpOn(reply, copied)
       }
       if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
-      const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))
+      const chooser = writer ?? new ProjectionWriter(this.#writer, (schema) => compileOrNull(reply, status, schema))
+      // The copy schema, closed at every level, writes the declared fields of the status's own tree and nothing else:
+      // values kept whole may be handed to it as they are. Not to JSON.stringify, nor where a rule hides fields.
+      const handOver = this.#copy !== null && tree === status.tree
+      const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => chooser.choose(variants, record), handOver)
       const json = (this.#copy ?? JSON.stringify)(copy)
       // The copy schema's leaves write their own defaults and consts, which may hold a hidden path.
       return strips === null ? json : stripRecordsText(json, strips, status.shape)
     }
+  }
+
+  /** Logs, once per reason and status, why the writer leaves payloads to the copy. */
+  #gaveUpOn (reply: FastifyReply, reason: WriterGaveUp): void {
+    if (this.#gaveUp.has(reason)) return
+    this.#gaveUp.add(reason)
+    reply.log.debug({ reason: reason.reason }, `fastify-restricted-fields: the route copies the kept fields where it cannot write them: ${reason.reason}`)
   }
 
   /**

@@ -44,6 +44,22 @@ export const GAVE_UP = {
   envelope: new WriterGaveUp('the serializer compiler refused the envelope')
 } as const
 
+/**
+ * The reason the writer would give up on a payload before writing anything,
+ * found without starting it: records (or the record) with a toJSON(), which
+ * are copied; null when the writer may write it.
+ */
+export function givesUpAtOnce (payload: unknown, shape: PayloadShape): WriterGaveUp | null {
+  let records = payload
+  if (shape.kind !== 'array') {
+    if (!isRecord(payload)) return null
+    if (hasToJSON(payload)) return GAVE_UP.toJSON
+    if (shape.kind === 'object') return null
+    records = payload[shape.key]
+  }
+  return Array.isArray(records) && records.length > 0 && hasToJSON(records[0]) ? GAVE_UP.toJSON : null
+}
+
 /** What a route's writer keeps between requests. */
 export interface WriterRoute {
   readonly shape: PayloadShape
