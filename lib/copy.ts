@@ -3,7 +3,7 @@
  * answer for values the writer leaves to it, serialized afterwards with one
  * schema of every declared field. The handler's payload is not changed.
  */
-import type { FieldNode, FieldTree, PayloadShape, Variants } from './schema/tree.js'
+import type { FieldTree, PayloadShape, Variants } from './schema/tree.js'
 import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { stripHidden } from './visibility.js'
@@ -39,77 +39,6 @@ export function variantKey (tree: FieldTree): string {
   return key
 }
 
-/** What a copy does with the value of one kept field. */
-const AS_IS = 0
-const STRIPPED = 1
-const LEVEL_BY_LEVEL = 2
-
-/**
- * How a copy treats each kept field of a level, worked out once per
- * projection rather than for every record: the names to read, what to do
- * with each value, and the projection a nested level is copied through.
- */
-interface CopyPlan {
-  readonly names: readonly string[]
-  readonly nodes: readonly FieldNode[]
-  readonly steps: Uint8Array
-  readonly subs: ReadonlyArray<Projection | null>
-  /** Whether a missing field may have a default to fill in. */
-  readonly defaults: boolean
-}
-
-const plans = new WeakMap<Projection, CopyPlan>()
-const handOverPlans = new WeakMap<Projection, CopyPlan>()
-const handsOver = new WeakMap<FieldTree, boolean>()
-
-/**
- * Whether the values of a level may be handed to the copy schema as they
- * are: it writes their declared fields, and nothing else, exactly as it
- * writes a copy of them, unless a copy must add something (a default, a
- * variant's index) or take something out (a hidden path).
- */
-function handedOver (tree: FieldTree): boolean {
-  let answer = handsOver.get(tree)
-  if (answer === undefined) {
-    answer = tree.variants === null && tree.nodes.every((node) =>
-      !node.hasDefault && node.strip === undefined && (node.children === null || handedOver(node.children)))
-    handsOver.set(tree, answer)
-  }
-  return answer
-}
-
-function planOf (projection: Projection, handOver: boolean): CopyPlan {
-  const known = handOver ? handOverPlans : plans
-  let plan = known.get(projection)
-  if (plan === undefined) {
-    const steps = new Uint8Array(projection.length)
-    const subs: Array<Projection | null> = []
-    for (let i = 0; i < projection.length; i++) {
-      const { node, sub } = projection[i]
-      const children = node.children
-      if (children === null) {
-        steps[i] = node.strip === undefined ? AS_IS : STRIPPED
-        subs.push(null)
-      } else if (handOver && sub === null && handedOver(children)) {
-        steps[i] = AS_IS
-        subs.push(null)
-      } else {
-        steps[i] = LEVEL_BY_LEVEL
-        subs.push(sub ?? wholeProjection(children))
-      }
-    }
-    plan = {
-      names: projection.map(({ node }) => node.name),
-      nodes: projection.map(({ node }) => node),
-      steps,
-      subs,
-      defaults: projection.some(({ node }) => node.hasDefault)
-    }
-    known.set(projection, plan)
-  }
-  return plan
-}
-
 /** What a copy is made with: the variant chooser, and whether values kept whole may be handed over as they are. */
 interface Copier {
   readonly choose: VariantChooser
@@ -124,13 +53,11 @@ function copyValue (value: unknown, tree: FieldTree, projection: Projection, cop
     if (value === null || typeof value !== 'object') return value
   }
   if (Array.isArray(value)) return copyItems(value, tree, projection, copier)
-  return copyRecord(value as Record<string, unknown>, tree, projection, copier, null)
+  return copyRecord(value as Record<string, unknown>, tree, projection, copier)
 }
 
 function copyItems (items: unknown[], tree: FieldTree, projection: Projection, copier: Copier): unknown[] {
   const copies = new Array(items.length)
-  // One plan for every item: a level of variants plans each record's own.
-  const plan = tree.variants === null ? planOf(projection, copier.handOver) : null
   for (let i = 0; i < items.length; i++) {
     let item = items[i]
     if (item !== null && typeof item === 'object' && typeof (item as { toJSON?: unknown }).toJSON === 'function') {
@@ -140,40 +67,39 @@ function copyItems (items: unknown[], tree: FieldTree, projection: Projection, c
       ? item
       : Array.isArray(item)
         ? copyItems(item, tree, projection, copier)
-        : copyRecord(item as Record<string, unknown>, tree, projection, copier, plan)
+        : copyRecord(item as Record<string, unknown>, tree, projection, copier)
   }
   return copies
 }
 
-function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, copier: Copier, known: CopyPlan | null): Record<string, unknown> {
+function copyRecord (record: Record<string, unknown>, tree: FieldTree, projection: Projection, copier: Copier): Record<string, unknown> {
   // A record of a level of variants keeps the fields of its own variant. One that matches none keeps
   // all the kept fields and carries no index: the copy schema then fails it, as the route does.
   if (tree.variants !== null) {
     const index = copier.choose(tree.variants, record)
     const own = tree.variants.own[index]
     if (own !== undefined) {
-      const copy = copyRecord(record, own, variantProjection(projection, own), copier, null)
+      const copy = copyRecord(record, own, variantProjection(projection, own), copier)
       Object.defineProperty(copy, variantKey(tree), { value: index })
       return copy
     }
   }
-  const { names, steps, subs, nodes, defaults } = known ?? planOf(projection, copier.handOver)
+  const handOver = copier.handOver
   const copy: Record<string, unknown> = {}
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]
-    const value = record[name]
+  for (let i = 0; i < projection.length; i++) {
+    const field = projection[i]
+    const node = field.node
+    const value = record[node.name]
     if (value === undefined) {
       // The compiled serializer writes a declared default for a missing field; so must the copy.
-      if (defaults && nodes[i].hasDefault) copy[name] = projectedDefault(nodes[i], projection[i].sub)
+      if (node.hasDefault) copy[node.name] = projectedDefault(node, field.sub)
       continue
     }
-    const step = steps[i]
-    // Fields kept whole are copied level by level unless handed over, so undeclared keys never pass.
-    copy[name] = step === AS_IS
-      ? value
-      : step === STRIPPED
-        ? stripHidden(value, nodes[i].strip!)
-        : copyValue(value, nodes[i].children!, subs[i]!, copier)
+    const children = node.children
+    // Fields kept whole are copied level by level unless handed over as they are, so undeclared keys never pass.
+    copy[node.name] = children === null
+      ? (node.strip === undefined ? value : stripHidden(value, node.strip))
+      : handOver && field.asIs ? value : copyValue(value, children, field.sub ?? wholeProjection(children), copier)
   }
   return copy
 }

@@ -7,7 +7,7 @@
  */
 import { AdmissionCache } from './cache.js'
 import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
-import { addToTrie, projectTree } from './projection.js'
+import { addToTrie, childOf, projectTree } from './projection.js'
 import type { Projection } from './projection.js'
 import {
   InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote
@@ -187,8 +187,11 @@ class SelectionParser {
         continue
       }
       this.spelled = true
-      const segments = this.declaredSegments(name, param)
-      if (segments === null) {
+      // A top-level name, the common case: one lookup, and no list of segments.
+      const dotted = name.indexOf('.') !== -1
+      const segments = dotted ? this.declaredSegments(name, param) : null
+      if (dotted ? segments === null : !this.tree.byName.has(name)) {
+        if (!dotted) this.unknown(name, param, [name], 0, this.tree)
         // An ignored unknown name still counts, once.
         this.ignored ??= new Set()
         const size = this.ignored.size
@@ -197,11 +200,11 @@ class SelectionParser {
         continue
       }
       // Only declared paths reach the trie: an ignored one leaves no trace.
-      const node = addToTrie(trie, segments)
+      const node = segments === null ? childOf(trie, name) : addToTrie(trie, segments)
       if (node.whole) continue
       node.whole = true
       this.counted()
-      accepted.push(segments.join('.'))
+      accepted.push(segments === null ? name : segments.join('.'))
     }
   }
 
@@ -229,14 +232,8 @@ class SelectionParser {
     }
   }
 
-  /** The trimmed segments of a declared path; null for an unknown path that is ignored; throws for others. */
+  /** The trimmed segments of a declared dotted path; null for an unknown path that is ignored; throws for others. */
   declaredSegments (path: string, param: string): string[] | null {
-    // A top-level name, the common case, is one lookup: no split, no trim (addValue trimmed it).
-    if (path.indexOf('.') === -1) {
-      if (this.tree.byName.has(path)) return [path]
-      this.unknown(path, param, [path], 0, this.tree)
-      return null
-    }
     // split's limit keeps a 10,000-segment path from being split further than needed.
     const segments = path.split('.', this.rules.maxDepth + 1)
     if (segments.length > this.rules.maxDepth) {
