@@ -392,6 +392,7 @@ async function benchPageSize (pageSize: number) {
     const heap = pageSize !== pageSizes[0] || !measureHeap
       ? undefined
       : {
+          selections: NEVER_SEEN,
           records: await heapAfterNeverSeen(server.origin, '/hpu/records', TOP_LEVEL_FIELDS, ['profile.city', 'profile.zip', 'tags.label', 'tags.id']),
           wide: await heapAfterNeverSeen(server.origin, '/hpw/records', WIDE_FIELDS, ['profile.p0', 'profile.geo.g1', 'orders.o2', 'orders.item.i0', 'sessions.s1'])
         }
