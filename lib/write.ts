@@ -245,8 +245,6 @@ export class ProjectionWriter {
   #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {
     const records = payload[key]
     if (!Array.isArray(records)) throw GAVE_UP.list
-    // Records with a toJSON() are copied: give up before the envelope is written, not after.
-    if (records.length > 0 && hasToJSON(records[0])) throw GAVE_UP.toJSON
     const envelope = this.#envelope(key)
     if (envelope === null) throw GAVE_UP.envelope
     // The envelope's own fields, written by its compiled halves; the records go where fast-json-stringify writes them.
