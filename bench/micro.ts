@@ -1,7 +1,8 @@
 /**
  * `npm run bench:micro`: the per-request cost of the plugin's own work, in
  * nanoseconds per call, without HTTP: parsing a selection, finding it in the
- * memo of raw query strings, and looking up its compiled serializer.
+ * memo of raw query strings, reading a list never sent before (the memo
+ * missed, then the parse), and looking up its compiled serializer.
  * Results go to bench/micro.json, and the table of docs/benchmarks.md is written from them.
  */
 import { writeFileSync } from 'node:fs'
@@ -22,6 +23,10 @@ cache.set('id,name', 'serializer')
 const only = { only: ['id', 'name'] }
 const defer = { defer: TOP_LEVEL_FIELDS.filter((field) => field !== 'id' && field !== 'name') }
 const nested = { only: 'id,profile.city,tags.label', defer: 'profile.city' }
+// One comma list, as a client sends it; each call gets a raw query string never seen before, as a new list would.
+const list = { only: 'id,email,age,score,profile,tags' }
+const nestedList = { only: 'id,email,profile.city,tags.label' }
+let sent = 0
 
 const rows: Array<{ operation: string, ns: number }> = []
 
@@ -45,6 +50,8 @@ time('parse only=id&only=name', () => parseSelection(only, declared.tree, rules)
 time('parse defer of 8 fields', () => parseSelection(defer, declared.tree, rules))
 time('parse nested paths with only and defer', () => parseSelection(nested, declared.tree, rules))
 time('remembered query string (memo hit)', () => read(only, 'only=id&only=name'))
+time('never-seen list of six top-level fields (memo miss and parse)', () => read(list, `only=id,email,age,score,profile,tags&n=${sent++}`))
+time('never-seen list with nested paths (memo miss and parse)', () => read(nestedList, `only=id,email,profile.city,tags.label&n=${sent++}`))
 time('compiled serializer lookup (cache hit)', () => cache.get('id,name'))
 writeFileSync(fileURLToPath(new URL('../../bench/micro.json', import.meta.url)), JSON.stringify({
   date: new Date().toISOString(),

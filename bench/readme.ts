@@ -10,6 +10,19 @@
 
 interface Spread { median: number, q1: number, q3: number, min: number, max: number }
 
+/** The heap in use after garbage collection, in bytes, before and after a stream of never-seen selections on a fresh route. */
+interface HeapUse { before: number, after: number }
+
+/** What one page size's run holds: every variant's medians, every ratio's spreads in both views, and (at the first page size) the heap. */
+interface PageResults {
+  /** Per variant: median req/s, and per core (1 / median server CPU time per request), absent from runs made before it was measured. */
+  variants: Record<string, { rps: number, perCore?: number }>
+  /** Per ratio: the spread of its per-pair values in req/s, and per core. */
+  ratios: Record<string, { rps: Spread, perCore?: Spread }>
+  /** The heap after `selections` never-seen selections on a fresh route of each record; absent when not measured. */
+  heap?: { selections: number, records: HeapUse, wide: HeapUse }
+}
+
 /** What bench/results.json holds, as far as the documentation reads it. */
 export interface BenchResults {
   date: string
@@ -17,8 +30,8 @@ export interface BenchResults {
   settings: { sliceSeconds: number, pairs: number, pageSizes: number[], connections: number, pinned: boolean }
   variants: Array<{ id: string, title: string }>
   ratios: Array<{ name: string, title: string, over: string, under: string, target: number | null, targetPages?: number[] }>
-  /** Per page size: the median req/s of every variant, and the spread of every ratio's per-pair values. */
-  results: Record<string, { variants: Record<string, { rps: number }>, ratios: Record<string, { rps: Spread }> }>
+  /** Per page size: the medians of every variant, and the spread of every ratio's per-pair values, in both views. */
+  results: Record<string, PageResults>
 }
 
 /** What bench/micro.json holds. */
@@ -51,43 +64,74 @@ export function claimRange (bench: BenchResults, names: readonly string[] = CLAI
   return low === high ? low : `${low} to ${high}`
 }
 
-/** The Benchmarks section's figures: the run's settings, the ratio table, the calibration's spread and the variants' throughput. */
+const megabytes = (bytes: number): string => (bytes / 2 ** 20).toFixed(1)
+
+/** The heap table of a run, from the first page size that measured it; none when no page size did. */
+function heapLines (bench: BenchResults): string[] {
+  const heap = bench.settings.pageSizes.map((size) => bench.results[size].heap).find((measured) => measured !== undefined)
+  if (heap === undefined) return []
+  return [
+    '',
+    `Heap in use after garbage collection, before and after ${heap.selections.toLocaleString('en')} never-seen selections on a fresh route:`,
+    '',
+    '| record | before (MB) | after (MB) |',
+    '|---|---:|---:|',
+    `| today's record | ${megabytes(heap.records.before)} | ${megabytes(heap.records.after)} |`,
+    `| wide record | ${megabytes(heap.wide.before)} | ${megabytes(heap.wide.after)} |`
+  ]
+}
+
+/**
+ * The Benchmarks section's figures: the run's settings, the ratio table in
+ * both views (req/s, and per core: 1 / the server's CPU time per request),
+ * the calibration's spread, the heap, and the variants' medians.
+ */
 export function benchSection (bench: BenchResults): string {
   const sizes = bench.settings.pageSizes
-  const pages = sizes.map((size) => `page ${size}`)
-  const cell = (name: string, size: number): string => {
-    const spread = bench.results[size].ratios[name]?.rps
-    return spread === undefined ? '–' : `${two(spread.median)} [${two(spread.q1)}–${two(spread.q3)}]`
+  const views = (size: number): string => `page ${size}: req/s | page ${size}: per core`
+  const cell = (spread: Spread | undefined): string => spread === undefined ? '–' : `${two(spread.median)} [${two(spread.q1)}–${two(spread.q3)}]`
+  const cells = (name: string, size: number): string => {
+    const measured = bench.results[size].ratios[name]
+    return `${cell(measured?.rps)} | ${cell(measured?.perCore)}`
   }
   const target = (ratio: BenchResults['ratios'][number]): string => {
     if (ratio.over === ratio.under) return 'noise'
     if (ratio.target === null) return '–'
     return ratio.targetPages === undefined ? `≥ ${ratio.target}` : `≥ ${ratio.target} at page ${ratio.targetPages.join(', ')}`
   }
-  const calibration = sizes.filter((size) => bench.results[size].ratios[CALIBRATION] !== undefined).map((size) => {
+  const calibrated = sizes.filter((size) => bench.results[size].ratios[CALIBRATION] !== undefined)
+  if (calibrated.length === 0) throw new Error(`bench/results.json has no calibration pair (${CALIBRATION})`)
+  const calibration = calibrated.map((size) => {
     const { q1, q3, min, max } = bench.results[size].ratios[CALIBRATION].rps
     return `${Math.round((q3 - q1) * 100)}% at page ${size} (its pairs ranged from ${two(min)} to ${two(max)})`
   })
-  if (calibration.length === 0) throw new Error(`bench/results.json has no calibration pair (${CALIBRATION})`)
+  const perCore = calibrated.filter((size) => bench.results[size].ratios[CALIBRATION].perCore !== undefined).map((size) => {
+    const { q1, q3 } = bench.results[size].ratios[CALIBRATION].perCore!
+    return `${Math.round((q3 - q1) * 100)}% at page ${size}`
+  })
   const { settings, machine } = bench
   return [
     `The committed run, \`bench/results.json\`, of ${day(bench.date)}: ${machine.cpus} cores (${machine.model}), Node ${machine.node}, ${machine.os}; ` +
       `${settings.pairs} ${settings.pairs === 1 ? 'pair' : 'pairs'} of back-to-back ${settings.sliceSeconds} s slices per ratio and page size, order alternating, ` +
-      `${settings.connections} connections${settings.pinned ? ', load generator and server pinned to one core each' : ''}.`,
+      `${settings.connections} connections${settings.pinned ? ', load generator and server pinned to one core each' : ''}. ` +
+      'Each ratio in two views: measured requests per second, and per core (1 / the server\'s CPU time per request, which other processes on the machine do not lower).',
     '',
-    `| ratio | what it compares | target | ${pages.join(' | ')} |`,
-    `|---|---|---:|${sizes.map(() => '---:').join('|')}|`,
-    ...bench.ratios.map((ratio) => `| ${ratio.name} | ${ratio.title} | ${target(ratio)} | ${sizes.map((size) => cell(ratio.name, size)).join(' | ')} |`),
+    `| ratio | what it compares | target | ${sizes.map(views).join(' | ')} |`,
+    `|---|---|---:|${sizes.map(() => '---:|---:').join('|')}|`,
+    ...bench.ratios.map((ratio) => `| ${ratio.name} | ${ratio.title} | ${target(ratio)} | ${sizes.map((size) => cells(ratio.name, size)).join(' | ')} |`),
     '',
     `**How far to trust it.** The calibration pair (${CALIBRATION}), the baseline against itself, shows what noise alone does in that run: ` +
-      `its interquartile range spans ${calibration.join(' and ')}. A gap inside that range is not a gap.` +
+      `in requests per second, its interquartile range spans ${calibration.join(' and ')}` +
+      (perCore.length === 0 ? '' : `; per core, ${perCore.join(' and ')}`) + '. A gap inside that range is not a gap.' +
       (settings.pairs < SHORT_RUN_PAIRS ? ` With ${settings.pairs} ${settings.pairs === 1 ? 'pair' : 'pairs'} per ratio, quartiles say little: this is a short run, which shows that every variant runs, not how they compare.` : ''),
+    ...heapLines(bench),
     '',
-    `| variant | ${pages.map((page) => `${page}: req/s`).join(' | ')} |`,
-    `|---|${sizes.map(() => '---:').join('|')}|`,
+    `| variant | ${sizes.map(views).join(' | ')} |`,
+    `|---|${sizes.map(() => '---:|---:').join('|')}|`,
     ...bench.variants.map((variant) => `| ${variant.id}. ${variant.title} | ${sizes.map((size) => {
       const measured = bench.results[size].variants[variant.id]
-      return measured === undefined ? '–' : String(Math.round(measured.rps))
+      if (measured === undefined) return '– | –'
+      return `${Math.round(measured.rps)} | ${measured.perCore === undefined ? '–' : Math.round(measured.perCore)}`
     }).join(' | ')} |`)
   ].join('\n')
 }

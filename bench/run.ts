@@ -28,7 +28,8 @@
  * - BENCH_VARIANTS: "3,5" keeps only those variants, "-9" drops variant 9;
  *   a ratio runs when both its variants are kept. The calibration pair
  *   (variant 1 against itself) always runs;
- * - BENCH_HEAP: "0" leaves out the heap after 60,000 never-seen selections.
+ * - BENCH_HEAP: "0" leaves out the heap after 60,000 never-seen selections;
+ * - BENCH_CONNECTIONS: connections of the load generator (default 16).
  * The run prints its tables and ends with one line saying which targets
  * hold. It leaves the tree alone unless given `--write` (`npm run
  * bench:record`): then the results go to bench/results.json, with the date,
@@ -220,7 +221,7 @@ const ratios = allRatios.filter((r) => variants.some((v) => v.id === r.over) && 
   pageSizes.some((size) => measuredAt(r, size)))
 if (ratios.length === 0) badSetting('no ratio to measure: BENCH_VARIANTS must keep both variants of a ratio measured at one of BENCH_PAGE_SIZES')
 
-const CONNECTIONS = 16
+const CONNECTIONS = numberSetting('BENCH_CONNECTIONS', 16, true)
 const WARM_UP_SECONDS = 1
 /**
  * A variant with a cycle is warmed up with this many passes through it instead:
@@ -391,6 +392,7 @@ async function benchPageSize (pageSize: number) {
     const heap = pageSize !== pageSizes[0] || !measureHeap
       ? undefined
       : {
+          selections: NEVER_SEEN,
           records: await heapAfterNeverSeen(server.origin, '/hpu/records', TOP_LEVEL_FIELDS, ['profile.city', 'profile.zip', 'tags.label', 'tags.id']),
           wide: await heapAfterNeverSeen(server.origin, '/hpw/records', WIDE_FIELDS, ['profile.p0', 'profile.geo.g1', 'orders.o2', 'orders.item.i0', 'sessions.s1'])
         }

@@ -10,23 +10,58 @@ import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
 export interface ProjectedField {
   readonly node: FieldNode
   readonly sub: Projection | null
+  /**
+   * Set on a nested field kept whole whose levels hold nothing that a copy
+   * adds or takes out (a default, a variant's index, a hidden path): a copy
+   * written by a schema of its declared fields alone may hold its value as it is.
+   */
+  readonly asIs: boolean
 }
 
 /** The fields one object level keeps, in the tree's order. */
 export type Projection = readonly ProjectedField[]
 
+/**
+ * The children of a trie node that has none yet: shared, and never changed,
+ * since a node is given a map of its own before a child is added to it. Most
+ * nodes (every named top-level field) never get one.
+ */
+const NO_CHILDREN: Map<string, PathTrie> = new Map()
+
+/** The child trie node of a name, made where missing. */
+export function childOf (trie: PathTrie, name: string): PathTrie {
+  let child = trie.children.get(name)
+  if (child === undefined) {
+    child = { whole: false, children: NO_CHILDREN }
+    if (trie.children === NO_CHILDREN) trie.children = new Map()
+    trie.children.set(name, child)
+  }
+  return child
+}
+
 /** The trie node of a path, made with its parents where missing. */
 export function addToTrie (trie: PathTrie, segments: readonly string[]): PathTrie {
   let node = trie
-  for (const segment of segments) {
-    let next = node.children.get(segment)
-    if (next === undefined) {
-      next = { whole: false, children: new Map() }
-      node.children.set(segment, next)
-    }
-    node = next
-  }
+  for (const segment of segments) node = childOf(node, segment)
   return node
+}
+
+const plainLevels = new WeakMap<FieldTree, boolean>()
+
+/** Whether a level, and every level below it, has no variants and no field with a default or a hidden path. */
+function plainLevel (tree: FieldTree): boolean {
+  let plain = plainLevels.get(tree)
+  if (plain === undefined) {
+    plain = tree.variants === null && tree.nodes.every((node) =>
+      !node.hasDefault && node.strip === undefined && (node.children === null || plainLevel(node.children)))
+    plainLevels.set(tree, plain)
+  }
+  return plain
+}
+
+/** A field kept whole. */
+function keptWhole (node: FieldNode): ProjectedField {
+  return { node, sub: null, asIs: node.children !== null && plainLevel(node.children) }
 }
 
 const wholeProjections = new WeakMap<FieldTree, Projection>()
@@ -35,7 +70,7 @@ const wholeProjections = new WeakMap<FieldTree, Projection>()
 export function wholeProjection (tree: FieldTree): Projection {
   let projection = wholeProjections.get(tree)
   if (projection === undefined) {
-    projection = tree.nodes.map((node): ProjectedField => ({ node, sub: null }))
+    projection = tree.nodes.map(keptWhole)
     wholeProjections.set(tree, projection)
   }
   return projection
@@ -53,29 +88,33 @@ interface Projected { projection: ProjectedField[], key: string, whole: boolean 
 
 function project (tree: FieldTree, only: PathTrie, defer: PathTrie | undefined): Projected {
   const projection: ProjectedField[] = []
+  // A field kept whole is the same in every projection: the level's whole projection holds it.
+  const wholeFields = wholeProjection(tree)
+  const drops = defer !== undefined && defer.children.size > 0
   let key = ''
   let whole = true
-  for (const node of tree.nodes) {
+  for (let i = 0; i < tree.nodes.length; i++) {
+    const node = tree.nodes[i]
     const kept = only.whole ? KEEP_ALL : only.children.get(node.name)
-    const dropped = defer?.children.get(node.name)
+    const dropped = drops ? defer.children.get(node.name) : undefined
     if (kept === undefined || dropped?.whole === true) {
       whole = false
       continue
     }
     if (key !== '') key += ','
     if (node.children === null || (kept.whole && dropped === undefined)) {
-      projection.push({ node, sub: null })
+      projection.push(wholeFields[i])
       key += node.wholeKey
       continue
     }
     const inner = project(node.children, kept, dropped)
     // A level that keeps every field whole is the field kept whole: one spelling, one cache key.
     if (inner.whole) {
-      projection.push({ node, sub: null })
+      projection.push(wholeFields[i])
       key += node.wholeKey
     } else {
       whole = false
-      projection.push({ node, sub: inner.projection })
+      projection.push({ node, sub: inner.projection, asIs: false })
       key += `${JSON.stringify(node.name)}(${inner.key})`
     }
   }
@@ -118,10 +157,11 @@ export function variantProjection (projection: Projection, own: FieldTree): Proj
       const field = names.get(node.name)
       if (field === undefined) continue
       // A field kept whole is read through the fields the request sees of it, so hidden ones stay hidden.
-      const sub = node.children === null || field.node.children === null
-        ? null
-        : variantProjection(field.sub ?? wholeProjection(field.node.children), node.children)
-      fields.push({ node, sub })
+      if (node.children === null || field.node.children === null) {
+        fields.push(keptWhole(node))
+        continue
+      }
+      fields.push({ node, sub: variantProjection(field.sub ?? wholeProjection(field.node.children), node.children), asIs: false })
     }
     translated = fields
     byTree.set(own, translated)

@@ -7,7 +7,7 @@
  */
 import { AdmissionCache } from './cache.js'
 import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
-import { addToTrie, projectTree } from './projection.js'
+import { addToTrie, childOf, projectTree } from './projection.js'
 import type { Projection } from './projection.js'
 import {
   InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote
@@ -147,6 +147,26 @@ function collectValues (value: unknown, param: string, into: string[]): void {
   }
 }
 
+/**
+ * A dotted path's first `limit` segments, as `split('.', limit)` gives them:
+ * the limit keeps a 10,000-segment path from being split further than
+ * needed, and the loop costs a third of split with a limit.
+ */
+function splitPath (path: string, limit: number): string[] {
+  const segments: string[] = []
+  let start = 0
+  while (segments.length < limit) {
+    const end = path.indexOf('.', start)
+    if (end === -1) {
+      segments.push(path.slice(start))
+      break
+    }
+    segments.push(path.slice(start, end))
+    start = end + 1
+  }
+  return segments
+}
+
 function describeLevel (tree: FieldTree, parent: string): string {
   const names = tree.nodes.map((node) => node.name).join(', ')
   return parent === '' ? `allowed fields: ${names}` : `allowed fields of '${parent}': ${names}`
@@ -187,8 +207,11 @@ class SelectionParser {
         continue
       }
       this.spelled = true
-      const segments = this.declaredSegments(name, param)
-      if (segments === null) {
+      // A top-level name, the common case: one lookup, and no list of segments.
+      const dotted = name.indexOf('.') !== -1
+      const segments = dotted ? this.declaredSegments(name, param) : null
+      if (dotted ? segments === null : !this.tree.byName.has(name)) {
+        if (!dotted) this.unknown(name, param, [name], 0, this.tree)
         // An ignored unknown name still counts, once.
         this.ignored ??= new Set()
         const size = this.ignored.size
@@ -197,11 +220,11 @@ class SelectionParser {
         continue
       }
       // Only declared paths reach the trie: an ignored one leaves no trace.
-      const node = addToTrie(trie, segments)
+      const node = segments === null ? childOf(trie, name) : addToTrie(trie, segments)
       if (node.whole) continue
       node.whole = true
       this.counted()
-      accepted.push(segments.join('.'))
+      accepted.push(segments === null ? name : segments.join('.'))
     }
   }
 
@@ -229,16 +252,9 @@ class SelectionParser {
     }
   }
 
-  /** The trimmed segments of a declared path; null for an unknown path that is ignored; throws for others. */
+  /** The trimmed segments of a declared dotted path; null for an unknown path that is ignored; throws for others. */
   declaredSegments (path: string, param: string): string[] | null {
-    // A top-level name, the common case, is one lookup: no split, no trim (addValue trimmed it).
-    if (path.indexOf('.') === -1) {
-      if (this.tree.byName.has(path)) return [path]
-      this.unknown(path, param, [path], 0, this.tree)
-      return null
-    }
-    // split's limit keeps a 10,000-segment path from being split further than needed.
-    const segments = path.split('.', this.rules.maxDepth + 1)
+    const segments = splitPath(path, this.rules.maxDepth + 1)
     if (segments.length > this.rules.maxDepth) {
       throw new PathTooDeepError(quote(path), param, this.rules.maxDepth)
     }

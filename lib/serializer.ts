@@ -10,6 +10,7 @@ import type { FastifyReply } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import { AdmissionCache } from './cache.js'
 import { copyProjection } from './copy.js'
+import type { VariantChooser } from './copy.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PathTrie, PayloadShape } from './schema/tree.js'
 import { variantTag } from './schema/variant-tests.js'
 import type { VariantTag } from './schema/variant-tests.js'
@@ -22,7 +23,7 @@ import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
 import { holdsHidden, stripHidden, stripHiddenText, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
-import { ProjectionWriter, WriterGaveUp, writerRoute } from './write.js'
+import { ProjectionWriter, WriterGaveUp, givesUpAtOnce, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
 /**
@@ -97,8 +98,15 @@ class StatusSerializers {
   readonly #cache: AdmissionCache<Serializer | null>
   /** By selection, its compiled serializer once known: a remembered selection needs no other lookup. */
   readonly #bySelection = new WeakMap<Selection, Serializer | null>()
-  /** What the status's projection writers share. */
-  readonly #writer: WriterRoute
+  /**
+   * The status's one writer, made once rather than per reply. What it
+   * compiles is compiled for the reply it is writing (`#writingFor`): a write
+   * runs to its end without yielding.
+   */
+  readonly #writer: ProjectionWriter
+  #writingFor: FastifyReply | null = null
+  /** Tells a record's variant for the copy, as the writer tells it. */
+  readonly #choose: VariantChooser = (variants, record) => this.#writer.choose(variants, record)
   /** The schema of every declared field without defaults, for copies; compiled on first use (null: refused). */
   #copy: Serializer | null | undefined = undefined
   /** The writer of JSON a Standard Schema route's own serializer wrote, for the rare payload only it accepts. */
@@ -113,7 +121,7 @@ class StatusSerializers {
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE })
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
-    this.#writer = writerRoute(status.shape, status.declared)
+    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema))
     this.#encoded = writerRoute(status.shape, null)
   }
 
@@ -157,24 +165,44 @@ class StatusSerializers {
    */
   #writing (reply: FastifyReply, projection: Projection, tree: FieldTree, strips: PathTrie | null): Serializer {
     const status = this.#status
+    const writer = this.#writer
     return (payload) => {
-      const compile = (schema: JsonSchema): Serializer | null => compileOrNull(reply, status, schema)
-      const writer = new ProjectionWriter(this.#writer, compile)
+      // Records with a toJSON() are copied: known before anything is written, the writer is not started.
+      const copied = status.declared === null ? null : givesUpAtOnce(payload, status.shape)
+      // Restored after, should a toJSON() ever serialize another reply of the status while this one is written.
+      const outer = this.#writingFor
+      this.#writingFor = reply
       try {
-        return writer.write(payload, projection, tree)
-      } catch (error) {
-        if (!(error instanceof WriterGaveUp)) throw error
-        if (!this.#gaveUp.has(error)) {
-          this.#gaveUp.add(error)
-          reply.log.debug({ reason: error.reason }, `fastify-restricted-fields: the route copies the kept fields where it cannot write them: ${error.reason}`)
+        if (copied === null) {
+          try {
+            return writer.write(payload, projection, tree)
+          } catch (error) {
+            if (!(error instanceof WriterGaveUp)) throw error
+            this.#gaveUpOn(reply, error)
+          }
+        } else {
+          this.#gaveUpOn(reply, copied)
         }
+        if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
+        // The copy schema, closed at every level, writes the declared fields of the status's own tree and nothing else:
+        // values kept whole may be handed to it as they are. Not to JSON.stringify, nor where a rule hides fields.
+        const handOver = this.#copy !== null && tree === status.tree
+        const copy = copyProjection(payload, tree, projection, status.shape, this.#choose, handOver)
+        const json = (this.#copy ?? JSON.stringify)(copy)
+        // The copy schema's leaves write their own defaults and consts, which may hold a hidden path.
+        return strips === null ? json : stripRecordsText(json, strips, status.shape)
+      } finally {
+        // The reply is not kept past its write.
+        this.#writingFor = outer
       }
-      if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
-      const copy = copyProjection(payload, tree, projection, status.shape, (variants, record) => writer.choose(variants, record))
-      const json = (this.#copy ?? JSON.stringify)(copy)
-      // The copy schema's leaves write their own defaults and consts, which may hold a hidden path.
-      return strips === null ? json : stripRecordsText(json, strips, status.shape)
     }
+  }
+
+  /** Logs, once per reason and status, why the writer leaves payloads to the copy. */
+  #gaveUpOn (reply: FastifyReply, reason: WriterGaveUp): void {
+    if (this.#gaveUp.has(reason)) return
+    this.#gaveUp.add(reason)
+    reply.log.debug({ reason: reason.reason }, `fastify-restricted-fields: the route copies the kept fields where it cannot write them: ${reason.reason}`)
   }
 
   /**

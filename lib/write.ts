@@ -44,6 +44,22 @@ export const GAVE_UP = {
   envelope: new WriterGaveUp('the serializer compiler refused the envelope')
 } as const
 
+/**
+ * The reason the writer would give up on a payload before writing anything,
+ * found without starting it: records (or the record) with a toJSON(), which
+ * are copied; null when the writer may write it.
+ */
+export function givesUpAtOnce (payload: unknown, shape: PayloadShape): WriterGaveUp | null {
+  let records = payload
+  if (shape.kind !== 'array') {
+    if (!isRecord(payload)) return null
+    if (hasToJSON(payload)) return GAVE_UP.toJSON
+    if (shape.kind === 'object') return null
+    records = payload[shape.key]
+  }
+  return Array.isArray(records) && records.length > 0 && hasToJSON(records[0]) ? GAVE_UP.toJSON : null
+}
+
 /** What a route's writer keeps between requests. */
 export interface WriterRoute {
   readonly shape: PayloadShape
@@ -229,8 +245,6 @@ export class ProjectionWriter {
   #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {
     const records = payload[key]
     if (!Array.isArray(records)) throw GAVE_UP.list
-    // Records with a toJSON() are copied: give up before the envelope is written, not after.
-    if (records.length > 0 && hasToJSON(records[0])) throw GAVE_UP.toJSON
     const envelope = this.#envelope(key)
     if (envelope === null) throw GAVE_UP.envelope
     // The envelope's own fields, written by its compiled halves; the records go where fast-json-stringify writes them.

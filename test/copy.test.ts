@@ -81,4 +81,31 @@ test('a toJSON() is called once, as fast-json-stringify calls it, even when what
   const twice = { toJSON: () => ({ id: 2, name: 'Alan', toJSON: () => ({ id: 3 }) }) }
   t.same(copy({ only: 'id,name' }, [selfish, twice]), [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }])
   t.same(copy({ only: 'id' }, [{ toJSON: () => 'text' }, { toJSON: () => [{ id: 4, name: 'x' }] }]), ['text', [{ id: 4 }]])
+  t.same(copy({ only: 'profile.city' }, [{ profile: { toJSON: () => 'gone' } }, { profile: { toJSON: () => ({ city: 'Oslo', zip: '0150' }) } }]),
+    [{ profile: 'gone' }, { profile: { city: 'Oslo' } }], 'a nested object\'s toJSON() stands for it too')
+  t.equal(copy({ only: 'id' }, { toJSON: () => null }, { kind: 'object' }), null, 'a record\'s toJSON() may give null')
+})
+
+test('handed to a schema that writes declared fields alone, a nested field kept whole is not copied, unless its levels need a default filled', async (t) => {
+  const nested = treeOf({
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer' },
+        profile: { type: 'object', properties: { city: { type: 'string' }, geo: { type: 'object', properties: { lat: { type: 'number' } } } } },
+        prefs: { type: 'object', properties: { theme: { type: 'string', default: 'dark' } } }
+      }
+    }
+  })
+  const profile = { city: 'Oslo', geo: { lat: 59.9 }, undeclared: true }
+  const payload = [{ id: 1, profile, prefs: {} }]
+  const [handed] = copyProjection(payload, nested, wholeProjection(nested), { kind: 'array' }, () => -1, true) as Array<Record<string, unknown>>
+  t.equal(handed.profile, profile, 'the same object')
+  t.same(handed.prefs, { theme: 'dark' }, 'a level with a default is copied, the default filled')
+  const [copied] = copyProjection(payload, nested, wholeProjection(nested), { kind: 'array' }, () => -1) as Array<Record<string, unknown>>
+  t.not(copied.profile, profile)
+  t.same(copied.profile, { city: 'Oslo', geo: { lat: 59.9 } }, 'without it, copied level by level')
+  const narrowed = parseSelection({ only: 'profile.city' }, nested, rules)!
+  t.same(copyProjection(payload, nested, narrowed.projection, { kind: 'array' }, () => -1, true), [{ profile: { city: 'Oslo' } }], 'a narrowed field is copied')
 })

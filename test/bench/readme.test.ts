@@ -17,7 +17,7 @@ test('the README\'s opening claim and the figures of docs/benchmarks.md are thos
 
 const spread = (median: number, q1 = median, q3 = median, min = q1, max = q3) => ({ median, q1, q3, min, max })
 
-/** A run of two ratios at two page sizes, the second ratio measured at page 20 only. */
+/** A run of two ratios at two page sizes, the second ratio measured at page 20 only; the heap measured at page 20. */
 function run (pairs: number, pinned: boolean): BenchResults {
   return {
     date: '2026-11-23T10:00:00.000Z',
@@ -31,42 +31,72 @@ function run (pairs: number, pinned: boolean): BenchResults {
     ],
     results: {
       20: {
-        variants: { 1: { rps: 1000.4 }, 3: { rps: 2000.6 }, 5: { rps: 2100 } },
-        ratios: { '1/1': { rps: spread(1, 0.98, 1.03, 0.9, 1.1) }, '3/5p': { rps: spread(0.951) }, '3/1': { rps: spread(2) } }
+        variants: { 1: { rps: 1000.4, perCore: 1500.6 }, 3: { rps: 2000.6, perCore: 2900 }, 5: { rps: 2100, perCore: 3000.2 } },
+        ratios: {
+          '1/1': { rps: spread(1, 0.98, 1.03, 0.9, 1.1), perCore: spread(1, 0.99, 1.01) },
+          '3/5p': { rps: spread(0.951), perCore: spread(0.962, 0.95, 0.97) },
+          '3/1': { rps: spread(2), perCore: spread(1.93) }
+        },
+        heap: { selections: 60000, records: { before: 12.34 * 2 ** 20, after: 12.96 * 2 ** 20 }, wide: { before: 13 * 2 ** 20, after: 14.06 * 2 ** 20 } }
       },
       100: {
-        variants: { 1: { rps: 400 }, 5: { rps: 1000 } },
-        ratios: { '1/1': { rps: spread(1.01, 0.99, 1.05) } }
+        variants: { 1: { rps: 400, perCore: 600 }, 5: { rps: 1000, perCore: 1200 } },
+        ratios: { '1/1': { rps: spread(1.01, 0.99, 1.05), perCore: spread(1, 0.98, 1.02) } }
       }
     }
   }
 }
 
-test('the section gives the run\'s settings, every ratio at every page size, the calibration\'s spread and the variants\' throughput', async (t) => {
+const settingsLine = (pairs: string, extra: string): string =>
+  `The committed run, \`bench/results.json\`, of 2026-11-23: 4 cores (Test CPU), Node v20.19.0, linux 6; ${pairs} of back-to-back 1 s slices per ratio and page size, ` +
+  `order alternating, 16 connections${extra}. Each ratio in two views: measured requests per second, and per core (1 / the server's CPU time per request, which other processes on the machine do not lower).`
+
+test('the section gives the run\'s settings, every ratio at every page size in both views, the calibration\'s spread, the heap and the variants\' medians', async (t) => {
   t.equal(benchSection(run(9, true)), [
-    'The committed run, `bench/results.json`, of 2026-11-23: 4 cores (Test CPU), Node v20.19.0, linux 6; 9 pairs of back-to-back 1 s slices per ratio and page size, ' +
-      'order alternating, 16 connections, load generator and server pinned to one core each.',
+    settingsLine('9 pairs', ', load generator and server pinned to one core each'),
     '',
-    '| ratio | what it compares | target | page 20 | page 100 |',
-    '|---|---|---:|---:|---:|',
-    '| 1/1 | calibration | noise | 1.00 [0.98–1.03] | 1.01 [0.99–1.05] |',
-    '| 3/5p | compiled | ≥ 0.95 at page 20 | 0.95 [0.95–0.95] | – |',
-    '| 3/1 | against the baseline | ≥ 1.5 | 2.00 [2.00–2.00] | – |',
+    '| ratio | what it compares | target | page 20: req/s | page 20: per core | page 100: req/s | page 100: per core |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    '| 1/1 | calibration | noise | 1.00 [0.98–1.03] | 1.00 [0.99–1.01] | 1.01 [0.99–1.05] | 1.00 [0.98–1.02] |',
+    '| 3/5p | compiled | ≥ 0.95 at page 20 | 0.95 [0.95–0.95] | 0.96 [0.95–0.97] | – | – |',
+    '| 3/1 | against the baseline | ≥ 1.5 | 2.00 [2.00–2.00] | 1.93 [1.93–1.93] | – | – |',
     '',
     '**How far to trust it.** The calibration pair (1/1), the baseline against itself, shows what noise alone does in that run: ' +
-      'its interquartile range spans 5% at page 20 (its pairs ranged from 0.90 to 1.10) and 6% at page 100 (its pairs ranged from 0.99 to 1.05). A gap inside that range is not a gap.',
+      'in requests per second, its interquartile range spans 5% at page 20 (its pairs ranged from 0.90 to 1.10) and 6% at page 100 (its pairs ranged from 0.99 to 1.05); ' +
+      'per core, 2% at page 20 and 4% at page 100. A gap inside that range is not a gap.',
     '',
-    '| variant | page 20: req/s | page 100: req/s |',
+    'Heap in use after garbage collection, before and after 60,000 never-seen selections on a fresh route:',
+    '',
+    '| record | before (MB) | after (MB) |',
     '|---|---:|---:|',
-    '| 1. baseline | 1000 | 400 |',
-    '| 3. only | 2001 | – |',
-    '| 5. hand-written | 2100 | 1000 |'
+    '| today\'s record | 12.3 | 13.0 |',
+    '| wide record | 13.0 | 14.1 |',
+    '',
+    '| variant | page 20: req/s | page 20: per core | page 100: req/s | page 100: per core |',
+    '|---|---:|---:|---:|---:|',
+    '| 1. baseline | 1000 | 1501 | 400 | 600 |',
+    '| 3. only | 2001 | 2900 | – | – |',
+    '| 5. hand-written | 2100 | 3000 | 1000 | 1200 |'
   ].join('\n'))
+})
+
+test('a run made before the per-core view and the heap were measured shows its req/s, with a dash for what it lacks', async (t) => {
+  const older = run(9, true)
+  for (const page of Object.values(older.results)) {
+    delete page.heap
+    for (const variant of Object.values(page.variants)) delete variant.perCore
+    for (const ratio of Object.values(page.ratios)) delete ratio.perCore
+  }
+  const lines = benchSection(older).split('\n')
+  t.equal(lines[4], '| 1/1 | calibration | noise | 1.00 [0.98–1.03] | – | 1.01 [0.99–1.05] | – |')
+  t.match(lines[8], /spans 5% at page 20 \(its pairs ranged from 0\.90 to 1\.10\) and 6% at page 100 \(its pairs ranged from 0\.99 to 1\.05\)\. A gap inside/)
+  t.notMatch(benchSection(older), /Heap/, 'no heap table')
+  t.equal(lines[lines.length - 3], '| 1. baseline | 1000 | – | 400 | – |')
 })
 
 test('a short run says so, and an unpinned one does not claim pinning', async (t) => {
   const [settings, , , , , , , , trust] = benchSection(run(1, false)).split('\n')
-  t.equal(settings, 'The committed run, `bench/results.json`, of 2026-11-23: 4 cores (Test CPU), Node v20.19.0, linux 6; 1 pair of back-to-back 1 s slices per ratio and page size, order alternating, 16 connections.')
+  t.equal(settings, settingsLine('1 pair', ''))
   t.match(trust, / A gap inside that range is not a gap\. With 1 pair per ratio, quartiles say little: this is a short run, which shows that every variant runs, not how they compare\.$/)
   t.match(benchSection(run(3, true)).split('\n')[8], / With 3 pairs per ratio, quartiles say little/)
 })
@@ -115,7 +145,7 @@ test('the README and the benchmarks page are written between their markers, and 
   t.equal(updateReadme(claim, withGraphQL), claimed)
   const written = updateBenchmarksPage(page, withGraphQL, micro)
   t.ok(written.startsWith(claimed + '<!-- bench:results -->\nThe committed run, `bench/results.json`'))
-  t.ok(written.endsWith('| 5. hand-written | 2100 | 1000 |\n<!-- /bench:results -->\n<!-- bench:micro -->\nThe committed run, `bench/micro.json`, of 2026-11-23: 2 cores (Test CPU), Node v20.19.0.\n\n| operation | ns per call (median of 5) |\n|---|---:|\n| parse | 761 |\n| lookup | 71 |\n<!-- /bench:micro -->\n'))
+  t.ok(written.endsWith('| 5. hand-written | 2100 | 3000 | 1000 | 1200 |\n<!-- /bench:results -->\n<!-- bench:micro -->\nThe committed run, `bench/micro.json`, of 2026-11-23: 2 cores (Test CPU), Node v20.19.0.\n\n| operation | ns per call (median of 5) |\n|---|---:|\n| parse | 761 |\n| lookup | 71 |\n<!-- /bench:micro -->\n'))
   t.equal(updateBenchmarksPage(written, withGraphQL, micro), written, 'writing twice changes nothing')
   t.equal(updateReadme(claimed, withGraphQL), claimed, 'writing the claim twice changes nothing')
   t.throws(() => updateReadme('no markers', run(9, true)), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
