@@ -1,23 +1,6 @@
 // No call: the cost of the client's types alone.
 import type { RestrictedClient } from '../../../lib/client/types.js'
-import type { Level1 } from './record.js'
+import type { Routes } from './routes.js'
 
-// A route as a generated RestrictedRoutes has it: an envelope of 72-field records.
-export interface Routes {
-  '/records': {
-    get: {
-      parameters: { query?: { only?: string[], defer?: string[], page?: number } }
-      responses: { 200: { content: { 'application/json': { count: number, results: Level1[] } } }, 400: { content: { 'application/json': { message: string } } } }
-      reply: { count: number, results: Level1[] }
-      record: Level1
-      records: 'envelope'
-      key: 'results'
-      only: 'only'
-      defer: 'defer'
-      sets: { summary: ['f1_0', 'l2.f2_0'] }
-      defaultFields: never
-    }
-  }
-}
 declare const api: RestrictedClient<Routes>
 export const client = api
