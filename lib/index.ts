@@ -33,7 +33,7 @@ declare module 'fastify' {
      * restricted and no field is declared. Where a type provider gives the
      * route's reply type, its paths are the route's declared ones.
      */
-    restrictedFields: FieldSelection<RoutePaths<TypeProvider, SchemaCompiler>>
+    restrictedFields: FieldSelection<RoutePaths<TypeProvider, SchemaCompiler, ContextConfig>>
   }
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> {

@@ -7,10 +7,12 @@
  * document is read as it is: nothing of the server is imported.
  */
 // A type only: the description of one operation, as the plugin writes it; nothing of the server is imported.
-import type { RouteFieldsDescription as Described } from '../openapi/route-fields.js'
+import type { RecordsDescription, RouteFieldsDescription as Described } from '../openapi/route-fields.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const COMPONENT = '#/components/schemas/'
+/** The plugin's default `maxDepth`, for a description without one. */
+const DEFAULT_DEPTH = 8
 
 export interface GenerateOptions {
   /** The module of openapi-typescript's output, as the generated file imports it. Default `'./api.js'`. */
@@ -23,10 +25,15 @@ const union = (values: readonly string[]): string => values.length === 0 ? "''" 
 /** A status key as openapi-typescript writes it: a number for digits, a string otherwise. */
 const statusIndex = (status: string): string => /^\d+$/.test(status) ? status : text(status)
 
+function isRecords (value: unknown): value is RecordsDescription {
+  const described = value as RecordsDescription
+  return typeof value === 'object' && value !== null && typeof described.record?.$ref === 'string' && described.record.$ref.startsWith(COMPONENT) &&
+    ['object', 'array', 'envelope'].includes(described.records) && (described.records !== 'envelope' || typeof described.key === 'string')
+}
+
 function isDescribed (value: unknown): value is Described {
   const described = value as Described
-  return typeof value === 'object' && value !== null && typeof described.status === 'string' && typeof described.record?.$ref === 'string' &&
-    described.record.$ref.startsWith(COMPONENT) && ['object', 'array', 'envelope'].includes(described.records) &&
+  return typeof value === 'object' && value !== null && typeof described.statuses === 'object' && described.statuses !== null &&
     typeof described.only === 'string' && typeof described.defer === 'string' && typeof described.sets === 'object' && described.sets !== null
 }
 
@@ -35,6 +42,27 @@ function mediaType (operation: any, status: string): string | null {
   const content = operation?.responses?.[status]?.content
   if (typeof content !== 'object' || content === null) return null
   return 'application/json' in content ? 'application/json' : Object.keys(content).find((media) => content[media]?.schema !== undefined) ?? null
+}
+
+/** The component a `$ref` names, its pointer token decoded. */
+const componentOf = (ref: string): string => decodeURIComponent(ref.slice(COMPONENT.length)).replace(/~1/g, '/').replace(/~0/g, '~')
+
+/** The entries of an operation's restricted statuses, as lines: those whose body openapi-typescript types. */
+function statusEntries (operation: any, described: Described, at: string): string[] {
+  const entries: string[] = []
+  for (const [status, records] of Object.entries(described.statuses)) {
+    const media = mediaType(operation, status)
+    if (!isRecords(records) || media === null) continue
+    entries.push([
+      `        ${statusIndex(status)}: {`,
+      `          reply: ${at}['responses'][${statusIndex(status)}]['content'][${text(media)}]`,
+      `          record: components['schemas'][${text(componentOf(records.record.$ref))}]`,
+      `          records: ${text(records.records)}`,
+      `          key: ${records.records === 'envelope' ? text(records.key as string) : 'never'}`,
+      '        }'
+    ].join('\n'))
+  }
+  return entries
 }
 
 /**
@@ -53,23 +81,22 @@ export function restrictedRoutesSource (document: unknown, options: GenerateOpti
     for (const method of METHODS) {
       const operation = item?.[method] as Record<string, unknown> | undefined
       const described = operation?.['x-restricted-fields']
-      const media = mediaType(operation, (described as Described | undefined)?.status ?? '')
-      if (!isDescribed(described) || media === null) continue
+      if (!isDescribed(described)) continue
       const at = `paths[${text(path)}][${text(method)}]`
-      const component = decodeURIComponent(described.record.$ref.slice(COMPONENT.length)).replace(/~1/g, '/').replace(/~0/g, '~')
+      const statuses = statusEntries(operation, described, at)
+      if (statuses.length === 0) continue
       operations.push([
         `    ${method}: {`,
-        `      parameters: ${at}['parameters']`,
-        `      responses: ${at}['responses']`,
-        `      reply: ${at}['responses'][${statusIndex(described.status)}]['content'][${text(media)}]`,
-        `      record: components['schemas'][${text(component)}]`,
-        `      records: ${text(described.records)}`,
-        `      key: ${described.key === undefined ? 'never' : text(described.key)}`,
+        `      operation: ${at}`,
+        '      statuses: {',
+        ...statuses,
+        '      }',
         `      only: ${text(described.only)}`,
         `      defer: ${text(described.defer)}`,
         `      sets: {${Object.entries(described.sets).map(([name, paths]) => ` ${text(name)}: ${list(paths)}`).join(',')}${Object.keys(described.sets).length > 0 ? ' ' : ''}}`,
         // Default fields that are all hidden from this caller leave empty records: '' names no field.
         `      defaultFields: ${described.defaultFields === undefined ? 'never' : union(described.defaultFields)}`,
+        `      maxDepth: ${Number.isInteger(described.maxDepth) ? described.maxDepth : DEFAULT_DEPTH}`,
         '    }'
       ].join('\n'))
     }

@@ -16,15 +16,23 @@ import type { Relaxation } from './relax.js'
 import { OPERATION_KEY } from './types.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
 
-/** What the operation's `x-restricted-fields` key holds. */
-export interface RouteFieldsDescription {
-  /** The response status whose records are restricted, as the document keys it (`200`, `2XX`). */
-  status: string
+/** Where one restricted status holds its records, and their complete type. */
+export interface RecordsDescription {
   /** The caller's complete record: `{ $ref }` to a component. */
   record: { $ref: string }
   /** Where the records sit in that response: the response itself, an array's items, or an envelope's array under `key`. */
   records: 'object' | 'array' | 'envelope'
   key?: string
+}
+
+/** What the operation's `x-restricted-fields` key holds. */
+export interface RouteFieldsDescription {
+  /**
+   * Each response status whose records are restricted, as the document keys
+   * it (`200`, `201`, `2XX`), the primary one first: a selection narrows the
+   * records of each by that status's own fields.
+   */
+  statuses: Record<string, RecordsDescription>
   /** The names of the parameters. */
   only: string
   defer: string
@@ -32,6 +40,8 @@ export interface RouteFieldsDescription {
   sets: Record<string, string[]>
   /** The route's default fields (those hidden from the caller left out); absent when every field is sent by default. */
   defaultFields?: string[]
+  /** The most segments of a path the route accepts (its `maxDepth`). */
+  maxDepth: number
 }
 
 /** The schema a whole-component `$ref` names, followed through chains of them. */
@@ -108,39 +118,50 @@ function withoutConditionals (schema: unknown): unknown {
   return kept
 }
 
-/** A component name made of the operation's id, or of its method and path. */
-function recordName (operation: Json, method: string, path: string): string {
+/** A component name made of the operation's id, or of its method and path; a status other than the first adds its key (`createUserRecord202`). */
+function recordName (operation: Json, method: string, path: string, status: string | null): string {
   const words = typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`
   const name = words.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word, index) => index === 0 ? word : word[0].toUpperCase() + word.slice(1)).join('')
-  return `${name}Record`
+  return `${name}Record${status ?? ''}`
 }
 
 export interface OperationPlace { operation: Json, method: string, path: string }
 
 /**
- * Reads the route's records schema from the operation's response before it
- * is relaxed; the returned function, called once the document is relaxed,
- * adds the description to the operation. Null for a route whose records
- * have no schema (a `fields` route), or whose records cannot be found.
+ * Reads the records schema of each restricted status from the operation's
+ * responses before they are relaxed; the returned function, called once the
+ * document is relaxed, adds the description to the operation. Null for a
+ * route whose records have no schema (a `fields` route), or whose records
+ * cannot be found in any status.
  */
 export function prepareRouteFields (components: Components, version: Version, place: OperationPlace, route: RestrictedRoute, conditionals: boolean): ((relaxation: Relaxation, hidden: PathTrie | null) => void) | null {
   if (route.statusKey === undefined) return null
-  const status = responseKey(route.statusKey, version)
-  const records = recordSchema(components, responseSchema(place.operation, version, status), route.shape)
-  if (!isRecord(records)) return null
-  // Only a `fields` route, which has no status, finds where its records sit at run time ('auto').
-  const kind = route.shape.kind as RouteFieldsDescription['records']
+  const found: Array<{ status: string, records: Json, shape: RecordsShape }> = []
+  for (const { statusKey, shape } of [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]) {
+    const status = responseKey(statusKey, version)
+    const records = recordSchema(components, responseSchema(place.operation, version, status), shape)
+    if (isRecord(records)) found.push({ status, records: conditionals ? records : withoutConditionals(records) as Json, shape })
+  }
+  if (found.length === 0) return null
   return function describeRouteFields (relaxation, hidden) {
     const visible = (paths: readonly string[]): string[] => hidden === null ? [...paths] : paths.filter((path) => !isHidden(path, hidden))
+    const statuses: Record<string, RecordsDescription> = {}
+    for (const [index, { status, records, shape }] of found.entries()) {
+      // Only a `fields` route, which has no status, finds where its records sit at run time ('auto').
+      const kind = shape.kind as RecordsDescription['records']
+      statuses[status] = {
+        record: { $ref: completeRecord(components, relaxation, records, hidden, place, index === 0 ? null : status) },
+        records: kind,
+        ...kind === 'envelope' ? { key: shape.key } : {}
+      }
+    }
     const description: RouteFieldsDescription = {
-      status,
-      record: { $ref: completeRecord(components, relaxation, conditionals ? records : withoutConditionals(records) as Json, hidden, place) },
-      records: kind,
-      ...kind === 'envelope' ? { key: route.shape.key } : {},
+      statuses,
       only: route.onlyParam,
       defer: route.deferParam,
       sets: Object.fromEntries(Object.entries(route.fieldSets ?? {}).map(([name, paths]) => [name, visible(paths)])),
-      ...(route.defaultFields ?? null) === null ? {} : { defaultFields: visible(route.defaultFields as readonly string[]) }
+      ...(route.defaultFields ?? null) === null ? {} : { defaultFields: visible(route.defaultFields as readonly string[]) },
+      maxDepth: route.maxDepth
     }
     place.operation[OPERATION_KEY] = description
   }
@@ -152,7 +173,7 @@ export function prepareRouteFields (components: Components, version: Version, pl
  * `userVisible`) when something is, or a new component for a record
  * declared inline.
  */
-function completeRecord (components: Components, relaxation: Relaxation, records: Json, hidden: PathTrie | null, place: OperationPlace): string {
+function completeRecord (components: Components, relaxation: Relaxation, records: Json, hidden: PathTrie | null, place: OperationPlace, status: string | null): string {
   const target = components.nameOf(records.$ref)
   if (target !== null && Object.keys(records).length === 1) {
     if (hidden === null) return records.$ref
@@ -160,5 +181,5 @@ function completeRecord (components: Components, relaxation: Relaxation, records
       'As this caller is sent it, complete: the record that a restricted response narrows.', 'Visible')
   }
   const schema = relaxation.relaxRecords(records, 0, hidden) as Json
-  return components.add(recordName(place.operation, place.method, place.path), schema)
+  return components.add(recordName(place.operation, place.method, place.path, status), schema)
 }

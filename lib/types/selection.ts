@@ -17,6 +17,13 @@ type Leaf = string | number | boolean | bigint | symbol | null | undefined | Dat
 /** One fewer, for depth counters: `Down[8]` is 7. */
 type Down = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 
+/**
+ * The depth the types read a route to: its `maxDepth` when it is 1 to 8, and
+ * 8 otherwise (a deeper route's longer paths are not typed, which keeps the
+ * checker's work bounded; a `number` that is not a literal reads as 8).
+ */
+export type TypeDepth<MaxDepth> = MaxDepth extends 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 ? MaxDepth : 8
+
 /** The first name of a dotted path. */
 type Head<P extends string> = P extends `${infer H}.${string}` ? H : P
 
@@ -149,6 +156,8 @@ export interface RouteShape {
   readonly sets: { readonly [name: string]: readonly string[] }
   /** The route's default fields; never when it has none (every field is sent). */
   readonly defaultFields: string
+  /** The route's `maxDepth`: the most segments of a path it accepts (the types read at most 8). */
+  readonly maxDepth: number
 }
 
 /**
@@ -164,7 +173,8 @@ export type RouteFields<
   Reply,
   Sets extends { readonly [name: string]: readonly string[] } = {},
   Default extends string = never,
-  Key extends string = 'results'
+  Key extends string = 'results',
+  MaxDepth extends number = 8
 > = KindOf<NonNullable<Reply>, Key> extends infer Kind extends RecordsKind
   ? {
       readonly reply: Reply
@@ -173,11 +183,15 @@ export type RouteFields<
       readonly key: Key
       readonly sets: Sets
       readonly defaultFields: Default
+      readonly maxDepth: MaxDepth
     }
   : never
 
+/** A path `only` and `defer` accept on a route: a declared path of its record, within its `maxDepth`. */
+export type RoutePath<R extends RouteShape> = DeclaredPaths<R['record'], TypeDepth<R['maxDepth']>>
+
 /** A name `only` accepts on a route: a declared path, `*`, `@default`, or `@` and a set's name. */
-export type OnlyName<R extends RouteShape> = DeclaredPaths<R['record']> | '*' | '@default' | `@${keyof R['sets'] & string}`
+export type OnlyName<R extends RouteShape> = RoutePath<R> | '*' | '@default' | `@${keyof R['sets'] & string}`
 
 /** The paths a name of `only` stands for: a set's members, `@default`'s, every top-level field of each variant for `*`. */
 type Expanded<R extends RouteShape, N extends string> = N extends '*'
@@ -204,19 +218,43 @@ type ListOf<V, Narrowed> = V extends readonly unknown[] ? Narrowed[] : V
 /** The parameters a request sends: `only` and `defer`, each a list of names. */
 export interface Selection<R extends RouteShape> {
   readonly only?: readonly OnlyName<R>[]
-  readonly defer?: readonly DeclaredPaths<R['record']>[]
+  readonly defer?: readonly RoutePath<R>[]
 }
+
+/** Whether a list's names are known: a tuple (what a literal is) rather than an array of any length. */
+type IsLiteral<L> = L extends readonly unknown[] ? (number extends L['length'] ? false : true) : true
+
+/** A list that sends nothing: absent, or empty (a client leaves an empty list out of the query). */
+type SendsNothing<L> = [L] extends [readonly string[]] ? ([L] extends [readonly []] ? true : false) : true
+
+/** The records with every field optional, at every depth: what a selection not known to the types may send. */
+type Loosened<T> = T extends Leaf
+  ? T
+  : IsList<T> extends true
+    ? Array<Loosened<(T & readonly unknown[])[number]>>
+    : T extends readonly unknown[]
+      ? T
+      : T extends object
+        ? { [K in keyof T]?: Loosened<T[K]> }
+        : T
+
+/** The paths `only` keeps: its names expanded, or the route's default fields when it sends none. */
+type OnlyPaths<R extends RouteShape, Only> = SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, (Only & readonly string[])[number]>
 
 /**
  * The reply a request sends on a route, given its `only` and `defer` lists
  * (undefined when it sends none), unchecked: `Restricted` checks the names,
- * and a client checks them where the call writes them.
+ * and a client checks them where the call writes them. A list whose names
+ * the types do not know (`string[]`, `Array<'id' | 'email'>`, not a literal)
+ * may name any of them, or none: the records it may send have every field
+ * optional.
  */
-export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['reply'], R['records'], R['key'], Defer<
-  // A list that may be absent is absent: the route's default fields (an `only` it may not send cannot narrow).
-  Select<R['record'], [Only] extends [readonly string[]] ? Expanded<R, Only[number]> : DefaultPaths<R>>,
-  [Deferred] extends [readonly string[]] ? Deferred[number] : never
->>
+export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['reply'], R['records'], R['key'],
+  [IsLiteral<Only>, IsLiteral<Deferred>] extends [true, true]
+    ? Defer<Select<R['record'], OnlyPaths<R, Only>>, [Deferred] extends [readonly string[]] ? Deferred[number] : never>
+    // Any of the names may be sent: the widest records it may keep, none of their fields certain.
+    : Loosened<Select<R['record'], IsLiteral<Only> extends true ? OnlyPaths<R, Only> : Expanded<R, (Only & readonly string[])[number]> | DefaultPaths<R>>>
+>
 
 /**
  * The reply a request with these parameters is sent, on a route with these
@@ -234,18 +272,44 @@ type SuccessSchemas<S> = S extends { response: infer R }
   ? { [K in keyof R]: `${K & (string | number)}` extends `2${string}` ? R[K] : never }[keyof R]
   : never
 
-/** The records of a reply type: an array's items, an envelope's `results`, or the reply itself. */
-type RecordsOf<T> = T extends readonly unknown[] ? T[number] : T extends { results: readonly unknown[] } ? T['results'][number] : T
+/** The items of the array-holding fields of an object: an envelope's records, when the types do not know its key. */
+type ArrayItems<T> = { [K in keyof T]: NonNullable<T[K]> extends infer V ? IsList<V> extends true ? (V & readonly unknown[])[number] : never : never }[keyof T]
+
+/**
+ * The records of a reply type, as the plugin finds them: an array's items,
+ * an envelope's records under `Key`, or the reply itself. A `Key` that is no
+ * literal (`string`: the route names its own, which the types were not told)
+ * reads the items of every array the reply holds, the reply itself when it
+ * holds none.
+ */
+type RecordsOf<T, Key extends string> = T extends readonly unknown[]
+  ? T[number]
+  : string extends Key
+    ? [ArrayItems<T>] extends [never] ? T : ArrayItems<T>
+    : Key extends keyof T ? (NonNullable<T[Key]> extends infer V ? IsList<V> extends true ? (V & readonly unknown[])[number] : T : T) : T
+
+/** The `restrictFields` options a route's `config` holds, as its type has them. */
+type ConfigOptions<Config> = Config extends { readonly restrictFields: infer O } ? O : {}
+
+/** The route's `resultsKey`, where the types see it; the plugin's default, `results`, otherwise. */
+type ResultsKeyOf<Options> = Options extends { readonly resultsKey: infer K extends string } ? K : 'results'
+
+/** The route's `maxDepth`, where the types see it; 8 otherwise. */
+type MaxDepthOf<Options> = Options extends { readonly maxDepth: infer D extends number } ? D : 8
 
 /**
  * The declared paths of a route whose type provider (TypeBox, Zod) gives the
- * type of its successful replies; `string` where the types say nothing (a
- * plain JSON Schema route, a hook shared by routes).
+ * type of its successful replies, read from its records where the route's
+ * `config.restrictFields` says they are (`resultsKey`) and down to its
+ * `maxDepth`; `string` where the types say nothing (a plain JSON Schema
+ * route, a hook shared by routes). Fastify's route types carry a route's
+ * schema and `config`, not its other options: a `resultsKey` or `maxDepth`
+ * given beside the schema is not seen, and the plugin's defaults are read.
  */
-export type RoutePaths<Provider, Schema> = [SuccessSchemas<Schema>] extends [never]
+export type RoutePaths<Provider, Schema, Config = unknown> = [SuccessSchemas<Schema>] extends [never]
   ? string
   : (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply }
-      ? unknown extends Reply ? string : DeclaredPaths<RecordsOf<Reply>> & string
+      ? unknown extends Reply ? string : DeclaredPaths<RecordsOf<NonNullable<Reply>, ResultsKeyOf<ConfigOptions<Config>>>, TypeDepth<MaxDepthOf<ConfigOptions<Config>>>> & string
       : string
 
 /** The `restrictFields` option of a route's options, at the top or in its `config`. */
@@ -269,7 +333,8 @@ export type RouteFieldsOf<Route extends { readonly schema?: unknown }, Provider,
       ReplyOf<Provider, Route['schema']>,
       Omit<PluginSets, keyof (Options extends { readonly fieldSets: infer S } ? S : {})> & (Options extends { readonly fieldSets: infer S extends { readonly [name: string]: readonly string[] } } ? S : {}),
       Options extends { readonly defaultFields: ReadonlyArray<infer D extends string> } ? D : never,
-      Options extends { readonly resultsKey: infer K extends string } ? K : 'results'
+      ResultsKeyOf<Options>,
+      MaxDepthOf<Options>
     >
     : never
 

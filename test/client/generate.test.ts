@@ -3,25 +3,28 @@ import { restrictedRoutesSource } from '../../lib/client/generate.js'
 
 type Json = Record<string, any>
 
-const described = (more: Json = {}): Json => ({ status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: {}, ...more })
-const operation = (key: unknown, content: Json = { 'application/json': { schema: {} } }): Json => ({ 'x-restricted-fields': key, responses: { 200: { content }, '2XX': { content } } })
+const records = (more: Json = {}): Json => ({ record: { $ref: '#/components/schemas/user' }, records: 'object', ...more })
+const described = (more: Json = {}): Json => ({ statuses: { 200: records() }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8, ...more })
+const json = { 'application/json': { schema: {} } }
+const operation = (key: unknown, content: Json = json): Json => ({ 'x-restricted-fields': key, responses: { 200: { content }, 201: { content }, '2XX': { content } } })
 
-test('each described operation becomes an entry of RestrictedRoutes, typed through openapi-typescript\'s paths and components', async (t) => {
+test('each described operation becomes an entry of RestrictedRoutes, with each restricted status, typed through openapi-typescript\'s paths and components', async (t) => {
   const document = {
     openapi: '3.1.0',
     paths: {
       "/it's": {
-        get: operation(described({ status: '2XX', records: 'envelope', key: 'items', only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], none: [] }, defaultFields: ['id'] })),
-        post: operation(described({ record: { $ref: '#/components/schemas/a~1b%20c' }, defaultFields: [] }), { 'text/plain': {}, 'application/x-json': { schema: {} } })
+        get: operation(described({ statuses: { '2XX': records({ records: 'envelope', key: 'items' }) }, only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], none: [] }, defaultFields: ['id'], maxDepth: 3 })),
+        post: operation(described({ statuses: { 201: records({ record: { $ref: '#/components/schemas/a~1b%20c' } }), 200: records({ records: 'array' }) }, defaultFields: [] }), { 'text/plain': {}, 'application/x-json': { schema: {} } })
       },
-      '/plain': { get: { responses: { 200: { content: { 'application/json': { schema: {} } } } } }, parameters: [] },
+      '/plain': { get: { responses: { 200: { content: json } } }, parameters: [] },
       '/odd': {
-        get: operation({ ...described(), record: { $ref: '#/definitions/user' } }),
+        get: operation(described({ statuses: { 200: records({ record: { $ref: '#/definitions/user' } }), 201: records({ records: 'map' }), '2XX': records({ records: 'envelope' }) } })),
         put: operation(described(), {}),
         patch: operation(null),
         delete: { 'x-restricted-fields': described() },
         head: { 'x-restricted-fields': described(), responses: { 200: { content: { 'text/plain': {} } } } },
-        options: operation({ ...described(), records: 'map' })
+        options: operation({ ...described(), statuses: null }),
+        trace: operation({ ...described(), sets: null })
       }
     }
   }
@@ -32,33 +35,49 @@ import type { components, paths } from './generated/api.js'
 export interface RestrictedRoutes {
   '/it\\'s': {
     get: {
-      parameters: paths['/it\\'s']['get']['parameters']
-      responses: paths['/it\\'s']['get']['responses']
-      reply: paths['/it\\'s']['get']['responses']['2XX']['content']['application/json']
-      record: components['schemas']['user']
-      records: 'envelope'
-      key: 'items'
+      operation: paths['/it\\'s']['get']
+      statuses: {
+        '2XX': {
+          reply: paths['/it\\'s']['get']['responses']['2XX']['content']['application/json']
+          record: components['schemas']['user']
+          records: 'envelope'
+          key: 'items'
+        }
+      }
       only: 'fields'
       defer: 'omit'
       sets: { 'summary': ['id', 'name'], 'none': [] }
       defaultFields: 'id'
+      maxDepth: 3
     }
     post: {
-      parameters: paths['/it\\'s']['post']['parameters']
-      responses: paths['/it\\'s']['post']['responses']
-      reply: paths['/it\\'s']['post']['responses'][200]['content']['application/x-json']
-      record: components['schemas']['a/b c']
-      records: 'object'
-      key: never
+      operation: paths['/it\\'s']['post']
+      statuses: {
+        200: {
+          reply: paths['/it\\'s']['post']['responses'][200]['content']['application/x-json']
+          record: components['schemas']['user']
+          records: 'array'
+          key: never
+        }
+        201: {
+          reply: paths['/it\\'s']['post']['responses'][201]['content']['application/x-json']
+          record: components['schemas']['a/b c']
+          records: 'object'
+          key: never
+        }
+      }
       only: 'only'
       defer: 'defer'
       sets: {}
       defaultFields: ''
+      maxDepth: 8
     }
   }
 }
 `)
   t.match(restrictedRoutesSource({ openapi: '3.0.3' }), /import type \{ components, paths \} from '.\/api.js'\n\nexport interface RestrictedRoutes \{\n\n\}\n$/, 'a document without paths has no entries; the types are imported from ./api.js')
+  const withoutDepth = restrictedRoutesSource({ openapi: '3.0.3', paths: { '/a': { get: operation({ ...described(), maxDepth: undefined }) } } })
+  t.match(withoutDepth, /\n {6}maxDepth: 8\n/, 'a description without maxDepth reads as the plugin\'s default')
 })
 
 test('a document that is not OpenAPI 3 is refused: openapi-typescript reads no other', async (t) => {

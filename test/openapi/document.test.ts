@@ -406,7 +406,7 @@ test('operations are found by their key, else by method and path; other operatio
   const bare = Object.assign(Object.create(null), { a: 1 })
   const marker = restrictedDocument({ ...openapi({ 'get /users': marked('1', response()) }), 'x-date': date, 'x-bare': bare }, routes(route)) as Json
   t.same(marker.paths['/users'].get[OPERATION_KEY], {
-    status: '200', record: { $ref: '#/components/schemas/getUsersRecord' }, records: 'object', only: 'only', defer: 'defer', sets: {}
+    statuses: { 200: { record: { $ref: '#/components/schemas/getUsersRecord' }, records: 'object' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8
   }, 'the key holds what a client needs, no longer the route id')
   t.not(marker['x-date'], date, 'a Date is copied')
   t.equal(marker['x-date'].getTime(), 0, 'with its value')
@@ -599,7 +599,7 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
   }
   t.same(result.definitions, { user, userRestricted: { type: 'object', properties: { id: { type: 'integer' } }, description: RECORDS_NOTE }, RestrictedFieldsError: ERROR_SCHEMA })
   t.same(result.paths['/users'].get, {
-    'x-restricted-fields': { status: '200', record: { $ref: '#/definitions/user' }, records: 'array', only: 'only', defer: 'defer', sets: {} },
+    'x-restricted-fields': { statuses: { 200: { record: { $ref: '#/definitions/user' }, records: 'array' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8 },
     parameters: [defer, { name: 'only', in: 'query', type: 'array', items: { type: 'string' }, description: 'mine', collectionFormat: 'multi' }],
     responses: {
       200: { description: 'Default Response. The `only` and `defer` query parameters choose the fields of each item; a field they leave out is absent.', schema: { type: 'array', items: { $ref: '#/definitions/userRestricted' } } },
@@ -649,7 +649,7 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
     'the complete record keeps its required names but the hidden one')
   t.same(schemas.getShallowRecord, object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }))
   t.same(schemas.getOpenRecord, object({ id: { type: 'integer' }, other: { type: 'string' } }), 'a route whose rule hides nothing here keeps its complete record')
-  t.same(['/users', '/user'].map((path) => result.paths[path].get['x-restricted-fields'].record), Array(2).fill({ $ref: '#/components/schemas/userVisible' }), 'the envelope\'s records and the object are the same visible user')
+  t.same(['/users', '/user'].map((path) => result.paths[path].get['x-restricted-fields'].statuses['200'].record), Array(2).fill({ $ref: '#/components/schemas/userVisible' }), 'the envelope\'s records and the object are the same visible user')
   t.same(schemas.userRestricted.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted' } })
   t.same(schemas.profileRestricted.properties, { city: { type: 'string' } })
   t.same(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
@@ -732,21 +732,52 @@ test('each restricted operation tells a client its complete record, where the re
   const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden]])) as Json
   const described = (path: string): unknown => result.paths[path].get[OPERATION_KEY]
   t.same(described('/page'), {
-    status: '2XX', record: { $ref: '#/components/schemas/userVisible' }, records: 'envelope', key: 'items', only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id']
+    statuses: { '2XX': { record: { $ref: '#/components/schemas/userVisible' }, records: 'envelope', key: 'items' } }, only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id'], maxDepth: 8
   }, 'an envelope of a nullable array, in an allOf part, under a 2XX key; hidden fields leave the sets and default fields')
   t.same(described('/list'), {
-    status: '200', record: { $ref: '#/components/schemas/listUsersRecord' }, records: 'array', only: 'only', defer: 'defer', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id']
+    statuses: { 200: { record: { $ref: '#/components/schemas/listUsersRecord' }, records: 'array' } }, only: 'only', defer: 'defer', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id'], maxDepth: 8
   }, 'the items of a nullable array declared inline get a component named after the operation id')
   t.same(result.components.schemas.listUsersRecord, object({ id: { type: 'integer' }, name: { type: 'string' } }))
   t.same(result.components.schemas.userVisible.required, ['id', 'name'])
   t.same(['/fields', '/lost', '/none', '/no-items', '/no-key', '/bare', '/plain-text'].map(described), Array(7).fill(undefined),
     'no key where no record schema is found: no schema, no items, no records key, a $ref that loops')
-  t.same(described('/text'), { status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: { one: ['id'] } },
+  t.same(described('/text'), { statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'object' } }, only: 'only', defer: 'defer', sets: { one: ['id'] }, maxDepth: 8 },
     'any JSON media type; a caller from whom nothing is hidden gets the sets whole')
   // A document the plugin made, fed back (a static document): its operations are found by method and path, and described anew.
   const again = restrictedDocument(result, routes({ ...route, url: '/text' })) as Json
-  t.match(again.paths['/text'].get[OPERATION_KEY], { status: '200', records: 'object', only: 'only', defer: 'defer', sets: {} })
+  t.match(again.paths['/text'].get[OPERATION_KEY], { statuses: { 200: { records: 'object' } }, only: 'only', defer: 'defer', sets: {} })
   t.equal(again.paths['/text'].get.parameters.length, 2, 'and documented once')
+})
+
+test('every restricted status is described with its own records, the first found first; a status whose records cannot be found is left out', async (t) => {
+  const user = object({ id: { type: 'integer' }, name: { type: 'string' }, secret: { type: 'string' } })
+  const created = object({ id: { type: 'integer' }, secret: { type: 'string' } })
+  const document = {
+    ...openapi({
+      'post /users': { operationId: 'createUser', ...marked('1', { 200: json({ type: 'array', items: { $ref: '#/components/schemas/user' } }), 201: json(created), 202: json({ type: 'string' }), 204: { description: 'none' } }) },
+      'put /users': marked('2', { 200: { description: 'none' }, 201: json(created) })
+    }, { user }),
+    openapi: '3.1.0'
+  }
+  const others = [{ statusKey: '201', shape: { kind: 'object' as const } }, { statusKey: '202', shape: { kind: 'array' as const } }, { statusKey: '204', shape: { kind: 'object' as const } }]
+  const list = routes(
+    { ...route, method: 'POST', shape: { kind: 'array' }, otherStatuses: others, maxDepth: 3 },
+    { ...route, method: 'PUT', otherStatuses: others.slice(0, 1) }
+  )
+  const result = restrictedDocument(document, list, new Map([['1', hiddenTrie(['secret'])]])) as Json
+  t.same(result.paths['/users'].post[OPERATION_KEY], {
+    statuses: {
+      200: { record: { $ref: '#/components/schemas/userVisible' }, records: 'array' },
+      201: { record: { $ref: '#/components/schemas/createUserRecord201' }, records: 'object' }
+    },
+    only: 'only',
+    defer: 'defer',
+    sets: {},
+    maxDepth: 3
+  }, 'a 201 beside the 200, each with the records it sends, the hidden field left out of both; a 202 without records and a 204 without a body are not described')
+  t.same(result.components.schemas.createUserRecord201, object({ id: { type: 'integer' } }))
+  t.same(result.paths['/users'].put[OPERATION_KEY].statuses, { 201: { record: { $ref: '#/components/schemas/putUsersRecord' }, records: 'object' } },
+    'the first status with records is the first described, and names its record after the operation alone')
 })
 
 test('the complete record of an OpenAPI 3.0 or Swagger 2.0 document has no conditional keywords, which their schemas lack', async (t) => {

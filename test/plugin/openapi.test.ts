@@ -272,7 +272,7 @@ test('the user\'s global transform, route-level swaggerTransform and transformOb
   t.same(operations.map((operation) => operation.responses['200'].content['application/json'].schema), Array(3).fill({ $ref: '#/components/schemas/userRestricted' }))
   t.same(operations.map((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))), Array(3).fill(['x-restricted-fields']), 'the vendor key is the only one')
   t.same(operations.map((operation) => operation['x-restricted-fields']), Array(3).fill({
-    status: '200', record: { $ref: '#/components/schemas/user' }, records: 'object', only: 'only', defer: 'defer', sets: {}
+    statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'object' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8
   }), 'it no longer holds the route id, but what a client needs')
 })
 
