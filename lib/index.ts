@@ -37,8 +37,12 @@ declare module 'fastify' {
   }
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> {
-    /** Lets clients restrict this route's response fields with `?only=` and `?defer=`. */
-    restrictFields?: boolean | RestrictFieldsRouteOptions<RoutePaths<TypeProvider, SchemaCompiler>>
+    /**
+     * Lets clients restrict this route's response fields with `?only=` and `?defer=`. Fastify's
+     * route types do not carry this option to the request: with a `resultsKey` of its own here,
+     * the types cannot tell where the records sit, and its paths are checked when it is declared.
+     */
+    restrictFields?: boolean | RestrictFieldsRouteOptions<RoutePaths<TypeProvider, SchemaCompiler>> | (RestrictFieldsRouteOptions & { readonly resultsKey: string })
   }
   interface FastifyInstance {
     /**

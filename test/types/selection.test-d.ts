@@ -204,5 +204,37 @@ const getCard = { config: { restrictFields: true }, schema: { response: { 200: C
 typebox.get('/cards/:id', getCard, async () => ({ id: 1, name: 'Ada', email: null, profile: { city: 'London' } }))
 export type CardEvery = Expect<Equal<Restricted<RouteFieldsOf<typeof getCard, TypeBoxTypeProvider>, { defer: ['profile'] }>, { id: number, name: string, email: string | null }>>
 export const zodItems = { restrictFields: { resultsKey: 'items', defaultFields: ['kind'] }, schema: { response: { 200: z.object({ items: z.array(z.object({ kind: z.string(), size: z.number().optional() })) }) } } } as const
-// (Registered with a resultsKey of its own, this route's paths would be read from an envelope under `results`: the server's types know no resultsKey.)
+zod.get('/zod-items', zodItems, async () => ({ items: [] }))
+
+// The route's records where its config says they are, as the plugin finds them: under its resultsKey, not the envelope's keys.
+const TypeBoxTag = Type.Object({ label: Type.String() })
+typebox.get('/items', {
+  config: { restrictFields: { resultsKey: 'items' } },
+  schema: { response: { 200: Type.Object({ total: Type.Integer(), items: Type.Array(TypeBoxUser) }) } }
+}, async (request) => {
+  const city: boolean = request.restrictedFields.has('profile.city')
+  // @ts-expect-error the envelope's own keys are not paths
+  request.restrictedFields.has('total')
+  // @ts-expect-error the records' fields are named from the records
+  request.restrictedFields.has('items.id')
+  const fields: ReadonlyArray<'id' | 'profile'> = request.restrictedFields.fields
+  return { total: city ? fields.length : 0, items: [] }
+})
+// Declared as const, the key is known exactly, among several arrays; maxDepth bounds the paths.
+const taggedItems = {
+  config: { restrictFields: { resultsKey: 'items', maxDepth: 1 } },
+  schema: { response: { 200: Type.Object({ tags: Type.Array(TypeBoxTag), items: Type.Array(TypeBoxUser) }) } }
+} as const
+typebox.get('/tagged', taggedItems, async (request) => {
+  const profile: boolean = request.restrictedFields.has('profile')
+  // @ts-expect-error below maxDepth 1, profile is a leaf
+  request.restrictedFields.has('profile.city')
+  // @ts-expect-error the tags are not the records
+  request.restrictedFields.has('label')
+  return { tags: [], items: profile ? [] : [] }
+})
+export type TaggedPaths = Expect<Equal<RoutePaths<TypeBoxTypeProvider, typeof taggedItems.schema, typeof taggedItems.config>, 'id' | 'profile'>>
+export type ShallowShared = Expect<Equal<OnlyName<RouteFieldsOf<typeof taggedItems, TypeBoxTypeProvider>>, 'id' | 'profile' | '*' | '@default'>>
+// A resultsKey given beside the schema is not carried to the request's type: the route's names are then checked when it is declared.
+typebox.get('/beside', { restrictFields: { resultsKey: 'items', defaultFields: ['profile.city'] }, schema: { response: { 200: Type.Object({ items: Type.Array(TypeBoxUser) }) } } }, async () => ({ items: [] }))
 export type ZodItems = Expect<Equal<Restricted<RouteFieldsOf<typeof zodItems, ZodTypeProvider>, {}>, { items: Array<{ kind: string }> }>>
