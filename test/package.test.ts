@@ -1,10 +1,12 @@
 import t from 'tap'
 import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildApp } from '../example/app.js'
+import { memoryStore } from '../example/store.js'
 
 // The package as users get it: packed by `npm pack`, whose prepare script
 // builds lib/ alone into dist/package (so the tests reading dist/lib meanwhile
@@ -215,7 +217,11 @@ t.before(async () => {
     }
   }))
   for (const [name, text] of Object.entries(sources)) await writeFile(join(consumer, name), text)
-  for (const name of ['api.ts', 'restricted.ts']) await copyFile(join(root, 'example', name), join(consumer, name))
+  await copyFile(join(root, 'example', 'api.ts'), join(consumer, 'api.ts'))
+  // The example's anonymous document: the consumer's restricted.ts is generated from it by the package's command.
+  const app = await buildApp({ store: memoryStore([]), pageSize: 10 })
+  await writeFile(join(consumer, 'openapi.json'), (await app.inject('/documentation/json')).body)
+  await app.close()
   for (const setup of setups) {
     await writeFile(join(consumer, `tsconfig.${setup.name}.json`), JSON.stringify({
       compilerOptions: {
@@ -233,6 +239,14 @@ t.before(async () => {
     }))
   }
   await succeed('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], consumer)
+  await succeed('npx', ['--no', 'fastify-restricted-fields', 'generate', 'openapi.json', '-o', 'restricted.ts'], consumer)
+})
+
+t.test('the package\'s command writes the client\'s types from a document, and refuses bad arguments with its usage and exit code 2', async (t) => {
+  t.equal(await readFile(join(consumer, 'restricted.ts'), 'utf8'), await readFile(join(root, 'example', 'restricted.ts'), 'utf8'), 'the types the example generates')
+  const refused = await run('npx', ['--no', 'fastify-restricted-fields', 'generate'], consumer)
+  t.same([refused.code, refused.stdout], [2, ''])
+  t.match(refused.stderr, /^fastify-restricted-fields: generate reads a document: give its URL or file\n\nUsage: fastify-restricted-fields generate <url or file> \[options\]\n/)
 })
 
 t.test('the tarball holds the compiled library, its declarations, the README and the LICENSE, and nothing else', async (t) => {
