@@ -198,7 +198,7 @@ export { plugin as fastifyRestrictedFields, planner as loadPlanner }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
-export type { DeclaredPaths, Deferred, NarrowedReply, OnlyName, RecordsKind, Restricted, RouteFields, RouteFieldsOf, RoutePaths, RouteShape, Selected, Selection } from './types/selection.js'
+export type { DeclaredPaths, Deferred, NarrowedReply, OnlyName, RecordsKind, Restricted, RouteFields, RouteFieldsOf, RoutePath, RoutePaths, RouteShape, Selected, Selection, TypeDepth } from './types/selection.js'
 export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Loader, Planner, RelationSource, TableShape } from './orm/load.js'
 export type { LoadCheck } from './options.js'
 export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
