@@ -238,3 +238,19 @@ export type ShallowShared = Expect<Equal<OnlyName<RouteFieldsOf<typeof taggedIte
 // A resultsKey given beside the schema is not carried to the request's type: the route's names are then checked when it is declared.
 typebox.get('/beside', { restrictFields: { resultsKey: 'items', defaultFields: ['profile.city'] }, schema: { response: { 200: Type.Object({ items: Type.Array(TypeBoxUser) }) } } }, async () => ({ items: [] }))
 export type ZodItems = Expect<Equal<Restricted<RouteFieldsOf<typeof zodItems, ZodTypeProvider>, {}>, { items: Array<{ kind: string }> }>>
+
+// A list whose names are not a literal may send any of them, or none: every field optional, at every depth.
+interface Deep { id: number, name: string, profile: { city: string, geo: { lat: number } } | null }
+export type NotLiteral = Expect<Equal<Restricted<RouteFields<Deep[]>, { only: Array<'id' | 'profile.city'> }>,
+  Array<{ id?: number, name?: string, profile?: { city?: string, geo?: { lat?: number } } | null }>>>
+export type NotLiteralWithDefaults = Expect<Equal<Restricted<RouteFields<Deep, {}, 'name'>, { only: Array<'id'> }>, { id?: number, name?: string }>>
+export type DeferNotLiteral = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['id', 'name'], defer: Array<'name'> }>, { id?: number, name?: string }>>
+// An empty list is not sent: the route's default fields.
+export type EmptyOnly = Expect<Equal<Restricted<RouteFields<Deep, {}, 'name'>, { only: [] }>, { name: string }>>
+// A route's maxDepth bounds the paths its names accept; a field at that depth is kept whole.
+type Shallow = RouteFields<Deep, {}, never, 'results', 2>
+export type ShallowPaths = Expect<Equal<OnlyName<Shallow>, 'id' | 'name' | 'profile' | 'profile.city' | 'profile.geo' | '*' | '@default'>>
+export type ShallowWhole = Expect<Equal<Restricted<Shallow, { only: ['profile.geo'] }>, { profile: { geo: { lat: number } } | null }>>
+// @ts-expect-error profile.geo.lat is deeper than maxDepth 2
+export type BelowMaxDepth = Restricted<Shallow, { only: ['profile.geo.lat'] }>
+export type DeepEnough = Restricted<RouteFields<Deep>, { only: ['profile.geo.lat'] }>
