@@ -1,10 +1,11 @@
 /**
  * Writes the `RestrictedRoutes` type of a client from an OpenAPI 3 document
  * served by the plugin: for each operation whose `x-restricted-fields` key
- * says what it sends, its complete record (a component of openapi-typescript's
- * `components`), where the records sit, its field sets and default fields,
- * and openapi-typescript's types of its parameters and responses. The
- * document is read as it is: nothing of the server is imported.
+ * says what it sends, openapi-typescript's type of the operation, and for
+ * each restricted status its complete record (a component of
+ * openapi-typescript's `components`) and where the records sit; then its
+ * field sets, default fields and `maxDepth`. The document is read as it is:
+ * nothing of the server is imported.
  */
 // A type only: the description of one operation, as the plugin writes it; nothing of the server is imported.
 import type { RecordsDescription, RouteFieldsDescription as Described } from '../openapi/route-fields.js'

@@ -272,8 +272,8 @@ type SuccessSchemas<S> = S extends { response: infer R }
   ? { [K in keyof R]: `${K & (string | number)}` extends `2${string}` ? R[K] : never }[keyof R]
   : never
 
-/** The items of the array-holding fields of an object: an envelope's records, when the types do not know its key. */
-type ArrayItems<T> = { [K in keyof T]: NonNullable<T[K]> extends infer V ? IsList<V> extends true ? (V & readonly unknown[])[number] : never : never }[keyof T]
+/** The records of the fields of an object that hold arrays of records: an envelope's, when the types do not know its key. */
+type ArrayItems<T> = { [K in keyof T]: NonNullable<T[K]> extends infer V ? IsList<V> extends true ? Exclude<(V & readonly unknown[])[number], Leaf> : never : never }[keyof T]
 
 /**
  * The records of a reply type, as the plugin finds them: an array's items,

@@ -220,6 +220,8 @@ typebox.get('/items', {
   const fields: ReadonlyArray<'id' | 'profile'> = request.restrictedFields.fields
   return { total: city ? fields.length : 0, items: [] }
 })
+export const TypeBoxTagged = Type.Object({ labels: Type.Array(Type.String()), items: Type.Array(TypeBoxUser) })
+export const TypeBoxLabels = Type.Object({ labels: Type.Array(Type.String()), total: Type.Integer() })
 // Declared as const, the key is known exactly, among several arrays; maxDepth bounds the paths.
 const taggedItems = {
   config: { restrictFields: { resultsKey: 'items', maxDepth: 1 } },
@@ -254,3 +256,6 @@ export type ShallowWhole = Expect<Equal<Restricted<Shallow, { only: ['profile.ge
 // @ts-expect-error profile.geo.lat is deeper than maxDepth 2
 export type BelowMaxDepth = Restricted<Shallow, { only: ['profile.geo.lat'] }>
 export type DeepEnough = Restricted<RouteFields<Deep>, { only: ['profile.geo.lat'] }>
+// A resultsKey known only as a string: the records of every array of records the reply holds, the reply itself without one.
+export type AnyKey = Expect<Equal<RoutePaths<TypeBoxTypeProvider, { response: { 200: typeof TypeBoxTagged } }, { restrictFields: { resultsKey: string } }>, 'id' | 'profile' | 'profile.city'>>
+export type NoRecords = Expect<Equal<RoutePaths<TypeBoxTypeProvider, { response: { 200: typeof TypeBoxLabels } }, { restrictFields: { resultsKey: string } }>, 'labels' | 'total'>>
