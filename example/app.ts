@@ -164,7 +164,12 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   // Each caller's document leaves out what it may not see: last_login and a profile's phone appear in staff's only.
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi({ uiConfig: { deepLinking: true } }) })
   // The same routes as MCP tools, for agents: each caller's tools name only the fields it may see, and a call runs the route with its Authorization.
-  await app.register(restrictedFieldsMcp, { path: '/mcp', name: 'fastify-restricted-fields-example', ...options.mcp })
+  await app.register(restrictedFieldsMcp, {
+    path: '/mcp',
+    name: 'fastify-restricted-fields-example',
+    instructions: 'The users of an example API. Every tool takes `only`: name the fields the task needs, and the reply holds those alone.',
+    ...options.mcp
+  })
   app.addSchema(userSchema)
   app.addSchema(errorSchema)
 

@@ -5,7 +5,7 @@
  * `inject`, with the caller's credentials, so every hook, rule and loader of
  * the route applies as it does over HTTP.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
@@ -127,14 +127,15 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   const checkOrigin: onRequestHookHandler = async function checkOrigin (request, reply) {
     if (!originAllowed(request.headers.origin, allowedOrigins)) return jsonRpcError(reply, 403, 'Forbidden: this origin may not call the MCP endpoint')
   }
-  const userHooks = options.onRequest === undefined ? [] : Array.isArray(options.onRequest) ? options.onRequest : [options.onRequest]
+  const userHooks = [options.onRequest ?? []].flat()
 
   fastify.route({
     method: ['POST', 'GET', 'DELETE'],
     url: path,
     bodyLimit,
     onRequest: [checkOrigin, ...userHooks],
-    schema: { hide: true },
+    // Left out of the OpenAPI document: it is no REST route.
+    schema: { hide: true } as FastifySchema,
     handler: async function mcpEndpoint (request, reply) {
       // Stateless: no session to resume, so no event stream to open (GET) or session to end (DELETE).
       if (request.method !== 'POST') return jsonRpcError(reply.header('allow', 'POST'), 405, 'Method not allowed: this stateless endpoint takes POST only')

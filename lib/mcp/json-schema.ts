@@ -83,6 +83,6 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
 
   const root = convert(schema, [])
   // A component first met inside itself is written once more, from the top, as its own definition.
-  for (let next = pending.shift(); next !== undefined; next = pending.shift()) defs[next] = convert(components[next] ?? {}, [next])
+  for (let next = pending.shift(); next !== undefined; next = pending.shift()) defs[next] = convert(components[next], [next])
   return Object.keys(defs).length === 0 ? root : { ...root, $defs: defs }
 }
