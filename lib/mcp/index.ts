@@ -10,6 +10,7 @@ import fp from 'fastify-plugin'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { InvalidOptionError, McpWithoutDocumentError, ToolFailedError } from '../errors.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import { normalizeOrigin, originAllowed } from './origin.js'
@@ -101,8 +102,13 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     return headers
   }
 
+  // A server is made for each request, and would make a validator of its own (a new Ajv, the larger part of a call's CPU time)
+  // for elicitation results, which these servers never ask for: one serves them all.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator()
+  const serverOptions = { capabilities: { tools: {} }, jsonSchemaValidator, ...options.instructions === undefined ? {} : { instructions: options.instructions } }
+
   function mcpServer (request: FastifyRequest): Server {
-    const server = new Server(serverInfo, { capabilities: { tools: {} }, ...options.instructions === undefined ? {} : { instructions: options.instructions } })
+    const server = new Server(serverInfo, serverOptions)
     server.setRequestHandler(ListToolsRequestSchema, async () => {
       const document = await documented.restrictedFieldsDocument(request)
       return { tools: documentTools(document, include).map((tool) => tool.definition) }

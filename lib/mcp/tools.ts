@@ -129,7 +129,7 @@ function operationTool (document: Json, path: string, pathItem: Json, operation:
       schema = {
         type: 'array',
         items: schema.items ?? { type: 'string' },
-        description: name === fields.only ? 'The fields to return, and no others; absent: the default fields.' : 'The fields to leave out.'
+        description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
       }
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {
       schema = { ...schema, description: parameter.description }

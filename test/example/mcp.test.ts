@@ -7,7 +7,7 @@ test('the example server serves its routes as MCP tools at /mcp, beside the REST
   const app = await startServer({ PORT: '0', PAGE_SIZE: '5', LOG_LEVEL: 'silent', STAFF_TOKEN: 'staff-secret' })
   t.teardown(() => app.close())
   const results: unknown[] = []
-  for (const headers of [{}, { authorization: 'Bearer staff-secret' }]) {
+  for (const headers of [{}, { authorization: 'Bearer staff-secret' }] as Array<Record<string, string>>) {
     const client = new Client({ name: 'example-test', version: '1.0.0' })
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
     const { tools } = await client.listTools()

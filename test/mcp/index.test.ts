@@ -82,7 +82,7 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
       type: 'object',
       properties: {
         id: { type: 'integer', minimum: 1, description: 'The id of the user.' },
-        only: { type: 'array', items: { type: 'string', enum: [...ANONYMOUS_FIELDS, '*', '@summary'] }, description: 'The fields to return, and no others; absent: the default fields.' },
+        only: { type: 'array', items: { type: 'string', enum: [...ANONYMOUS_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' },
         defer: { type: 'array', items: { type: 'string', enum: ANONYMOUS_FIELDS }, description: 'The fields to leave out.' }
       },
       required: ['id'],
@@ -110,7 +110,7 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
   const listing = JSON.stringify(anonymous)
   for (const hidden of ['last_login', 'phone']) t.notOk(listing.includes(hidden), `the anonymous listing does not name ${hidden}`)
   for (const tool of staff) {
-    t.same(tool.inputSchema.properties?.only, { type: 'array', items: { type: 'string', enum: [...STAFF_FIELDS, '*', '@summary'] }, description: 'The fields to return, and no others; absent: the default fields.' })
+    t.same(tool.inputSchema.properties?.only, { type: 'array', items: { type: 'string', enum: [...STAFF_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' })
     t.same(tool.inputSchema.properties?.defer, { type: 'array', items: { type: 'string', enum: STAFF_FIELDS }, description: 'The fields to leave out.' })
   }
   const staffUser = staff.find((tool) => tool.name === 'getUser')?.outputSchema as Record<string, any>
