@@ -47,9 +47,13 @@ interface DocumentedInstance {
   swagger?: () => unknown
 }
 
-/** A JSON-RPC error sent before the SDK sees the request: no request id is known yet. */
+/**
+ * A JSON-RPC error sent before the SDK sees the request, so no request id is
+ * known yet; -32000 is JSON-RPC's first code for server errors, the one the
+ * SDK's transport answers refused HTTP requests with.
+ */
 function jsonRpcError (reply: FastifyReply, statusCode: number, message: string): FastifyReply {
-  return reply.code(statusCode).type('application/json').send({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message }, id: null })
+  return reply.code(statusCode).type('application/json').send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })
 }
 
 function positiveInteger (value: unknown, name: string, fallback: number): number {

@@ -1,4 +1,4 @@
-import { test } from 'tap'
+import t, { test } from 'tap'
 import type { Test } from 'tap'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
@@ -35,6 +35,11 @@ async function example (t: Test, mcp?: RestrictedFieldsMcpOptions): Promise<{ ap
   return { app, origin: app.listeningOrigin }
 }
 
+// One example serves every test that needs no endpoint options of its own: each app costs a second to build.
+const SHARED_OPTIONS: RestrictedFieldsMcpOptions = { maxArgumentsLength: 64, allowedOrigins: ['https://App.example.com/'] }
+let shared: Promise<{ app: FastifyInstance, origin: string }> | undefined
+const sharedExample = async (): Promise<{ app: FastifyInstance, origin: string }> => await (shared ??= example(t, SHARED_OPTIONS))
+
 async function connect (t: Test, origin: string, headers: Headers, path = '/mcp'): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL(path, origin), { requestInit: { headers } }))
@@ -70,7 +75,7 @@ const GET_USER_DESCRIPTION = 'Get one user. The user with this id, or a 404.\n' 
   'Without `only`: every field.'
 
 test('tools/list follows the credentials: an anonymous caller\'s tools do not name a staff-only field, staff\'s choose and describe them', async (t) => {
-  const { origin } = await example(t)
+  const { origin } = await sharedExample()
   const anonymous = (await (await connect(t, origin, ANONYMOUS)).listTools()).tools
   const staff = (await (await connect(t, origin, STAFF)).listTools()).tools
   t.same(anonymous.map((tool) => tool.name), ['listUsers', 'getUser'])
@@ -144,7 +149,7 @@ function query (args: Record<string, unknown>): string {
 }
 
 test('a call returns what the route sends the same caller over HTTP, as structured content and as the same compact text, valid against the tool\'s output schema', async (t) => {
-  const { origin } = await example(t)
+  const { origin } = await sharedExample()
   for (const headers of [ANONYMOUS, STAFF]) {
     const client = await connect(t, origin, headers)
     const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool as Tool]))
@@ -174,7 +179,7 @@ test('a call returns what the route sends the same caller over HTTP, as structur
 })
 
 test('concurrent calls of anonymous and staff callers each get their own fields, and nothing of the other\'s', async (t) => {
-  const { origin } = await example(t)
+  const { origin } = await sharedExample()
   const clients = { anonymous: await connect(t, origin, ANONYMOUS), staff: await connect(t, origin, STAFF) }
   const calls = Array.from({ length: 24 }, (_, index) => {
     const caller = index % 2 === 0 ? 'anonymous' : 'staff'
@@ -193,7 +198,7 @@ test('concurrent calls of anonymous and staff callers each get their own fields,
 })
 
 test('a hidden name is refused exactly as an unknown one: the route\'s 400, in the same words', async (t) => {
-  const { origin } = await example(t)
+  const { origin } = await sharedExample()
   const client = await connect(t, origin, ANONYMOUS)
   const refusal = (name: string): ToolResult => ({
     content: [{
@@ -215,7 +220,7 @@ test('a hidden name is refused exactly as an unknown one: the route\'s 400, in t
 })
 
 test('errors come back as error results, a 5xx without internals, an unknown tool as a JSON-RPC error, and the server keeps serving', async (t) => {
-  const { app, origin } = await example(t, { maxArgumentsLength: 64 })
+  const { app, origin } = await sharedExample()
   const client = await connect(t, origin, ANONYMOUS)
   const error = (body: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body) }], isError: true })
   // The route's own errors, as its error schema writes them.
@@ -256,7 +261,7 @@ async function initialize (url: string, headers: Headers): Promise<{ status: num
 }
 
 test('a request from a foreign origin is refused before anything runs; an allowed origin and a request without one are served', async (t) => {
-  const { origin } = await example(t, { allowedOrigins: ['https://App.example.com/'] })
+  const { origin } = await sharedExample()
   const refused = { status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this origin may not call the MCP endpoint' }, id: null } }
   for (const page of ['http://evil.example', origin, 'null']) t.same(await initialize(`${origin}/mcp`, { origin: page }), refused, page)
   for (const headers of [{ origin: 'https://app.example.com' }, {}] as Headers[]) {
@@ -270,7 +275,7 @@ test('a request from a foreign origin is refused before anything runs; an allowe
 })
 
 test('the endpoint takes POST only: GET and DELETE are answered 405, as a stateless server does', async (t) => {
-  const { origin } = await example(t)
+  const { origin } = await sharedExample()
   for (const method of ['GET', 'DELETE']) {
     const response = await fetch(`${origin}/mcp`, { method, headers: { accept: 'text/event-stream' } })
     t.same([response.status, response.headers.get('allow'), await response.json()], [
