@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { InvalidOptionError, McpWithoutDocumentError, ToolFailedError } from '../errors.js'
+import { InvalidOptionError, McpWithoutDocumentError, ToolFailedError, quote } from '../errors.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import { normalizeOrigin, originAllowed } from './origin.js'
 import { documentTools, includeRestrictedRoutes } from './tools.js'
@@ -119,8 +119,8 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     })
     server.setRequestHandler(CallToolRequestSchema, async (call) => {
       const tool = callableTools().get(call.params.name)
-      // The spec's answer to an unknown tool: a JSON-RPC error, not a result.
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`)
+      // The spec's answer to an unknown tool: a JSON-RPC error, not a result; the name it echoes is cut short.
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(call.params.name)}`)
       const target = callUrl(tool.call, call.params.arguments, maxArgumentsLength)
       if ('refused' in target) return target.refused
       try {

@@ -242,6 +242,7 @@ test('errors come back as error results, a 5xx without internals, an unknown too
   ]
   for (const [name, args, expected] of cases) t.same(await client.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
   await t.rejects(client.callTool({ name: 'deleteUser', arguments: {} }), { code: -32602, message: 'MCP error -32602: MCP error -32602: Unknown tool: deleteUser' })
+  await t.rejects(client.callTool({ name: 'x'.repeat(1000), arguments: {} }), { code: -32602, message: `MCP error -32602: MCP error -32602: Unknown tool: ${'x'.repeat(64)}…` })
   // A route that cannot even be run: the call still answers, with nothing of the cause.
   const inject = app.inject
   app.inject = (async () => { throw new Error('light-my-request exploded at /secret/path') }) as unknown as typeof app.inject
