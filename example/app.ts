@@ -6,6 +6,8 @@ import sensible from '@fastify/sensible'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../lib/index.js'
+import restrictedFieldsMcp from '../lib/mcp/index.js'
+import type { RestrictedFieldsMcpOptions } from '../lib/mcp/index.js'
 import { pageCount, pageLink, parsePage } from './pagination.js'
 import type { UserStore } from './store.js'
 
@@ -23,6 +25,8 @@ export interface ExampleOptions {
   publicUrl?: string
   /** Fastify's `trustProxy`: which proxies' X-Forwarded-* headers to believe. Default: none. */
   trustProxy?: FastifyServerOptions['trustProxy']
+  /** Options of the MCP endpoint at /mcp (its allowed origins, say). */
+  mcp?: RestrictedFieldsMcpOptions
 }
 
 declare module 'fastify' {
@@ -159,6 +163,13 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   })
   // Each caller's document leaves out what it may not see: last_login and a profile's phone appear in staff's only.
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi({ uiConfig: { deepLinking: true } }) })
+  // The same routes as MCP tools, for agents: each caller's tools name only the fields it may see, and a call runs the route with its Authorization.
+  await app.register(restrictedFieldsMcp, {
+    path: '/mcp',
+    name: 'fastify-restricted-fields-example',
+    instructions: 'The users of an example API. Every tool takes `only`: name the fields the task needs, and the reply holds those alone.',
+    ...options.mcp
+  })
   app.addSchema(userSchema)
   app.addSchema(errorSchema)
 

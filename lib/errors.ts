@@ -142,3 +142,25 @@ export const SelectionNotReadError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS
   'Route %s: request.restrictedFields was read %s',
   500
 )
+
+/** 400, as an MCP tool's error result: the tool's arguments are not an object of its arguments with values it can send. */
+export const InvalidArgumentsError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_ARGUMENTS', 400, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_INVALID_ARGUMENTS', '%s', 400, TypeError, false
+)
+
+/** 400, as an MCP tool's error result: the arguments would make a query string longer than `maxArgumentsLength`. */
+export const ArgumentsTooLongError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_ARGUMENTS_TOO_LONG', 400, [number]> = createError(
+  'FST_RESTRICTED_FIELDS_ARGUMENTS_TOO_LONG', 'The arguments are too long: at most %d characters of query string are allowed', 400, RangeError, false
+)
+
+/** 500, as an MCP tool's error result: the route failed; the reason is in the server's log, never in the result. */
+export const ToolFailedError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_TOOL_FAILED', 500, []> = createError(
+  'FST_RESTRICTED_FIELDS_TOOL_FAILED', 'The route failed to answer; the server logged why', 500, Error, false
+)
+
+/** Thrown when the app becomes ready: the MCP endpoint describes its tools from the OpenAPI document, which needs @fastify/swagger in OpenAPI 3 mode. */
+export const McpWithoutDocumentError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_MCP_WITHOUT_DOCUMENT', 500, []> = createError(
+  'FST_RESTRICTED_FIELDS_MCP_WITHOUT_DOCUMENT',
+  'The MCP endpoint describes its tools from the OpenAPI document: register @fastify/swagger (with an openapi option) and then fastify-restricted-fields before it',
+  500
+)

@@ -177,6 +177,16 @@ const sources: Record<string, string> = {
     const source = restrictedRoutesSource({ openapi: '3.0.3', paths: {} })
     console.log(JSON.stringify([sent, source.includes('export interface RestrictedRoutes'), Object.keys(await import('fastify-restricted-fields/client'))]))
   `,
+  // The MCP endpoint's optional peer dependency is not installed here: the main entry does not need it, its subpath does.
+  'mcp.mjs': `
+    import plugin from 'fastify-restricted-fields'
+    try {
+      await import('fastify-restricted-fields/mcp')
+      console.log('imported')
+    } catch (error) {
+      console.log(JSON.stringify([typeof plugin, error.code, error.message.startsWith("Cannot find package '@modelcontextprotocol/sdk'")]))
+    }
+  `,
   // Type-checked under nodenext, where a .cts file is CommonJS and require()s the package.
   'require.cts': `
     import Fastify = require('fastify')
@@ -277,6 +287,10 @@ t.test('the client subpath runs alone: it passes the call\'s options, the litera
   t.equal(await succeed(process.execPath, ['client.mjs'], consumer), JSON.stringify([
     [['/users/{id}', { params: { path: { id: 1 }, query: { only: ['id'] } } }]], true, ['restrictedClient']
   ]) + '\n')
+})
+
+t.test('without the MCP SDK, the package imports, and its mcp subpath says the SDK is missing', async (t) => {
+  t.equal(await succeed(process.execPath, ['mcp.mjs'], consumer), JSON.stringify(['function', 'ERR_MODULE_NOT_FOUND', true]) + '\n')
 })
 
 t.test('require() returns the plugin itself, with default, fastifyRestrictedFields and the error constructors on it', async (t) => {

@@ -47,9 +47,10 @@ async function run (command: string, args: string[]): Promise<{ code: number | s
 const typeBox = snippets.find((snippet) => snippet.code.includes('TypeBoxTypeProvider'))!
 const strictSetting = 'Fastify({ ajv: { customOptions: { removeAdditional: false } } })'
 
-/** A block's code with the package's imports, its ORM adapters' included, pointed at its build. */
+/** A block's code with the package's imports, its ORM adapters' and its MCP endpoint's included, pointed at its build. */
 function asInProject (code: string): string {
   return code.replaceAll("'fastify-restricted-fields'", "'../lib/index.js'").replace(/'fastify-restricted-fields\/(drizzle|kysely|prisma)'/g, "'../lib/orm/$1.js'")
+    .replaceAll("'fastify-restricted-fields/mcp'", "'../lib/mcp/index.js'")
 }
 
 t.before(async () => {
@@ -73,6 +74,7 @@ t.test('every code block of the README and of docs/ is fenced as sh, js, ts or j
   t.same(blocks.filter(isClientBlock).map((block) => block.file), ['docs/openapi.md', 'docs/typescript.md'], 'two client blocks, compiled by the contract test')
   t.same(snippets.map((snippet) => snippet.name.replace(/-\d+\./, '.')), [
     'README.mjs', 'README.cjs',
+    'docs-agents.mjs',
     'docs-field-sets.mjs',
     'docs-openapi.mjs', 'docs-openapi.mjs',
     'docs-options.mjs',
@@ -81,7 +83,7 @@ t.test('every code block of the README and of docs/ is fenced as sh, js, ts or j
     'docs-security.mjs',
     'docs-typescript.ts', 'docs-typescript.ts',
     'docs-visibility.mjs'
-  ], 'usage, CommonJS; field sets; OpenAPI component names, each caller\'s document; options; fetching only what is sent, Drizzle, Kysely, ' +
+  ], 'usage, CommonJS; MCP tools; field sets; OpenAPI component names, each caller\'s document; options; fetching only what is sent, Drizzle, Kysely, ' +
     'Prisma; TypeBox, Zod; security; typed selection (twice); fields that depend on who asks')
 })
 

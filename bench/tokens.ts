@@ -1,0 +1,199 @@
+/**
+ * `npm run bench:tokens`: what an agent pays, in o200k tokens, to use the
+ * example's routes as MCP tools, and what a tool call costs the server.
+ *
+ * Tokens: for a handful of agent tasks, the text of the results (a) as a
+ * generic OpenAPI-to-MCP bridge returns them, the whole response, compact
+ * and pretty-printed as such bridges print it, (b) with the fields the task
+ * needs, (c) with the route's default or `@summary`; and the tool
+ * definitions as `tools/list` sends them, with and without the field choices
+ * (the enums and the lines that explain them) and the output schemas.
+ *
+ * Time: the example server runs in a process of its own; tool calls through
+ * the SDK's client and the same HTTP requests with fetch alternate in
+ * slices, back to back, and the report gives the median of the per-pair
+ * ratios of latency and of the server's CPU time per call, with a
+ * calibration pair (HTTP against HTTP). The results go to bench/tokens.json.
+ */
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { ChildProcess } from 'node:child_process'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+
+const STAFF_TOKEN = 'bench-staff'
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 9)
+const CALLS = Number(process.env.BENCH_CALLS ?? 200)
+const write = !process.argv.includes('--no-write')
+
+type Args = Record<string, unknown>
+interface Task {
+  task: string
+  staff?: boolean
+  /** The calls the task makes, each with the arguments the task needs. */
+  calls: Array<{ tool: string, args: Args }>
+  /** The route's default or a field set, for the same calls. */
+  compact: Args
+}
+
+const five = [1, 2, 3, 4, 5]
+const TASKS: Task[] = [
+  { task: 'a page of names', calls: [{ tool: 'listUsers', args: { only: ['name'] } }], compact: { only: ['@summary'] } },
+  { task: "one user's city", calls: [{ tool: 'getUser', args: { id: 42, only: ['profile.city'] } }], compact: { only: ['@summary'] } },
+  { task: 'the emails of five users', calls: five.map((id) => ({ tool: 'getUser', args: { id, only: ['email'] } })), compact: { only: ['@summary'] } },
+  { task: "the titles of one user's posts", calls: [{ tool: 'getUser', args: { id: 7, only: ['posts.title'] } }], compact: { only: ['@summary'] } },
+  { task: 'who of a page is staff', calls: [{ tool: 'listUsers', args: { only: ['@summary', 'is_staff'] } }], compact: { only: ['@summary'] } },
+  { task: 'when a page of users last logged in (staff)', staff: true, calls: [{ tool: 'listUsers', args: { only: ['name', 'last_login'] } }], compact: { only: ['@summary'] } }
+]
+
+interface ToolResult { content: Array<{ text: string }>, structuredContent?: unknown }
+interface ToolDefinition { name: string, description?: string, inputSchema: { properties?: Record<string, unknown> }, outputSchema?: unknown }
+
+async function connect (origin: string, staff: boolean): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1.0.0' })
+  const headers: Record<string, string> = staff ? { authorization: `Bearer ${STAFF_TOKEN}` } : {}
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers } }))
+  return client
+}
+
+/** The arguments without the field choices: what a generic bridge's tool takes. */
+function whole (args: Args): Args {
+  const { only, defer, ...rest } = args
+  return rest
+}
+
+async function text (client: Client, tool: string, args: Args): Promise<string> {
+  const result = await client.callTool({ name: tool, arguments: args }) as ToolResult
+  return result.content[0].text
+}
+
+async function taskTokens (clients: { anonymous: Client, staff: Client }): Promise<unknown[]> {
+  const rows = []
+  for (const task of TASKS) {
+    const client = task.staff === true ? clients.staff : clients.anonymous
+    const totals = { wholeCompact: 0, wholePretty: 0, chosen: 0, compact: 0 }
+    for (const call of task.calls) {
+      const all = await text(client, call.tool, whole(call.args))
+      totals.wholeCompact += countTokens(all)
+      // A generic bridge prints the JSON with two-space indents (JSON.stringify(x, null, 2)).
+      totals.wholePretty += countTokens(JSON.stringify(JSON.parse(all), null, 2))
+      totals.chosen += countTokens(await text(client, call.tool, call.args))
+      totals.compact += countTokens(await text(client, call.tool, { ...whole(call.args), ...task.compact }))
+    }
+    rows.push({
+      task: task.task,
+      calls: task.calls.map((call) => `${call.tool} ${JSON.stringify(call.args)}`),
+      tokens: totals,
+      chosenOverWhole: Number((totals.chosen / totals.wholeCompact).toFixed(3))
+    })
+  }
+  return rows
+}
+
+/** A generic bridge's definition of the same tool: the operation's own words, its other parameters, no output schema. */
+function genericDefinition (tool: ToolDefinition): unknown {
+  const { only, defer, ...properties } = tool.inputSchema.properties ?? {}
+  const description = (tool.description ?? '').split('\n')[0]
+  return { name: tool.name, description, inputSchema: { ...tool.inputSchema, properties } }
+}
+
+function definitionTokens (tools: ToolDefinition[]): Record<string, number> {
+  const tokens = (value: unknown): number => countTokens(JSON.stringify(value))
+  // The same tools with only and defer taking any string: what the names' enums cost.
+  const withoutEnums = tools.map(({ outputSchema, ...tool }) => ({
+    ...tool,
+    inputSchema: {
+      ...tool.inputSchema,
+      properties: Object.fromEntries(Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) =>
+        [name, ['only', 'defer'].includes(name) ? { ...schema as object, items: { type: 'string' } } : schema]))
+    }
+  }))
+  return {
+    generic: tokens(tools.map(genericDefinition)),
+    withFieldChoicesWithoutEnums: tokens(withoutEnums),
+    withFieldChoices: tokens(tools.map(({ outputSchema, ...tool }) => tool)),
+    withOutputSchemas: tokens(tools)
+  }
+}
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+async function serverCpu (server: ChildProcess): Promise<number> {
+  server.send('cpu')
+  const [message] = await once(server, 'message') as [{ cpu: NodeJS.CpuUsage }]
+  return message.cpu.user + message.cpu.system
+}
+
+/** One slice: `CALLS` calls one after the other; microseconds per call, of wall time and of the server's CPU. */
+async function slice (server: ChildProcess, call: () => Promise<unknown>): Promise<{ latency: number, cpu: number }> {
+  const cpuBefore = await serverCpu(server)
+  const start = process.hrtime.bigint()
+  for (let index = 0; index < CALLS; index++) await call()
+  const elapsed = Number(process.hrtime.bigint() - start) / 1000
+  const cpu = (await serverCpu(server)) - cpuBefore
+  return { latency: elapsed / CALLS, cpu: cpu / CALLS }
+}
+
+async function timing (server: ChildProcess, origin: string, client: Client): Promise<unknown> {
+  const url = new URL('/api/users/5?only=name&only=email', origin)
+  const http = async (): Promise<void> => {
+    const response = await fetch(url)
+    await response.text()
+  }
+  const mcp = async (): Promise<void> => { await client.callTool({ name: 'getUser', arguments: { id: 5, only: ['name', 'email'] } }) }
+  // Warm both paths before measuring.
+  await slice(server, http)
+  await slice(server, mcp)
+  const pairs: Array<Record<string, { latency: number, cpu: number }>> = []
+  for (let pair = 0; pair < PAIRS; pair++) {
+    // Alternate which goes first, so that neither always follows the other.
+    const first = pair % 2 === 0
+    const a = first ? await slice(server, mcp) : await slice(server, http)
+    const b = first ? await slice(server, http) : await slice(server, mcp)
+    const calibrationA = await slice(server, http)
+    const calibrationB = await slice(server, http)
+    pairs.push({ mcp: first ? a : b, http: first ? b : a, calibrationA, calibrationB })
+  }
+  const ratio = (key: 'latency' | 'cpu', over: string, under: string): number => Number(median(pairs.map((pair) => pair[over][key] / pair[under][key])).toFixed(3))
+  const micros = (key: 'latency' | 'cpu', which: string): number => Math.round(median(pairs.map((pair) => pair[which][key])))
+  return {
+    call: 'getUser {"id":5,"only":["name","email"]} against GET /api/users/5?only=name&only=email',
+    pairs: PAIRS,
+    callsPerSlice: CALLS,
+    microsecondsPerCall: {
+      mcp: { latency: micros('latency', 'mcp'), serverCpu: micros('cpu', 'mcp') },
+      http: { latency: micros('latency', 'http'), serverCpu: micros('cpu', 'http') }
+    },
+    medianRatio: { latency: ratio('latency', 'mcp', 'http'), serverCpu: ratio('cpu', 'mcp', 'http') },
+    calibration: { latency: ratio('latency', 'calibrationA', 'calibrationB'), serverCpu: ratio('cpu', 'calibrationA', 'calibrationB') }
+  }
+}
+
+const server = fork(fileURLToPath(new URL('./tokens-server.js', import.meta.url)), [STAFF_TOKEN], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+try {
+  const [{ origin }] = await once(server, 'message') as [{ origin: string }]
+  const clients = { anonymous: await connect(origin, false), staff: await connect(origin, true) }
+  const anonymousTools = (await clients.anonymous.listTools()).tools as ToolDefinition[]
+  const staffTools = (await clients.staff.listTools()).tools as ToolDefinition[]
+  const results = {
+    tokenizer: 'o200k_base (gpt-tokenizer)',
+    example: '200 users, pages of 10',
+    definitions: { anonymous: definitionTokens(anonymousTools), staff: definitionTokens(staffTools) },
+    tasks: await taskTokens(clients),
+    timing: await timing(server, origin, clients.anonymous)
+  }
+  console.log(JSON.stringify(results, null, 2))
+  if (write) writeFileSync(fileURLToPath(new URL('../../bench/tokens.json', import.meta.url)), JSON.stringify(results, null, 2) + '\n')
+  await clients.anonymous.close()
+  await clients.staff.close()
+} finally {
+  server.send('close')
+  await once(server, 'exit')
+}

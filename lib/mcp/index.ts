@@ -1,0 +1,177 @@
+/**
+ * `fastify-restricted-fields/mcp`: the opted-in routes as MCP tools, served
+ * over Streamable HTTP, stateless, beside the REST routes. Each caller's tools
+ * are made from that caller's OpenAPI document; a call runs its route with
+ * `inject`, with the caller's credentials, so every hook, rule and loader of
+ * the route applies as it does over HTTP.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify'
+import fp from 'fastify-plugin'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import { InvalidOptionError, McpWithoutDocumentError, ToolFailedError, quote } from '../errors.js'
+import { callResult, callUrl, errorResult } from './call.js'
+import { normalizeOrigin, originAllowed } from './origin.js'
+import { documentTools, includeRestrictedRoutes } from './tools.js'
+import type { IncludeTools, Tool } from './tools.js'
+
+export interface RestrictedFieldsMcpOptions {
+  /** Where the endpoint is served. Default: `/mcp`. */
+  path?: string
+  /** The server's name and version, as `initialize` reports them. Default: `fastify-restricted-fields`, `1.0.0`. */
+  name?: string
+  version?: string
+  /** What the server tells a client about itself, for its model. Default: none. */
+  instructions?: string
+  /** Which `GET` operations become tools. Default: those of the opted-in routes. */
+  include?: IncludeTools
+  /** The request headers a call passes on to its route, besides `authorization`: whatever else the app's authentication reads. Default: none. */
+  forwardHeaders?: readonly string[]
+  /** The origins (`https://app.example.com`) whose browser pages may call the endpoint; a request with any other `Origin` is refused. Default: none. */
+  allowedOrigins?: readonly string[]
+  /** The longest query string a call's arguments may make. Default: 2048. */
+  maxArgumentsLength?: number
+  /** The largest JSON-RPC request body, in bytes. Default: 65536. */
+  bodyLimit?: number
+  /** Hooks that authenticate requests to the endpoint, run after the origin check; the app's own `onRequest` hooks run too. */
+  onRequest?: onRequestHookHandler | onRequestHookHandler[]
+}
+
+export type { IncludeTools, ToolRoute } from './tools.js'
+
+/** The part of the plugin's decorations this subpath reads. */
+interface DocumentedInstance {
+  restrictedFieldsDocument: (request: FastifyRequest) => Promise<unknown>
+  swagger?: () => unknown
+}
+
+/**
+ * A JSON-RPC error sent before the SDK sees the request, so no request id is
+ * known yet; -32000 is JSON-RPC's first code for server errors, the one the
+ * SDK's transport answers refused HTTP requests with.
+ */
+function jsonRpcError (reply: FastifyReply, statusCode: number, message: string): FastifyReply {
+  return reply.code(statusCode).type('application/json').send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })
+}
+
+function positiveInteger (value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || (value as number) < 1) throw new InvalidOptionError(`The ${name} option should be a positive integer, instead got ${String(value)}`)
+  return value as number
+}
+
+function checkedStrings (value: unknown, name: string): string[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value) || !value.every((member) => typeof member === 'string' && member !== '')) throw new InvalidOptionError(`The ${name} option should be an array of non-empty strings`)
+  return value
+}
+
+async function restrictedFieldsMcp (fastify: FastifyInstance, options: RestrictedFieldsMcpOptions): Promise<void> {
+  const path = options.path ?? '/mcp'
+  if (typeof path !== 'string' || !path.startsWith('/')) throw new InvalidOptionError(`The path option should be a path starting with '/', instead got ${String(path)}`)
+  const include = options.include ?? includeRestrictedRoutes
+  if (typeof include !== 'function') throw new InvalidOptionError('The include option should be a function')
+  const forwardHeaders = ['authorization', ...checkedStrings(options.forwardHeaders, 'forwardHeaders').map((name) => name.toLowerCase())]
+  const allowedOrigins = new Set(checkedStrings(options.allowedOrigins, 'allowedOrigins').map(normalizeOrigin))
+  const maxArgumentsLength = positiveInteger(options.maxArgumentsLength, 'maxArgumentsLength', 2048)
+  const bodyLimit = positiveInteger(options.bodyLimit, 'bodyLimit', 65536)
+  const serverInfo = { name: options.name ?? 'fastify-restricted-fields', version: options.version ?? '1.0.0' }
+  const documented = fastify as unknown as DocumentedInstance
+
+  fastify.addHook('onReady', async function checkDocument () {
+    if (typeof documented.swagger !== 'function') throw new McpWithoutDocumentError()
+  })
+
+  // A call needs its route's path and parameters, the same for every caller: they are read once from
+  // the complete document (swagger keeps it), not from the caller's, which is made again for each caller.
+  let complete: unknown
+  let callable = new Map<string, Tool>()
+  function callableTools (): Map<string, Tool> {
+    const document = (documented.swagger as () => unknown)()
+    if (document !== complete) {
+      complete = document
+      callable = new Map(documentTools(document, include).map((tool) => [tool.definition.name, tool]))
+    }
+    return callable
+  }
+
+  function forwarded (request: FastifyRequest): Record<string, string | string[]> {
+    const headers: Record<string, string | string[]> = { accept: 'application/json' }
+    for (const name of forwardHeaders) {
+      const value = request.headers[name]
+      if (value !== undefined) headers[name] = value
+    }
+    return headers
+  }
+
+  // A server is made for each request, and would make a validator of its own (a new Ajv, the larger part of a call's CPU time)
+  // for elicitation results, which these servers never ask for: one serves them all.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator()
+  const serverOptions = { capabilities: { tools: {} }, jsonSchemaValidator, ...options.instructions === undefined ? {} : { instructions: options.instructions } }
+
+  function mcpServer (request: FastifyRequest): Server {
+    const server = new Server(serverInfo, serverOptions)
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const document = await documented.restrictedFieldsDocument(request)
+      return { tools: documentTools(document, include).map((tool) => tool.definition) }
+    })
+    server.setRequestHandler(CallToolRequestSchema, async (call) => {
+      const tool = callableTools().get(call.params.name)
+      // The spec's answer to an unknown tool: a JSON-RPC error, not a result; the name it echoes is cut short.
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(call.params.name)}`)
+      const target = callUrl(tool.call, call.params.arguments, maxArgumentsLength)
+      if ('refused' in target) return target.refused
+      try {
+        const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request) })
+        return callResult(tool.call, response.statusCode, response.body)
+      } catch (error) {
+        request.log.error({ err: error, tool: call.params.name }, 'MCP tool call failed')
+        return errorResult(new ToolFailedError())
+      }
+    })
+    return server
+  }
+
+  const checkOrigin: onRequestHookHandler = async function checkOrigin (request, reply) {
+    if (!originAllowed(request.headers.origin, allowedOrigins)) return jsonRpcError(reply, 403, 'Forbidden: this origin may not call the MCP endpoint')
+  }
+  const userHooks = [options.onRequest ?? []].flat()
+
+  fastify.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: path,
+    bodyLimit,
+    onRequest: [checkOrigin, ...userHooks],
+    // Left out of the OpenAPI document: it is no REST route.
+    schema: { hide: true } as FastifySchema,
+    handler: async function mcpEndpoint (request, reply) {
+      // Stateless: no session to resume, so no event stream to open (GET) or session to end (DELETE).
+      if (request.method !== 'POST') return jsonRpcError(reply.header('allow', 'POST'), 405, 'Method not allowed: this stateless endpoint takes POST only')
+      const server = mcpServer(request)
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      reply.hijack()
+      reply.raw.on('close', () => {
+        transport.close().catch(() => {})
+        server.close().catch(() => {})
+      })
+      await server.connect(transport)
+      await transport.handleRequest(request.raw, reply.raw, request.body)
+    }
+  })
+}
+
+/**
+ * Serves the opted-in routes as MCP tools at `path` (default `/mcp`).
+ * Register it after fastify-restricted-fields and @fastify/swagger.
+ */
+const plugin = fp(restrictedFieldsMcp, {
+  fastify: '5.x',
+  name: 'fastify-restricted-fields-mcp',
+  dependencies: ['fastify-restricted-fields']
+})
+
+export default plugin
+export { plugin as restrictedFieldsMcp }
+export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, ToolFailedError } from '../errors.js'

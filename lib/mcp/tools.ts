@@ -1,0 +1,192 @@
+/**
+ * The MCP tools of an OpenAPI document, as one caller sees it: one tool per
+ * included `GET` operation, its input schema made of the operation's path and
+ * query parameters (`only` and `defer` with the names this caller may send),
+ * its output schema the restricted response this caller may be sent. Built
+ * from the caller's document, so hidden fields are neither choices nor
+ * properties, and nothing here reads a route or a request.
+ */
+import { isRecord } from '../json.js'
+import type { RouteFieldsDescription } from '../openapi/route-fields.js'
+import { toJsonSchema } from './json-schema.js'
+
+type Json = Record<string, any>
+
+/** An operation as the `include` option is told of it. */
+export interface ToolRoute {
+  /** Always `GET`: other methods are never tools. */
+  method: 'GET'
+  /** The path as the document writes it (`/api/users/{id}`). */
+  path: string
+  operationId?: string
+  /** Whether the route opted in with `restrictFields`. */
+  restricted: boolean
+}
+
+/** Which operations become tools; the default takes every opted-in `GET`. */
+export type IncludeTools = (route: ToolRoute) => boolean
+
+/** What a call needs to run the tool's route. */
+export interface ToolCall {
+  /** The document's path, with `{name}` for each path parameter. */
+  path: string
+  pathParams: readonly string[]
+  queryParams: readonly string[]
+  /** The names of the arguments that are arrays: each member is sent as a parameter of its own. */
+  arrays: readonly string[]
+  /** Whether the tool declares an output schema, so that a success carries `structuredContent`. */
+  structured: boolean
+  /** Whether the reply is sent under `result`: an output must be an object, and the reply is not one. */
+  wrapped: boolean
+}
+
+/** A tool as `tools/list` declares it. */
+export interface ToolDefinition {
+  name: string
+  title?: string
+  description: string
+  inputSchema: Json
+  outputSchema?: Json
+  annotations: { readOnlyHint: true, openWorldHint: false }
+}
+
+export interface Tool { definition: ToolDefinition, call: ToolCall }
+
+/** The key a reply that is not an object is sent under. */
+export const WRAPPED_KEY = 'result'
+
+/** The most characters of a tool name that clients accept. */
+const MAX_NAME_LENGTH = 64
+
+export const includeRestrictedRoutes: IncludeTools = (route) => route.restricted
+
+/** A tool name from the operation's id, or from its method and path, in the characters every client accepts. */
+export function toolName (operationId: unknown, path: string): string {
+  const words = typeof operationId === 'string' && operationId !== '' ? operationId : `get ${path}`
+  const name = words.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '')
+  return (name === '' ? 'get' : name).slice(0, MAX_NAME_LENGTH)
+}
+
+/** A sentence: ends with a full stop unless it ends with punctuation already. */
+function sentence (text: string): string {
+  const trimmed = text.trim()
+  return /[.!?:]$/.test(trimmed) ? trimmed : `${trimmed}.`
+}
+
+/** The tool's description: the operation's own words, then how to choose fields on it. */
+export function toolDescription (operation: Json, fields: RouteFieldsDescription | undefined): string {
+  const lines: string[] = []
+  const own = [operation.summary, operation.description].filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+  if (own.length > 0) lines.push(own.map(sentence).join(' '))
+  if (fields !== undefined) {
+    lines.push(`Ask only for the fields you need: \`${fields.only}\` keeps the fields named (dotted paths reach nested ones, * is every field), \`${fields.defer}\` leaves fields out.`)
+    const sets = Object.entries(fields.sets)
+    if (sets.length > 0) lines.push(`Field sets: ${sets.map(([name, members]) => `@${name} is ${members.join(', ')}`).join('; ')}.`)
+    lines.push(fields.defaultFields === undefined ? `Without \`${fields.only}\`: every field.` : `Without \`${fields.only}\`: ${fields.defaultFields.join(', ')} (@default).`)
+  }
+  return lines.join('\n')
+}
+
+/** A parameter, followed through a `$ref` to the document's `components.parameters`. */
+function parameterOf (document: Json, parameter: unknown): Json | null {
+  if (isRecord(parameter) && typeof parameter.$ref === 'string' && parameter.$ref.startsWith('#/components/parameters/')) {
+    parameter = document.components?.parameters?.[parameter.$ref.slice('#/components/parameters/'.length)]
+  }
+  return isRecord(parameter) && typeof parameter.name === 'string' ? parameter : null
+}
+
+/** The response schema of `status` (JSON first), or of the first 2xx status when none is given. */
+function successSchema (operation: Json, status: string | undefined): unknown {
+  const responses = isRecord(operation.responses) ? operation.responses : {}
+  const key = status ?? Object.keys(responses).find((code) => /^2(\d\d|XX)$/.test(code))
+  const response = key === undefined ? undefined : responses[key]
+  if (!isRecord(response) || !isRecord(response.content)) return undefined
+  const media = response.content['application/json'] ?? Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
+  return isRecord(media) ? media.schema : undefined
+}
+
+/** The tool of one `GET` operation of the caller's document. */
+function operationTool (document: Json, path: string, pathItem: Json, operation: Json, name: string): Tool {
+  const components: Json = isRecord(document.components?.schemas) ? document.components.schemas : {}
+  const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0')
+  const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
+  const properties: Json = {}
+  const required: string[] = []
+  const pathParams: string[] = []
+  const queryParams: string[] = []
+  const arrays: string[] = []
+  const own = (Array.isArray(operation.parameters) ? operation.parameters : []).map((parameter: unknown) => parameterOf(document, parameter))
+  const inherited = (Array.isArray(pathItem.parameters) ? pathItem.parameters : []).map((parameter: unknown) => parameterOf(document, parameter))
+  // Path parameters first, so that a query parameter of the same name (which a tool could not tell apart) is the one left out.
+  const parameters = [...own, ...inherited].filter((parameter): parameter is Json => parameter !== null && ['path', 'query'].includes(parameter.in))
+    .sort((a, b) => Number(b.in === 'path') - Number(a.in === 'path'))
+  for (const parameter of parameters) {
+    const name: string = parameter.name
+    if (Object.hasOwn(properties, name)) continue
+    let schema = toJsonSchema(parameter.schema ?? {}, components, openapi30)
+    if (fields !== undefined && (name === fields.only || name === fields.defer) && parameter.in === 'query') {
+      // The choices stay the document's, this caller's; the description is written for a tool, not for a query string.
+      schema = {
+        type: 'array',
+        items: schema.items ?? { type: 'string' },
+        description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
+      }
+    } else if (typeof parameter.description === 'string' && schema.description === undefined) {
+      schema = { ...schema, description: parameter.description }
+    }
+    properties[name] = schema
+    if (parameter.in === 'path') pathParams.push(name)
+    else queryParams.push(name)
+    if (parameter.in === 'path' || parameter.required === true) required.push(name)
+    if (schema.type === 'array') arrays.push(name)
+  }
+  const inputSchema: Json = { type: 'object', properties, ...required.length > 0 ? { required } : {}, additionalProperties: false }
+  // The primary restricted status comes first; its reply is what a tool call returns.
+  const reply = successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0])
+  let outputSchema: Json | undefined
+  let wrapped = false
+  if (reply !== undefined) {
+    outputSchema = toJsonSchema(reply, components, openapi30)
+    // MCP's structured content is an object: a reply that may be anything else goes under one key.
+    if (outputSchema.type !== 'object') {
+      wrapped = true
+      const { $defs, ...value } = outputSchema
+      outputSchema = { type: 'object', properties: { [WRAPPED_KEY]: value }, required: [WRAPPED_KEY], additionalProperties: false, ...$defs === undefined ? {} : { $defs } }
+    }
+  }
+  const title = typeof operation.summary === 'string' && operation.summary.trim() !== '' ? operation.summary.trim() : undefined
+  return {
+    definition: {
+      name,
+      ...title === undefined ? {} : { title },
+      description: toolDescription(operation, fields),
+      inputSchema,
+      ...outputSchema === undefined ? {} : { outputSchema },
+      annotations: { readOnlyHint: true, openWorldHint: false }
+    },
+    call: { path, pathParams, queryParams, arrays, structured: outputSchema !== undefined, wrapped }
+  }
+}
+
+/**
+ * The tools of a caller's OpenAPI 3 document, in the document's order, one
+ * per `GET` operation that `include` takes. Two operations that would get the
+ * same name are told apart by a number.
+ */
+export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes): Tool[] {
+  if (!isRecord(document) || !isRecord(document.paths)) return []
+  const tools: Tool[] = []
+  const taken = new Set<string>()
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    const operation = isRecord(pathItem) ? pathItem.get : undefined
+    if (!isRecord(operation)) continue
+    const route: ToolRoute = { method: 'GET', path, restricted: isRecord(operation['x-restricted-fields']) }
+    if (typeof operation.operationId === 'string') route.operationId = operation.operationId
+    if (!include(route)) continue
+    let name = toolName(operation.operationId, path)
+    for (let suffix = 2; taken.has(name); suffix++) name = `${toolName(operation.operationId, path).slice(0, MAX_NAME_LENGTH - 1 - String(suffix).length)}_${suffix}`
+    taken.add(name)
+    tools.push(operationTool(document, path, pathItem as Json, operation, name))
+  }
+  return tools
+}

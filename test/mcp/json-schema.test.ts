@@ -1,0 +1,48 @@
+import { test } from 'tap'
+import { toJsonSchema } from '../../lib/mcp/json-schema.js'
+
+const components = {
+  user: { type: 'object', properties: { id: { type: 'integer' }, friend: { $ref: '#/components/schemas/user' } } },
+  city: { type: 'string', description: 'A city.' },
+  tag: { type: 'string', enum: ['a', 'b'] },
+  'a/b': { type: 'integer' },
+  node: { type: 'object', properties: { child: { $ref: '#/components/schemas/node', description: 'The next node.' } } }
+}
+
+const cases: Array<[string, unknown, boolean, unknown]> = [
+  ['a nullable type gets null among its types', { type: 'string', nullable: true }, true, { type: ['string', 'null'] }],
+  ['a nullable enum gets null among its choices', { type: 'string', enum: ['a'], nullable: true }, true, { type: ['string', 'null'], enum: ['a', null] }],
+  ['a nullable enum that has null keeps it once', { type: 'string', enum: ['a', null], nullable: true }, true, { type: ['string', 'null'], enum: ['a', null] }],
+  ['a nullable list of types gets null once', { type: ['string', 'integer'], nullable: true }, true, { type: ['string', 'integer', 'null'] }],
+  ['a nullable list of types that has null is kept', { type: ['string', 'null'], nullable: true }, true, { type: ['string', 'null'] }],
+  ['a nullable schema without a type becomes a choice with null', { allOf: [{ type: 'string' }], nullable: true }, true, { anyOf: [{ allOf: [{ type: 'string' }] }, { type: 'null' }] }],
+  ['nullable means nothing in OpenAPI 3.1 and is left out', { type: 'string', nullable: true }, false, { type: 'string' }],
+  ['OpenAPI-only keywords are left out, a property of the same name is not',
+    { type: 'object', example: {}, xml: {}, discriminator: { propertyName: 'kind' }, externalDocs: {}, properties: { example: { type: 'string', example: 'x' } } }, true,
+    { type: 'object', properties: { example: { type: 'string' } } }],
+  ['a reference to a component is written in place', { type: 'array', items: { $ref: '#/components/schemas/tag' } }, true, { type: 'array', items: { type: 'string', enum: ['a', 'b'] } }],
+  ['a reference with an escaped name finds its component', { $ref: '#/components/schemas/a~1b' }, true, { type: 'integer' }],
+  ['keywords beside a reference join the component when it has none of their names', { $ref: '#/components/schemas/tag', description: 'A tag.' }, true, { type: 'string', enum: ['a', 'b'], description: 'A tag.' }],
+  ['keywords beside a reference that the component has too stay beside it', { $ref: '#/components/schemas/city', description: 'Where.' }, true, { description: 'Where.', allOf: [{ type: 'string', description: 'A city.' }] }],
+  ['a nullable reference is made nullable', { $ref: '#/components/schemas/tag', nullable: true }, true, { type: ['string', 'null'], enum: ['a', 'b', null] }],
+  ['a component that refers to itself is defined once and referred to', { $ref: '#/components/schemas/user' }, true, {
+    type: 'object',
+    properties: { id: { type: 'integer' }, friend: { $ref: '#/$defs/user' } },
+    $defs: { user: { type: 'object', properties: { id: { type: 'integer' }, friend: { $ref: '#/$defs/user' } } } }
+  }],
+  ['keywords beside a reference to a definition stay beside it', { $ref: '#/components/schemas/node' }, true, {
+    type: 'object',
+    properties: { child: { description: 'The next node.', allOf: [{ $ref: '#/$defs/node' }] } },
+    $defs: { node: { type: 'object', properties: { child: { description: 'The next node.', allOf: [{ $ref: '#/$defs/node' }] } } } }
+  }],
+  ['a reference to a missing component accepts anything', { $ref: '#/components/schemas/nothing' }, true, {}],
+  ['a reference outside the components is kept as it is', { $ref: 'other.json#/x' }, true, { $ref: 'other.json#/x' }],
+  ['every place a schema may be is converted',
+    { allOf: [{ type: 'string', nullable: true }], additionalProperties: { type: 'integer', nullable: true }, not: { type: 'null' }, required: ['a'], enum: ['x'] }, true,
+    { allOf: [{ type: ['string', 'null'] }], additionalProperties: { type: ['integer', 'null'] }, not: { type: 'null' }, required: ['a'], enum: ['x'] }],
+  ['a value that is not a schema is kept', true, true, true]
+]
+
+test('an OpenAPI schema becomes a self-contained JSON Schema', async (t) => {
+  for (const [title, schema, openapi30, expected] of cases) t.same(toJsonSchema(schema, components, openapi30), expected, title)
+})

@@ -1,0 +1,142 @@
+import { test } from 'tap'
+import { documentTools, toolDescription, toolName } from '../../lib/mcp/tools.js'
+
+const GUIDE = 'Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, * is every field), `defer` leaves fields out.'
+
+test('a tool is named after the operation id, or its method and path, in the characters clients accept', async (t) => {
+  const cases: Array<[unknown, string, string]> = [
+    ['listUsers', '/users', 'listUsers'],
+    ['users.list v2', '/users', 'users_list_v2'],
+    ['..', '/users', 'get'],
+    [undefined, '/api/users/{id}/posts', 'get_api_users_id_posts'],
+    ['', '/', 'get'],
+    [42, '/x', 'get_x'],
+    ['a'.repeat(80), '/x', 'a'.repeat(64)]
+  ]
+  for (const [operationId, path, expected] of cases) t.equal(toolName(operationId, path), expected, `${String(operationId)} ${path}`)
+})
+
+test('a tool\'s description is the operation\'s words, then how to choose its fields, its sets and its defaults', async (t) => {
+  const fields = { statuses: { 200: { record: { $ref: '#/x' }, records: 'object' as const } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8 }
+  const cases: Array<[Record<string, unknown>, typeof fields & { defaultFields?: string[] } | undefined, string]> = [
+    [{ summary: 'Get a user', description: 'By id!' }, undefined, 'Get a user. By id!'],
+    [{ summary: '  ', description: 'Ends with a colon:' }, undefined, 'Ends with a colon:'],
+    [{}, undefined, ''],
+    [{ summary: 'One' }, fields, `One.\n${GUIDE}\nWithout \`only\`: every field.`],
+    [{}, { ...fields, only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], contact: ['email'] }, defaultFields: ['id'] },
+      'Ask only for the fields you need: `fields` keeps the fields named (dotted paths reach nested ones, * is every field), `omit` leaves fields out.\n' +
+      'Field sets: @summary is id, name; @contact is email.\nWithout `fields`: id (@default).']
+  ]
+  for (const [operation, description, expected] of cases) t.equal(toolDescription(operation, description), expected, expected)
+})
+
+const userRecord = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string', nullable: true } }, additionalProperties: false }
+
+/** A caller's document, as the plugin makes it, with the operations given. */
+function document (paths: Record<string, unknown>, openapi = '3.0.3'): Record<string, unknown> {
+  return {
+    openapi,
+    paths,
+    components: {
+      schemas: { userRestricted: userRecord },
+      parameters: { page: { name: 'page', in: 'query', required: true, schema: { type: 'integer' }, description: 'The page.' } }
+    }
+  }
+}
+
+const onlyParameter = { name: 'only', in: 'query', description: 'Keep only these fields (only=a&only=b).', schema: { type: 'array', items: { type: 'string', enum: ['id', 'name', '*'] } } }
+const deferParameter = { name: 'defer', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'name'] } } }
+const restricted = { statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'object' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8 }
+const json = (schema: unknown): unknown => ({ content: { 'application/json': { schema } } })
+
+test('a restricted GET becomes a tool whose input is its parameters, with the caller\'s field names, and whose output is its restricted response', async (t) => {
+  const tools = documentTools(document({
+    '/users/{id}': {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'id', in: 'query', schema: { type: 'string' } }],
+      get: {
+        operationId: 'getUser',
+        summary: 'Get a user',
+        parameters: [onlyParameter, deferParameter, { name: 'x-trace', in: 'header', schema: { type: 'string' } }, { $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/missing' }],
+        responses: { 200: json({ $ref: '#/components/schemas/userRestricted', description: 'The user.' }), 404: json({ type: 'object' }) },
+        'x-restricted-fields': restricted
+      },
+      post: { operationId: 'makeUser', 'x-restricted-fields': restricted }
+    }
+  }))
+  t.same(tools, [{
+    definition: {
+      name: 'getUser',
+      title: 'Get a user',
+      description: `Get a user.\n${GUIDE}\nWithout \`only\`: every field.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          only: { type: 'array', items: { type: 'string', enum: ['id', 'name', '*'] }, description: 'The fields to return; absent: the default ones.' },
+          defer: { type: 'array', items: { type: 'string', enum: ['id', 'name'] }, description: 'The fields to leave out.' },
+          page: { type: 'integer', description: 'The page.' }
+        },
+        required: ['id', 'page'],
+        additionalProperties: false
+      },
+      outputSchema: { type: 'object', properties: { id: { type: 'integer' }, name: { type: ['string', 'null'] } }, additionalProperties: false, description: 'The user.' },
+      annotations: { readOnlyHint: true, openWorldHint: false }
+    },
+    call: { path: '/users/{id}', pathParams: ['id'], queryParams: ['only', 'defer', 'page'], arrays: ['only', 'defer'], structured: true, wrapped: false }
+  }])
+})
+
+test('which operations become tools, and what a tool gets when its reply is not an object or has no schema', async (t) => {
+  const paths = {
+    '/a': { get: { operationId: 'same', responses: { 200: json({ type: 'array', items: { $ref: '#/components/schemas/userRestricted' } }) }, 'x-restricted-fields': { ...restricted, statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'array' } } } } },
+    '/b': { get: { operationId: 'same', responses: { '2XX': { content: { 'text/json': { schema: { type: 'string' } } } } } } },
+    '/c': { get: { responses: { 204: { description: 'Nothing' } } } },
+    '/d': { get: { responses: {} } },
+    '/e': { get: { responses: { 200: { content: { 'text/plain': {} } } } } },
+    '/f': { get: {} },
+    '/g': null,
+    '/h': { parameters: 'none', get: { parameters: 'none', responses: { 200: json({ $ref: '#/components/schemas/selfish' }) } } }
+  }
+  const doc = document(paths, '3.1.0')
+  ;(doc.components as Record<string, any>).schemas.selfish = { type: 'array', items: { $ref: '#/components/schemas/selfish' } }
+  const tools = documentTools(doc, () => true)
+  t.same(tools.map((tool) => [tool.definition.name, tool.definition.outputSchema, tool.call.structured, tool.call.wrapped]), [
+    ['same', {
+      type: 'object',
+      properties: { result: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, additionalProperties: false } } },
+      required: ['result'],
+      additionalProperties: false
+    }, true, true],
+    ['same_2', { type: 'object', properties: { result: { type: 'string' } }, required: ['result'], additionalProperties: false }, true, true],
+    ['get_c', undefined, false, false],
+    ['get_d', undefined, false, false],
+    ['get_e', undefined, false, false],
+    ['get_f', undefined, false, false],
+    ['get_h', {
+      type: 'object',
+      properties: { result: { type: 'array', items: { $ref: '#/$defs/selfish' } } },
+      required: ['result'],
+      additionalProperties: false,
+      $defs: { selfish: { type: 'array', items: { $ref: '#/$defs/selfish' } } }
+    }, true, true]
+  ])
+  t.same(tools.find((tool) => tool.definition.name === 'get_c')?.definition, {
+    name: 'get_c', description: '', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: { readOnlyHint: true, openWorldHint: false }
+  })
+  t.same(documentTools(document(paths)).map((tool) => tool.definition.name), ['same'], 'by default, the restricted routes alone')
+  const seen: unknown[] = []
+  documentTools(document(paths), (route) => { seen.push(route); return false })
+  t.same(seen.slice(0, 3), [{ method: 'GET', path: '/a', restricted: true, operationId: 'same' }, { method: 'GET', path: '/b', restricted: false, operationId: 'same' }, { method: 'GET', path: '/c', restricted: false }])
+  for (const nothing of [null, {}, { paths: [] }]) t.same(documentTools(nothing), [], JSON.stringify(nothing))
+})
+
+test('a parameter without a schema takes anything, and a restriction parameter declared as text is a list all the same', async (t) => {
+  const [tool] = documentTools({
+    openapi: '3.0.3',
+    paths: { '/x': { get: { parameters: [{ name: 'q', in: 'query' }, { ...onlyParameter, schema: { type: 'string' } }], 'x-restricted-fields': restricted } } }
+  })
+  t.same(tool.definition.inputSchema.properties, {
+    q: {},
+    only: { type: 'array', items: { type: 'string' }, description: 'The fields to return; absent: the default ones.' }
+  })
+})
