@@ -192,6 +192,15 @@ export class AdmissionCache<V> {
     return true
   }
 
+  /**
+   * Spends `units` more of the compilation budget, after an admission, for a
+   * value that costs more than one unit to make; the budget may go below
+   * zero, and nothing is admitted until it has refilled.
+   */
+  spend (units: number): void {
+    this.#budget -= units
+  }
+
   /** Stores a value, evicting the least recently used (or, without recency, the oldest) one when full. */
   set (key: string, value: V): void {
     if (this.#entries.size >= this.#capacity) this.#entries.delete(this.#entries.keys().next().value as string)

@@ -176,3 +176,14 @@ test('without recency, entries are evicted in the order they were stored, and th
   fresh.get('y')
   t.notOk(fresh.admit('y'), 'a newcomer seen twice does not displace an entry seen seven times')
 })
+
+test('an admission that costs more spends more of the budget, which refills by one every 64 lookups', async (t) => {
+  const cache = new AdmissionCache<string>(4)
+  t.equal(cache.admitOnFirstUse(), true)
+  cache.spend(5)
+  // 4 - 1 - 5 = -2: three units short of the next admission, 192 lookups.
+  for (let i = 0; i < 191; i++) cache.get(`k${i}`)
+  t.equal(cache.admitOnFirstUse(), false, 'not yet refilled')
+  cache.get('one more')
+  t.equal(cache.admitOnFirstUse(), true, 'refilled after 192 lookups')
+})
