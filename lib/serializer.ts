@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import { AdmissionCache } from './cache.js'
-import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, compileWithReached, rationUnits, reachedSchemas } from './compile.js'
+import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, compileWithReached, keptBytes, rationUnits, reachedSchemas } from './compile.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PathTrie, PayloadShape } from './schema/tree.js'
@@ -111,8 +111,12 @@ class StatusSerializers {
   readonly #status: StatusSpec
   /** Compiled serializers by selection key; null records a selection the compiler refused. */
   readonly #cache: AdmissionCache<Serializer | null>
-  /** By selection, its compiled serializer once known: a remembered selection needs no other lookup. */
-  readonly #bySelection = new WeakMap<Selection, Serializer | null>()
+  /**
+   * By selection, its compiled serializer once known, and the cache's count
+   * of evictions then: a remembered selection needs no other lookup while
+   * nothing was evicted, and holds no serializer the cache let go after.
+   */
+  readonly #bySelection = new WeakMap<Selection, { serializer: Serializer | null, evictions: number }>()
   /**
    * The status's one writer, made once rather than per reply. What it
    * compiles is compiled for the reply it is writing (`#writingFor`): a write
@@ -134,10 +138,13 @@ class StatusSerializers {
   /** What the status's compiles are handed. */
   readonly #compiling: RouteCompiling
 
-  constructor (status: StatusSpec, cacheSize: number, compiling: RouteCompiling) {
+  readonly #cacheBytes: number
+
+  constructor (status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling) {
     this.#status = status
     this.#compiling = compiling
-    this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE })
+    this.#cacheBytes = cacheBytes
+    this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
     this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema, compiling))
@@ -161,19 +168,20 @@ class StatusSerializers {
   /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
   #compiled (reply: FastifyReply, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
     const status = this.#status
-    let serializer = selection === null ? undefined : this.#bySelection.get(selection)
-    if (serializer !== undefined) {
+    const known = selection === null ? undefined : this.#bySelection.get(selection)
+    if (known !== undefined && known.evictions === this.#cache.evictions) {
       this.#cache.countLookup()
-      return serializer
+      return known.serializer
     }
-    serializer = this.#cache.get(key)
+    let serializer = this.#cache.get(key)
     // A field set alone is one of the few the server named: it is compiled on first use, within the compilation budget.
     if (serializer === undefined && status.declared !== null && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
-      serializer = this.#compileSelection(reply, status.declared, projection)
-      this.#cache.set(key, serializer)
+      const compiled = this.#compileSelection(reply, status.declared, projection)
+      serializer = compiled?.serializer ?? null
+      this.#cache.set(key, serializer, compiled?.bytes)
     }
-    if (serializer !== undefined && selection !== null) this.#bySelection.set(selection, serializer)
+    if (serializer !== undefined && selection !== null) this.#bySelection.set(selection, { serializer, evictions: this.#cache.evictions })
     return serializer
   }
 
@@ -184,20 +192,22 @@ class StatusSerializers {
    * tagged variants that all keep the same fields, the records are written
    * by the schema they share, once their tags are checked.
    */
-  #compileSelection (reply: FastifyReply, declared: DeclaredResponse, projection: Projection): Serializer | null {
+  #compileSelection (reply: FastifyReply, declared: DeclaredResponse, projection: Projection): { serializer: Serializer | null, bytes: number } | null {
     const status = this.#status
     const schema = pruneSchema(declared, projection, { defaults: true, variants: 'choose' })
     const reached = reachedSchemas(schema, this.#compiling.shared)
     const cost = compileCost(schema, reached)
-    if (cost > MAX_COMPILE_COST) return null
+    // Written instead: too costly to compile while a request waits, or too large for the cache's bytes alone.
+    const bytes = keptBytes(cost)
+    if (cost > MAX_COMPILE_COST || bytes > this.#cacheBytes) return null
     // The ration is spent in proportion to the cost: one unit was spent on admission.
     this.#cache.spend(rationUnits(cost) - 1)
     const chosen = compileOrNull(reply, status, schema, this.#compiling, reached)
     const tag = this.#tag
-    if (chosen === null || tag === null) return chosen
+    if (chosen === null || tag === null) return { serializer: chosen, bytes }
     const sharedSchema = pruneSharedVariants(declared, projection, tag)
     const shared = sharedSchema === null ? null : compileOrNull(reply, status, sharedSchema, this.#compiling)
-    return shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen)
+    return { serializer: shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen), bytes }
   }
 
   /**
@@ -308,7 +318,7 @@ export class RouteSerializers {
 
   constructor (spec: RouteSpec, compiling: RouteCompiling) {
     this.#spec = spec
-    this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options.cacheSize, compiling)]))
+    this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options, compiling)]))
     this.#projections = new Map(spec.statuses.map((status) => [status, new WeakMap()]))
   }
 

@@ -187,3 +187,15 @@ test('an admission that costs more spends more of the budget, which refills by o
   cache.get('one more')
   t.equal(cache.admitOnFirstUse(), true, 'refilled after 192 lookups')
 })
+
+test('with a bound on weight, the least recently used entries are evicted until a new one fits', async (t) => {
+  const cache = new AdmissionCache<string>(10, { maxWeight: 10 })
+  cache.set('a', 'A', 4)
+  cache.set('b', 'B', 4)
+  cache.set('free', 'F')
+  t.equal(cache.get('a'), 'A', 'a is now the most recently used')
+  cache.set('c', 'C', 5)
+  t.same([cache.get('b'), cache.get('free'), cache.get('a'), cache.get('c'), cache.weight], [undefined, 'F', 'A', 'C', 9])
+  cache.set('a', 'A again', 1)
+  t.same([cache.get('a'), cache.weight, cache.size, cache.evictions], ['A again', 6, 3, 1], 'storing a key again replaces its weight')
+})

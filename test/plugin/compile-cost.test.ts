@@ -86,3 +86,25 @@ test('a selection estimated too costly to compile while a request waits is writt
   }
   t.equal(compiled.length, 1, 'the selection of 2 variants is compiled on its second sighting')
 })
+
+test('cacheBytes bounds the compiled serializers a route keeps: one that does not fit evicts, and one that cannot fit is written', async (t) => {
+  for (const { cacheBytes, compiles } of [{ cacheBytes: undefined, compiles: 2 }, { cacheBytes: 7000, compiles: 3 }, { cacheBytes: 0, compiles: 0 }]) {
+    const app = Fastify()
+    await app.register(fastifyRestrictedFields, cacheBytes === undefined ? {} : { cacheBytes })
+    t.teardown(() => app.close())
+    let compiled = 0
+    const serializerCompiler: FastifySerializerCompiler<JsonSchema> = ({ schema }) => {
+      if (schema.type === 'array') compiled++
+      return fastJsonStringify(schema)
+    }
+    const schema = { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } }
+    app.get('/items', { restrictFields: true, serializerCompiler, schema: { response: { 200: schema } } }, async () => [{ id: 1, name: 'a' }])
+    await app.ready()
+    compiled = 0
+    for (const only of ['id', 'id', 'name', 'name', 'id', 'id']) {
+      const response = await app.inject(`/items?only=${only}`)
+      t.same([response.statusCode, response.body], [200, only === 'id' ? '[{"id":1}]' : '[{"name":"a"}]'])
+    }
+    t.equal(compiled, compiles, `cacheBytes ${String(cacheBytes)}`)
+  }
+})
