@@ -47,7 +47,7 @@ export const COMPILE_SHARE = 1 / 32
  * here (`npm run bench:compile`) on schemas of plain fields and of variants;
  * an estimate errs on the side of cost, since a schema of variants costs more per character.
  */
-const CHARACTERS_PER_MS = 300
+const CHARACTERS_PER_MS = 250
 
 /** The estimated cost, in milliseconds, above which a selection is not compiled on the request path but written. */
 export const MAX_COMPILE_COST = 20
