@@ -175,3 +175,86 @@ export function updateBenchmarksPage (page: string, bench: BenchResults, micro: 
   const tabled = between(claimed, 'docs/benchmarks.md', 'bench:results', benchSection(bench), true)
   return between(tabled, 'docs/benchmarks.md', 'bench:micro', microSection(micro), true)
 }
+
+/** Request times in milliseconds. */
+export interface Latency { count: number, p50: number, p99: number, max: number }
+
+/** What one app of `npm run bench:scale` measured: with the plugin on every GET route, or without it. */
+export interface ScaleApp {
+  plugin: boolean
+  routes: number
+  /** Routes whose restricted requests were measured: declared with the plugin, their records with fields. */
+  restricted: number
+  /** Routes the plugin refused at declaration, declared without it. */
+  refused: number
+  sharedSchemas: number
+  declareMs: number
+  readyMs: number
+  /** The heap in use after garbage collection, in bytes: before the app, after `ready()`, after the flood. */
+  heap: { start: number, ready: number, afterFlood: number }
+  plainStatuses: Record<string, number>
+  firstSighting: { routes: number, first: Latency, second: Latency, statuses: Record<string, number>, loopDelayMax: number }
+  mixed: { routes: number, latency: Latency, loopDelay: { max: number, p99: number }, statuses: Record<string, number> }
+  quiet: { latency: Latency, loopDelay: { max: number, p99: number } }
+  flood: { route: string, widestUnion: number, selections: number, seconds: number, flooded: Latency, others: Latency, loopDelay: { max: number, p99: number }, statuses: Record<string, number> }
+}
+
+/** What bench/scale.json holds. */
+export interface ScaleResults {
+  date: string
+  machine: { cpus: number, model: string, node: string, os: string }
+  /** The machine's load averages (1, 5, 15 minutes) before and after the run. */
+  load: { before: number[], after: number[] }
+  minutes: number
+  description: { title: string, version: string, file: string, routes: number, skipped: number, shared: number }
+  settings: { seed: number, concurrency: number, mixedRequests: number, quietRequests: number, floodSelections: number, floodSeconds: number, firstSightingSeconds: number }
+  refused: string[]
+  apps: { plugin: ScaleApp, plain: ScaleApp }
+}
+
+const ms = (value: number): string => value < 10 ? value.toFixed(2) : value.toFixed(0)
+const spreadOf = (measured: Latency): string => `${ms(measured.p50)} / ${ms(measured.p99)} / ${ms(measured.max)}`
+/** Counts of answers by status, several phases' summed: "1,200 × 200, 3 × 400". */
+function statusesOf (phases: Array<Record<string, number>>): string {
+  const counts = new Map<string, number>()
+  for (const phase of phases) for (const [status, count] of Object.entries(phase)) counts.set(status, (counts.get(status) ?? 0) + count)
+  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([status, count]) => `${count.toLocaleString('en')} × ${status}`).join(', ')
+}
+
+/** The scale benchmark's table: each measure with the plugin and without it, side by side. */
+export function scaleSection (scale: ScaleResults): string {
+  const { plugin, plain } = scale.apps
+  const row = (title: string, cell: (app: ScaleApp) => string): string => `| ${title} | ${cell(plugin)} | ${cell(plain)} |`
+  const { flood, mixed } = plugin
+  const load = (averages: number[]): string => averages.map((average) => average.toFixed(1)).join(', ')
+  return [
+    `The committed run, \`bench/scale.json\`, of ${day(scale.date)}: ${scale.machine.cpus} cores (${scale.machine.model}), Node ${scale.machine.node}, ${scale.machine.os}; ` +
+      `load averages ${load(scale.load.before)} before and ${load(scale.load.after)} after, ${scale.minutes.toFixed(0)} minutes in all. ` +
+      `${scale.description.title} ${scale.description.version}: ${scale.description.shared} shared schemas, ${scale.description.routes} GET routes with a JSON response ` +
+      `(${scale.description.skipped} without one left out). The plugin refused ${scale.refused.length === 0 ? 'no route' : `${scale.refused.length}, declared without it: ${scale.refused.join(', ')}`}. ` +
+      'Times in milliseconds, as p50 / p99 / max.',
+    '',
+    '| measure | with the plugin | without it |',
+    '|---|---:|---:|',
+    row('declaring the shared schemas and routes', (app) => ms(app.declareMs)),
+    row('`ready()`', (app) => ms(app.readyMs)),
+    row('heap after `ready()` (MB)', (app) => megabytes(app.heap.ready)),
+    row(`first restricted request of each route, a selection never seen (${plugin.firstSighting.routes} routes)`, (app) => spreadOf(app.firstSighting.first)),
+    row('the same selection again, when one seen twice is compiled', (app) => spreadOf(app.firstSighting.second)),
+    row('event loop\'s longest delay over those requests', (app) => ms(app.firstSighting.loopDelayMax)),
+    row(`mixed traffic, ${mixed.latency.count.toLocaleString('en')} requests over ${mixed.routes} routes, ${scale.settings.concurrency} at a time`, (app) => spreadOf(app.mixed.latency)),
+    row('its event loop delay, longest / p99', (app) => `${ms(app.mixed.loopDelay.max)} / ${ms(app.mixed.loopDelay.p99)}`),
+    row('other routes alone, usual selections', (app) => spreadOf(app.quiet.latency)),
+    row(`the flood: ${flood.selections} new selections on \`${flood.route}\` (a union of ${flood.widestUnion}), each sent twice`, (app) => spreadOf(app.flood.flooded)),
+    row('other routes beside the flood', (app) => spreadOf(app.flood.others)),
+    row('event loop delay during the flood, longest / p99', (app) => `${ms(app.flood.loopDelay.max)} / ${ms(app.flood.loopDelay.p99)}`),
+    row('the flood\'s length (s)', (app) => app.flood.seconds.toFixed(1)),
+    row('heap after the flood (MB)', (app) => megabytes(app.heap.afterFlood)),
+    row('answers, by status', (app) => statusesOf([app.plainStatuses, app.firstSighting.statuses, app.mixed.statuses, app.flood.statuses]))
+  ].join('\n')
+}
+
+/** docs/benchmarks.md with the scale benchmark's table written from its results. */
+export function updateScaleSection (page: string, scale: ScaleResults): string {
+  return between(page, 'docs/benchmarks.md', 'bench:scale', scaleSection(scale), true)
+}

@@ -105,6 +105,8 @@ export class FrequencySketch {
 export interface AdmissionOptions {
   /** Whether a hit makes its entry the last to be evicted (default true). */
   recency?: boolean
+  /** Bounds the sum of the stored values' weights (given to `set`), evicting as `capacity` does (default: no bound). */
+  maxWeight?: number
   /** The smallest share of recent lookups that a key must account for to be admitted (default 0: any). */
   share?: number
 }
@@ -115,6 +117,10 @@ export class AdmissionCache<V> {
   readonly #capacity: number
   readonly #recency: boolean
   readonly #share: number
+  readonly #maxWeight: number
+  readonly #weights = new Map<string, number>()
+  #weight = 0
+  #evictions = 0
   #budget: number
   /** The key of the last `get` and its count then, so that `admit` after a miss counts nothing twice. */
   #lastKey: string | undefined = undefined
@@ -126,8 +132,9 @@ export class AdmissionCache<V> {
    * entries are evicted in the order they were stored, and a hit costs only
    * a lookup and a count: the frequency rule still keeps popular entries.
    */
-  constructor (capacity: number, { recency = true, share = 0 }: AdmissionOptions = {}) {
+  constructor (capacity: number, { recency = true, share = 0, maxWeight = Infinity }: AdmissionOptions = {}) {
     this.#capacity = capacity
+    this.#maxWeight = maxWeight
     this.#recency = recency
     this.#share = share
     this.#budget = capacity
@@ -192,9 +199,48 @@ export class AdmissionCache<V> {
     return true
   }
 
-  /** Stores a value, evicting the least recently used (or, without recency, the oldest) one when full. */
-  set (key: string, value: V): void {
-    if (this.#entries.size >= this.#capacity) this.#entries.delete(this.#entries.keys().next().value as string)
+  /**
+   * Spends `units` more of the compilation budget, after an admission, for a
+   * value that costs more than one unit to make; the budget may go below
+   * zero, and nothing is admitted until it has refilled.
+   */
+  spend (units: number): void {
+    this.#budget -= units
+  }
+
+  /** How many values were evicted so far: a caller that keeps values elsewhere knows when to look again. */
+  get evictions (): number {
+    return this.#evictions
+  }
+
+  /** The sum of the stored values' weights. */
+  get weight (): number {
+    return this.#weight
+  }
+
+  /**
+   * Stores a value of some `weight` (0 by default), evicting the least
+   * recently used (or, without recency, the oldest) ones while the cache
+   * would hold more values than its capacity, or more weight than its bound.
+   */
+  set (key: string, value: V, weight = 0): void {
+    this.#evict(key)
+    while (this.#entries.size > 0 && (this.#entries.size >= this.#capacity || this.#weight + weight > this.#maxWeight)) {
+      this.#evict(this.#entries.keys().next().value as string)
+      this.#evictions++
+    }
     this.#entries.set(key, value)
+    if (weight > 0) {
+      this.#weights.set(key, weight)
+      this.#weight += weight
+    }
+  }
+
+  #evict (key: string): void {
+    this.#entries.delete(key)
+    const weight = this.#weights.get(key)
+    if (weight === undefined) return
+    this.#weights.delete(key)
+    this.#weight -= weight
   }
 }

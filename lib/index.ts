@@ -122,11 +122,12 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     const resolved = resolveRouteOptions(value, globalOptions, route)
     if (resolved === null) return
     optedInRoutes++
-    const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, this.getSchemas() as Record<string, Record<string, unknown>>, route)
+    const shared = this.getSchemas() as Record<string, Record<string, unknown>>
+    const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
     const paths = declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
     declaredByAnyRoute.add(spec.tree)
-    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions))
+    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), { shared, ownCompiler: routeOptions.serializerCompiler !== undefined })
     const hooks = restrictedHooks(spec, state)
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route

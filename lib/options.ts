@@ -38,6 +38,11 @@ export interface RestrictedFieldsOptions {
   resultsKey?: string
   /** Compiled serializers, and parsed query spellings, kept per route; 0 keeps none and always copies. Default `100`. */
   cacheSize?: number
+  /**
+   * Estimated bytes of compiled serializers kept per route and restricted
+   * status; a selection that would not fit alone is written. Default `2097152` (2 MiB).
+   */
+  cacheBytes?: number
   /** Most field names one request may send, over both parameters. Default `100`. */
   maxFields?: number
   /** Most segments of a dotted path, and how deep the response schema is read. Default `8`. */
@@ -96,6 +101,7 @@ const DEFAULTS: ResolvedOptions = {
   unknownFields: 'reject',
   resultsKey: 'results',
   cacheSize: 100,
+  cacheBytes: 2_097_152,
   maxFields: 100,
   maxDepth: 8,
   hiddenFields: null,
@@ -165,6 +171,7 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
     invalid(where, 'unknownFields', `one of ${UNKNOWN_FIELDS_CHOICES.map(show).join(', ')}`, options.unknownFields)
   }
   if ('cacheSize' in options) checkInteger(where, 'cacheSize', options.cacheSize, 0, 100_000)
+  if ('cacheBytes' in options) checkInteger(where, 'cacheBytes', options.cacheBytes, 0, 1_073_741_824)
   if ('maxFields' in options) checkInteger(where, 'maxFields', options.maxFields, 1, 10_000)
   if ('maxDepth' in options) checkInteger(where, 'maxDepth', options.maxDepth, 1, MAX_DEPTH_LIMIT)
   if ('fields' in options) checkFields(where, 'fields', options.fields)

@@ -29,19 +29,38 @@ export interface PruneOptions {
  * `patternProperties`, so that nothing removed comes back and nothing missing throws.
  * A level of variants becomes a chain of `if`/`then`/`else`: each variant's
  * test (what the route's own serializer tests to choose it), then the kept
- * fields it has; a record that matches none ends in an `anyOf` of the same
- * variants, which fails as the route's serializer fails. Inside a variant
- * nothing is closed: a closed level would refuse, in that last `anyOf`, the
- * fields that restriction leaves out.
+ * fields it has; a record that matches none ends in an `anyOf` that nothing
+ * matches, which fails as the route's serializer fails. Inside a variant
+ * nothing is closed.
+ *
+ * Each link of a chain sits in the pruned schema's `$defs`, its `else`
+ * a `$ref` to the next: fast-json-stringify copies a branch into a schema of
+ * its own before writing it, so a chain written inline, each `else` holding
+ * the rest, would cost it time and memory in the square of the variants.
+ * Under `$defs`, not `definitions`: it follows each `$ref` looking for
+ * recursion, and it would start again from each link listed under `definitions`.
  */
 
-function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean): JsonSchema {
+/** Where a pruned schema keeps the links of its chains, among its `$defs`. */
+const LINK_PREFIX = 'fastify-restricted-fields:link-'
+
+/** The links of the chains of one pruned schema, by definition key. */
+type Links = Record<string, JsonSchema>
+
+/** A chain link, kept among the `$defs`: what refers to it. */
+function linked (links: Links, link: JsonSchema): JsonSchema {
+  const key = LINK_PREFIX + String(Object.keys(links).length)
+  links[key] = link
+  return { $ref: '#/$defs/' + key }
+}
+
+function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean, links: Links): JsonSchema {
   const variants = tree.variants
   const merged = (): JsonSchema => {
     const schema: JsonSchema = {
       type: 'object',
       // fromEntries defines keys, so a field named __proto__ stays a field.
-      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, open)]))
+      properties: Object.fromEntries(projection.map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, open, links)]))
     }
     if (!open) schema.additionalProperties = false
     return schema
@@ -51,36 +70,33 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
     if (nullable) schema.nullable = true
     return schema
   }
-  const kept = keptByVariant(variants, projection, options)
+  const kept = keptByVariant(variants, projection, options, links)
   if (options.variants === 'copy') {
     const key = variantKey(tree)
     // A copy without an index is of a record that matches no variant: it fails, as the route's own serializer does.
     let chain: JsonSchema = { anyOf: [{ type: 'object', required: [key] }] }
     for (let index = kept.length - 1; index >= 0; index--) {
-      chain = { if: { type: 'object', required: [key], properties: { [key]: { const: index } } }, then: kept[index], else: chain }
+      const link = { if: { type: 'object', required: [key], properties: { [key]: { const: index } } }, then: kept[index], else: chain }
+      chain = index === 0 ? link : linked(links, link)
     }
     return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
   }
-  // The record that matches no variant meets what the route's own serializer does: no option matches, and it throws.
-  const choices = kept.map((choice, index) => {
-    const test = variants.tests[index]
-    return test === null ? choice : { ...choice, not: { not: test } }
-  })
-  if (nullable) choices.push({ type: 'null' })
-  let chain: JsonSchema = { anyOf: choices }
+  // A record that reaches the end of the chain failed every test (and null was written before it):
+  // it meets an option nothing matches, and the serializer throws, as the route's own does.
+  let chain: JsonSchema = { anyOf: [{ not: {} }] }
   // fast-json-stringify tests only the `if` of a branch, not the branch it then writes.
   for (let index = kept.length - 1; index >= 0; index--) {
     const test = variants.tests[index]
-    chain = test === null ? kept[index] : { if: test, then: kept[index], else: chain }
+    chain = test === null ? kept[index] : index === 0 ? { if: test, then: kept[index], else: chain } : linked(links, { if: test, then: kept[index], else: chain })
   }
   return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
 }
 
 /** Each variant's kept fields, as the object schema that writes them. */
-function keptByVariant (variants: Variants, projection: Projection, options: PruneOptions): JsonSchema[] {
+function keptByVariant (variants: Variants, projection: Projection, options: PruneOptions, links: Links): JsonSchema[] {
   return variants.own.map((own): JsonSchema => {
     const properties = variantProjection(projection, own)
-      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose')])
+      .map(({ node, sub }) => [node.name, fieldSchema(node, sub, options, options.variants === 'choose', links)])
     const choice: JsonSchema = { type: 'object', properties: Object.fromEntries(properties) }
     if (options.variants === 'copy') choice.additionalProperties = false
     return choice
@@ -88,14 +104,14 @@ function keptByVariant (variants: Variants, projection: Projection, options: Pru
 }
 
 /** A kept field's schema. */
-function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean): JsonSchema {
+function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOptions, open: boolean, links: Links): JsonSchema {
   if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
   let schema: JsonSchema
   if (node.isArray) {
-    schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open) }
+    schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open, links) }
     if (node.nullable) schema.nullable = true
   } else {
-    schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open)
+    schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open, links)
   }
   // The serializer writes a missing field's default as it stands: it gets the selection's projection first.
   if (options.defaults && node.hasDefault) schema.default = projectedDefault(node, sub)
@@ -104,7 +120,8 @@ function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOpt
 
 /** Returns the response schema that serializes exactly the projected fields of a declared response. */
 export function pruneSchema (declared: DeclaredResponse, projection: Projection, options: PruneOptions): JsonSchema {
-  return aroundRecords(declared, objectSchema(declared.tree, projection, declared.tree.nullable, options, false))
+  const links: Links = {}
+  return aroundRecords(declared, objectSchema(declared.tree, projection, declared.tree.nullable, options, false, links), links)
 }
 
 /**
@@ -117,12 +134,13 @@ export function pruneSchema (declared: DeclaredResponse, projection: Projection,
 export function pruneSharedVariants (declared: DeclaredResponse, projection: Projection, tag: VariantTag): JsonSchema | null {
   const { tree } = declared
   if (tree.variants === null) return null
-  const kept = keptByVariant(tree.variants, projection, { defaults: true, variants: 'choose' }).map((schema) => withTagAsString(schema, tag))
+  const links: Links = {}
+  const kept = keptByVariant(tree.variants, projection, { defaults: true, variants: 'choose' }, links).map((schema) => withTagAsString(schema, tag))
   const first = JSON.stringify(kept[0])
   if (kept.some((each) => JSON.stringify(each) !== first)) return null
   const records: JsonSchema = { ...kept[0], additionalProperties: false }
   if (tree.nullable) records.nullable = true
-  return aroundRecords(declared, records)
+  return aroundRecords(declared, records, links)
 }
 
 /**
@@ -139,8 +157,8 @@ function withTagAsString (kept: JsonSchema, { name, values }: VariantTag): JsonS
   return { ...kept, properties: Object.fromEntries(Object.entries(kept.properties).map(([key, value]) => [key, key === name ? { type: 'string' } : value])) }
 }
 
-/** The response schema with `records` where the declared response has its records. */
-function aroundRecords (declared: DeclaredResponse, records: JsonSchema): JsonSchema {
+/** The response schema with `records` where the declared response has its records, and the links of its chains. */
+function aroundRecords (declared: DeclaredResponse, records: JsonSchema, links: Links): JsonSchema {
   const { shape } = declared
   let schema: JsonSchema
   if (shape.kind === 'envelope') {
@@ -151,7 +169,13 @@ function aroundRecords (declared: DeclaredResponse, records: JsonSchema): JsonSc
   } else {
     schema = records
   }
-  return { ...declared.localDefinitions, ...schema }
+  return withLinks({ ...declared.localDefinitions, ...schema }, declared, links)
+}
+
+/** A schema with the links of its chains among its `$defs`, beside the route's own. */
+function withLinks (schema: JsonSchema, declared: DeclaredResponse, links: Links): JsonSchema {
+  if (Object.keys(links).length === 0) return schema
+  return { ...schema, $defs: { ...declared.localDefinitions.$defs, ...links } }
 }
 
 /**
@@ -159,10 +183,12 @@ function aroundRecords (declared: DeclaredResponse, records: JsonSchema): JsonSc
  * chooses for a record: it writes the variant's index, or -1 when none matches.
  */
 export function variantChooserSchema (declared: DeclaredResponse, variants: Variants): JsonSchema {
+  const links: Links = {}
   let chain: JsonSchema = { const: -1 }
   for (let index = variants.tests.length - 1; index >= 0; index--) {
     const test = variants.tests[index]
-    chain = test === null ? { const: index } : { if: test, then: { const: index }, else: chain }
+    const link = { if: test, then: { const: index }, else: chain }
+    chain = test === null ? { const: index } : index === 0 ? link : linked(links, link)
   }
-  return { ...declared.localDefinitions, ...chain }
+  return withLinks({ ...declared.localDefinitions, ...chain }, declared, links)
 }

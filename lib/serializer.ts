@@ -6,9 +6,10 @@
  * payload is validated through its own schema first. A status without fields
  * only loses the hidden paths.
  */
-import type { FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import { AdmissionCache } from './cache.js'
+import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, compileWithReached, keptBytes, rationUnits, reachedSchemas } from './compile.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PathTrie, PayloadShape } from './schema/tree.js'
@@ -26,42 +27,56 @@ import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WriterGaveUp, givesUpAtOnce, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
-/**
- * The share of a status's recent lookups that a selection must make up to be
- * compiled. A compiled serializer outruns the writer only while it stays hot:
- * many of them in rotation, each called now and then, lose to the one writer
- * they would replace. Measured here at pages of 20, against naive copying:
- * 32 field sets in turn, compiled, 1.31 (written: 1.06); 165 in turn,
- * compiled, 0.73 (written: 1.06). So at most some 32 selections are compiled
- * at a time for their popularity; a new route still compiles a selection
- * on its second sighting, while it has seen fewer than 64 lookups.
- */
-const COMPILE_SHARE = 1 / 32
+/** How a route's schemas are compiled: the shared schemas its `$ref`s may reach, and whether the route has a serializer compiler of its own. */
+export interface RouteCompiling {
+  readonly shared: Readonly<Record<string, JsonSchema>>
+  readonly ownCompiler: boolean
+}
 
-function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema): Serializer | null {
+/** The value an instance (or one of its ancestors) keeps under Fastify's symbol of this description. */
+function fastifyInternal (server: object, description: string): any {
+  for (let level: object | null = server; level !== null; level = Object.getPrototypeOf(level)) {
+    for (const symbol of Object.getOwnPropertySymbols(level)) {
+      if (symbol.description === description) return (level as Record<symbol, unknown>)[symbol]
+    }
+  }
+  return undefined
+}
+
+/**
+ * The `serializerOpts` of an instance that serializes with Fastify's default
+ * compiler, found where Fastify keeps them; null when the instance has a
+ * compiler of its own, or when they cannot be found: it is then called as Fastify calls it.
+ */
+function defaultCompilerOptions (server: FastifyInstance): { serializerOpts: Record<string, unknown> | undefined } | null {
+  const controller = fastifyInternal(server, 'fastify.schemaController')
+  const options = fastifyInternal(server, 'fastify.options')
+  if (controller?.isCustomSerializerCompiler !== false || !isRecord(options)) return null
+  return { serializerOpts: options.serializerOpts as Record<string, unknown> | undefined }
+}
+
+/**
+ * Compiles a schema for a status; null when the compiler refuses it. With
+ * Fastify's default compiler, fast-json-stringify gets the shared schemas
+ * the schema reaches, and not the others (lib/compile.ts); should it
+ * refuse them (a `$ref` to an id nested in a shared schema), Fastify's compiler is asked.
+ */
+function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema, compiling: RouteCompiling, reached = reachedSchemas(schema, compiling.shared)): Serializer | null {
   try {
     // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
-    return status.standard === null
-      ? reply.compileSerializationSchema(schema, status.key) as Serializer
-      : fastJsonStringify(schema)
+    if (status.standard !== null) return fastJsonStringify(schema)
+    const defaults = compiling.ownCompiler ? null : defaultCompilerOptions(reply.server)
+    if (defaults !== null) {
+      try {
+        return compileWithReached(schema, reached, defaults.serializerOpts)
+      } catch {}
+    }
+    return reply.compileSerializationSchema(schema, status.key) as Serializer
   } catch (error) {
     // A custom serializer compiler may refuse a pruned schema; the plugin then writes or copies instead.
     reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
     return null
   }
-}
-
-/**
- * The compiled serializer of a selection; null when the compiler refuses it.
- * Where the records are tagged variants that all keep the same fields, the
- * records are written by the schema they share, once their tags are checked.
- */
-function compileSelection (reply: FastifyReply, status: StatusSpec, declared: DeclaredResponse, tag: VariantTag | null, projection: Projection): Serializer | null {
-  const chosen = compileOrNull(reply, status, pruneSchema(declared, projection, { defaults: true, variants: 'choose' }))
-  if (chosen === null || tag === null) return chosen
-  const schema = pruneSharedVariants(declared, projection, tag)
-  const shared = schema === null ? null : compileOrNull(reply, status, schema)
-  return shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen)
 }
 
 /**
@@ -96,8 +111,12 @@ class StatusSerializers {
   readonly #status: StatusSpec
   /** Compiled serializers by selection key; null records a selection the compiler refused. */
   readonly #cache: AdmissionCache<Serializer | null>
-  /** By selection, its compiled serializer once known: a remembered selection needs no other lookup. */
-  readonly #bySelection = new WeakMap<Selection, Serializer | null>()
+  /**
+   * By selection, its compiled serializer once known, and the cache's count
+   * of evictions then: a remembered selection needs no other lookup while
+   * nothing was evicted, and holds no serializer the cache let go after.
+   */
+  readonly #bySelection = new WeakMap<Selection, { serializer: Serializer | null, evictions: number }>()
   /**
    * The status's one writer, made once rather than per reply. What it
    * compiles is compiled for the reply it is writing (`#writingFor`): a write
@@ -116,12 +135,19 @@ class StatusSerializers {
   /** The reasons the writer gave up for, each logged once. */
   readonly #gaveUp = new Set<WriterGaveUp>()
 
-  constructor (status: StatusSpec, cacheSize: number) {
+  /** What the status's compiles are handed. */
+  readonly #compiling: RouteCompiling
+
+  readonly #cacheBytes: number
+
+  constructor (status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling) {
     this.#status = status
-    this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE })
+    this.#compiling = compiling
+    this.#cacheBytes = cacheBytes
+    this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
-    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema))
+    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema, compiling))
     this.#encoded = writerRoute(status.shape, null)
   }
 
@@ -142,20 +168,46 @@ class StatusSerializers {
   /** The compiled serializer of a projection, compiling it when the cache admits it; null or undefined when there is none. */
   #compiled (reply: FastifyReply, key: string, projection: Projection, selection: Selection | null): Serializer | null | undefined {
     const status = this.#status
-    let serializer = selection === null ? undefined : this.#bySelection.get(selection)
-    if (serializer !== undefined) {
+    const known = selection === null ? undefined : this.#bySelection.get(selection)
+    if (known !== undefined && known.evictions === this.#cache.evictions) {
       this.#cache.countLookup()
-      return serializer
+      return known.serializer
     }
-    serializer = this.#cache.get(key)
+    let serializer = this.#cache.get(key)
     // A field set alone is one of the few the server named: it is compiled on first use, within the compilation budget.
     if (serializer === undefined && status.declared !== null && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
-      serializer = compileSelection(reply, status, status.declared, this.#tag, projection)
-      this.#cache.set(key, serializer)
+      const compiled = this.#compileSelection(reply, status.declared, projection)
+      serializer = compiled?.serializer ?? null
+      this.#cache.set(key, serializer, compiled?.bytes)
     }
-    if (serializer !== undefined && selection !== null) this.#bySelection.set(selection, serializer)
+    if (serializer !== undefined && selection !== null) this.#bySelection.set(selection, { serializer, evictions: this.#cache.evictions })
     return serializer
+  }
+
+  /**
+   * The compiled serializer of a selection; null when the compiler refuses
+   * it, or when it would cost too much to compile while a request waits
+   * (lib/compile.ts): such a selection is written. Where the records are
+   * tagged variants that all keep the same fields, the records are written
+   * by the schema they share, once their tags are checked.
+   */
+  #compileSelection (reply: FastifyReply, declared: DeclaredResponse, projection: Projection): { serializer: Serializer | null, bytes: number } | null {
+    const status = this.#status
+    const schema = pruneSchema(declared, projection, { defaults: true, variants: 'choose' })
+    const reached = reachedSchemas(schema, this.#compiling.shared)
+    const cost = compileCost(schema, reached)
+    // Written instead: too costly to compile while a request waits, or too large for the cache's bytes alone.
+    const bytes = keptBytes(cost)
+    if (cost > MAX_COMPILE_COST || bytes > this.#cacheBytes) return null
+    // The ration is spent in proportion to the cost: one unit was spent on admission.
+    this.#cache.spend(rationUnits(cost) - 1)
+    const chosen = compileOrNull(reply, status, schema, this.#compiling, reached)
+    const tag = this.#tag
+    if (chosen === null || tag === null) return { serializer: chosen, bytes }
+    const sharedSchema = pruneSharedVariants(declared, projection, tag)
+    const shared = sharedSchema === null ? null : compileOrNull(reply, status, sharedSchema, this.#compiling)
+    return { serializer: shared === null ? chosen : taggedRecordsSerializer(declared, tag, shared, chosen), bytes }
   }
 
   /**
@@ -183,7 +235,7 @@ class StatusSerializers {
         } else {
           this.#gaveUpOn(reply, copied)
         }
-        if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }))
+        if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }), this.#compiling)
         // The copy schema, closed at every level, writes the declared fields of the status's own tree and nothing else:
         // values kept whole may be handed to it as they are. Not to JSON.stringify, nor where a rule hides fields.
         const handOver = this.#copy !== null && tree === status.tree
@@ -264,9 +316,9 @@ export class RouteSerializers {
   /** Each status's visible tree under a visibility, worked out on first use. */
   readonly #visibleTrees = new WeakMap<Visibility<unknown>, Map<StatusSpec, Visible>>()
 
-  constructor (spec: RouteSpec) {
+  constructor (spec: RouteSpec, compiling: RouteCompiling) {
     this.#spec = spec
-    this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options.cacheSize)]))
+    this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options, compiling)]))
     this.#projections = new Map(spec.statuses.map((status) => [status, new WeakMap()]))
   }
 

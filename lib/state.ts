@@ -8,6 +8,7 @@ import type { RouteSpec } from './route.js'
 import { selectionReader, unrequestedSelection } from './selection.js'
 import type { Selection, SelectionReader } from './selection.js'
 import { RouteSerializers } from './serializer.js'
+import type { RouteCompiling } from './serializer.js'
 import { VisibilityCache } from './visibility.js'
 import type { Visibility } from './visibility.js'
 
@@ -21,8 +22,11 @@ export interface RouteState {
   readonly ruleRoute: HiddenFieldsRoute
 }
 
-/** `declaredElsewhere` tells whether a path that the route's rule hides is declared by another opted-in route. */
-export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) => boolean, ruleRoute: HiddenFieldsRoute): RouteState {
+/**
+ * `declaredElsewhere` tells whether a path that the route's rule hides is
+ * declared by another opted-in route; `compiling` what the route's compiles are handed.
+ */
+export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) => boolean, ruleRoute: HiddenFieldsRoute, compiling: RouteCompiling): RouteState {
   const { tree, rules, options } = spec
   const readSelection = selectionReader(tree, rules, options.cacheSize)
   const visibilities = options.hiddenFields === null
@@ -40,5 +44,5 @@ export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) =
       declaredElsewhere,
       spec.route
     )
-  return { readSelection, visibilities, serializers: new RouteSerializers(spec), ruleRoute }
+  return { readSelection, visibilities, serializers: new RouteSerializers(spec, compiling), ruleRoute }
 }

@@ -176,3 +176,26 @@ test('without recency, entries are evicted in the order they were stored, and th
   fresh.get('y')
   t.notOk(fresh.admit('y'), 'a newcomer seen twice does not displace an entry seen seven times')
 })
+
+test('an admission that costs more spends more of the budget, which refills by one every 64 lookups', async (t) => {
+  const cache = new AdmissionCache<string>(4)
+  t.equal(cache.admitOnFirstUse(), true)
+  cache.spend(5)
+  // 4 - 1 - 5 = -2: three units short of the next admission, 192 lookups.
+  for (let i = 0; i < 191; i++) cache.get(`k${i}`)
+  t.equal(cache.admitOnFirstUse(), false, 'not yet refilled')
+  cache.get('one more')
+  t.equal(cache.admitOnFirstUse(), true, 'refilled after 192 lookups')
+})
+
+test('with a bound on weight, the least recently used entries are evicted until a new one fits', async (t) => {
+  const cache = new AdmissionCache<string>(10, { maxWeight: 10 })
+  cache.set('a', 'A', 4)
+  cache.set('b', 'B', 4)
+  cache.set('free', 'F')
+  t.equal(cache.get('a'), 'A', 'a is now the most recently used')
+  cache.set('c', 'C', 5)
+  t.same([cache.get('b'), cache.get('free'), cache.get('a'), cache.get('c'), cache.weight], [undefined, 'F', 'A', 'C', 9])
+  cache.set('a', 'A again', 1)
+  t.same([cache.get('a'), cache.weight, cache.size, cache.evictions], ['A again', 6, 3, 1], 'storing a key again replaces its weight')
+})

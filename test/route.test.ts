@@ -100,11 +100,24 @@ test('a response schema without object fields, or one that cannot be read, fails
     },
     {
       response: { 200: { type: 'object', properties: { pet: { anyOf: Array.from({ length: 65 }, (_, i) => ({ type: 'object', properties: { [`k${i}`]: {} } })) } } } },
-      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#/properties/pet' (keyword 'anyOf'): it has more than 64 variants"
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#/properties/pet' (keyword 'anyOf'): it has 65 variants, more than the 64 a level may have"
     },
     {
       response: { 200: { allOf: Array.from({ length: 3 }, (_, m) => ({ anyOf: Array.from({ length: 5 }, (_, i) => ({ type: 'object', properties: { [`k${m}${i}`]: {} } })) })) } },
-      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword 'allOf'): its members combine into more than 64 variants"
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#' (keyword 'allOf'): its members combine into 125 variants, more than the 64 a level may have"
+    },
+    {
+      // Two variants each declare a pet of 33 kinds of their own: the pet level has 66, side by side.
+      response: {
+        200: {
+          oneOf: ['a', 'b'].map((kind) => ({
+            type: 'object',
+            required: ['kind'],
+            properties: { kind: { const: kind }, pet: { oneOf: Array.from({ length: 33 }, (_, i) => ({ type: 'object', required: [`${kind}${i}`], properties: { [`${kind}${i}`]: {} } })) } }
+          }))
+        }
+      },
+      message: "Route GET /tags: cannot read the fields of its response schema for status 200 at '#/oneOf/0/properties/pet' (keyword 'oneOf'): the variants that declare it give it 66 variants, more than the 64 a level may have"
     }
   ]
   for (const { response, message } of rows) {

@@ -55,10 +55,41 @@ export function mergeInto (a: Expanded, b: Expanded, refs: References, at: Locat
           crossed.push({ test: tests.length === 0 ? null : tests.length === 1 ? tests[0] : { allOf: tests }, parts: [...left.parts, ...right.parts] })
         }
       }
-      if (crossed.length > MAX_VARIANTS) refs.unreadable(at, 'allOf', `its members combine into more than ${MAX_VARIANTS} variants`)
+      if (crossed.length > MAX_VARIANTS) refs.unreadable(at, 'allOf', `its members combine into ${crossed.length} variants, more than the ${MAX_VARIANTS} a level may have`)
       a.variants = crossed
     }
   }
+}
+
+/** Whether two located schemas are one: the same place in the same document. */
+function sameLocation (a: Located, b: Located): boolean {
+  return a.base === b.base && a.pointer === b.pointer && a.schema === b.schema
+}
+
+/**
+ * Merges `b` into `a` as alternatives, not as `allOf` members: where
+ * variants each declare a field, the field holds the value of one of them,
+ * so its nested level declares the names of either and each variant writes
+ * its own (lib/schema/reader.ts). Parts and variants of both, each once;
+ * variants are listed side by side, never crossed, so a level the variants
+ * share (a `$ref` each of them makes) keeps its own count.
+ */
+export function unionInto (a: Expanded, b: Expanded, refs: References, at: Located): void {
+  for (const part of b.parts) if (!a.parts.some((each) => sameLocation(each, part))) a.parts.push(part)
+  a.seen.push(...b.seen)
+  a.items ??= b.items
+  if (b.variants === null) return
+  if (a.variants === null) {
+    a.variants = [...b.variants]
+    return
+  }
+  for (const variant of b.variants) {
+    const test = JSON.stringify(variant.test)
+    const known = a.variants.some((each) => JSON.stringify(each.test) === test && each.parts.length === variant.parts.length &&
+      each.parts.every((part, index) => sameLocation(part, variant.parts[index])))
+    if (!known) a.variants.push(variant)
+  }
+  if (a.variants.length > MAX_VARIANTS) refs.unreadable(at, 'oneOf', `the variants that declare it give it ${a.variants.length} variants, more than the ${MAX_VARIANTS} a level may have`)
 }
 
 /** Whether an expansion declares object fields: parts of its own, or variants. */
@@ -130,7 +161,7 @@ export function expand (located: Located, refs: References, hops = 0): Expanded 
         }
       }
     }
-    if (choice.variants.length > MAX_VARIANTS) refs.unreadable(located, keyword, `it has more than ${MAX_VARIANTS} variants`)
+    if (choice.variants.length > MAX_VARIANTS) refs.unreadable(located, keyword, `it has ${choice.variants.length} variants, more than the ${MAX_VARIANTS} a level may have`)
     mergeInto(result, choice, refs, located)
   }
   // fast-json-stringify reads `if` only with a `then` or an `else`.

@@ -10,7 +10,7 @@
  * variant has.
  */
 import { encodePointerToken, isRecord } from '../json.js'
-import { emptyExpanded, expand, isObjectLike, mergeInto } from './composition.js'
+import { emptyExpanded, expand, isObjectLike, mergeInto, unionInto } from './composition.js'
 import type { Expanded } from './composition.js'
 import { References } from './references.js'
 import type { Located, RefContext } from './references.js'
@@ -158,17 +158,19 @@ class Reader {
     // variants disagree (an object in one, an array of objects in another), a
     // nested name of either is declared; each variant writes its own.
     const nested = emptyExpanded()
+    // Alternatives are combined side by side, not crossed as allOf members are: the value is of one of them.
+    const combine = alternatives === null ? mergeInto : unionInto
     let objects = 0
     let arrays = 0
     let itemsNullable = false
     for (const expanded of expansions) {
       if (isObjectLike(expanded) && expanded.items === null) {
-        mergeInto(nested, expanded, this.refs, locations[0])
+        combine(nested, expanded, this.refs, locations[0])
         objects++
       } else if (expanded.items !== null && !isObjectLike(expanded)) {
         const items = expand(expanded.items, this.refs)
         if (isObjectLike(items) && items.items === null) {
-          mergeInto(nested, items, this.refs, locations[0])
+          combine(nested, items, this.refs, locations[0])
           itemsNullable ||= items.nullable
           arrays++
         }

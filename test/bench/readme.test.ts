@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { readFileSync } from 'node:fs'
-import { benchSection, claimRange, microSection, updateBenchmarksPage, updateReadme } from '../../bench/readme.js'
-import type { BenchResults, MicroResults } from '../../bench/readme.js'
+import { benchSection, claimRange, microSection, scaleSection, updateBenchmarksPage, updateReadme, updateScaleSection } from '../../bench/readme.js'
+import type { BenchResults, MicroResults, ScaleApp, ScaleResults } from '../../bench/readme.js'
 
 const file = (name: string): string => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8')
 
@@ -13,6 +13,7 @@ test('the README\'s opening claim and the figures of docs/benchmarks.md are thos
   t.equal(updateBenchmarksPage(page, bench, JSON.parse(file('bench/micro.json'))), page, 'npm run bench:readme writes the page\'s figures from the committed files')
   t.match(page, /<!-- bench:results -->\nThe committed run, `bench\/results\.json`/, 'the tables are on the page')
   t.notMatch(readme, /bench:results|bench:micro/, 'and not in the README')
+  t.equal(updateScaleSection(page, JSON.parse(file('bench/scale.json'))), page, 'and the scale table is written from bench/scale.json')
 })
 
 const spread = (median: number, q1 = median, q3 = median, min = q1, max = q3) => ({ median, q1, q3, min, max })
@@ -151,4 +152,61 @@ test('the README and the benchmarks page are written between their markers, and 
   t.throws(() => updateReadme('no markers', run(9, true)), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
   t.throws(() => updateReadme('<!-- /bench:claim --><!-- bench:claim -->', run(9, true)), { message: 'README.md has no <!-- bench:claim --> … <!-- /bench:claim --> markers' })
   t.throws(() => updateBenchmarksPage(claim, withGraphQL, micro), { message: 'docs/benchmarks.md has no <!-- bench:results --> … <!-- /bench:results --> markers' })
+})
+
+const latency = (p50: number, p99: number, max: number) => ({ count: 100, p50, p99, max })
+
+function scaleApp (plugin: boolean, slow: number): ScaleApp {
+  return {
+    plugin,
+    routes: 420,
+    restricted: 410,
+    refused: plugin ? 2 : 0,
+    sharedSchemas: 582,
+    declareMs: 1234.5 * slow,
+    readyMs: 8.25 * slow,
+    heap: { start: 10 * 2 ** 20, ready: 120.44 * 2 ** 20, afterFlood: 130 * 2 ** 20 * slow },
+    plainStatuses: { 200: 420 },
+    firstSighting: { routes: 410, first: latency(0.5 * slow, 3, 12), second: latency(1, 150 * slow, 1200), statuses: { 200: 818, 500: 2 }, loopDelayMax: 1201 },
+    mixed: { routes: 40, latency: latency(0.2, 1.5 * slow, 30), loopDelay: { max: 31, p99: 2 }, statuses: { 200: 8000 } },
+    quiet: { latency: latency(0.2, 1, 4), loopDelay: { max: 5, p99: 1.25 } },
+    flood: { route: '/timeline', widestUnion: 20, selections: 100, seconds: 12.34, flooded: latency(0.3, 900, 1100), others: latency(0.2, 40, 1000), loopDelay: { max: 1100, p99: 800 }, statuses: { 200: 1200 } }
+  }
+}
+
+test('the scale table gives each measure with the plugin and without it, side by side, with the run, the load and the routes the plugin refused', async (t) => {
+  const scale: ScaleResults = {
+    date: '2026-11-26T12:00:00.000Z',
+    machine: { cpus: 2, model: 'Test CPU', node: 'v20.20.2', os: 'linux 6' },
+    load: { before: [4.04, 3, 2.5], after: [6, 5, 4] },
+    minutes: 12.4,
+    description: { title: 'An API', version: '1.0', file: 'api.json', routes: 420, skipped: 24, shared: 582 },
+    settings: { seed: 41, concurrency: 8, mixedRequests: 8000, quietRequests: 2000, floodSelections: 100, floodSeconds: 120, firstSightingSeconds: 300 },
+    refused: ['/a (CODE_A)', '/b (CODE_B)'],
+    apps: { plugin: scaleApp(true, 2), plain: scaleApp(false, 1) }
+  }
+  t.equal(scaleSection(scale), [
+    'The committed run, `bench/scale.json`, of 2026-11-26: 2 cores (Test CPU), Node v20.20.2, linux 6; load averages 4.0, 3.0, 2.5 before and 6.0, 5.0, 4.0 after, 12 minutes in all. ' +
+      'An API 1.0: 582 shared schemas, 420 GET routes with a JSON response (24 without one left out). The plugin refused 2, declared without it: /a (CODE_A), /b (CODE_B). Times in milliseconds, as p50 / p99 / max.',
+    '',
+    '| measure | with the plugin | without it |',
+    '|---|---:|---:|',
+    '| declaring the shared schemas and routes | 2469 | 1235 |',
+    '| `ready()` | 17 | 8.25 |',
+    '| heap after `ready()` (MB) | 120.4 | 120.4 |',
+    '| first restricted request of each route, a selection never seen (410 routes) | 1.00 / 3.00 / 12 | 0.50 / 3.00 / 12 |',
+    '| the same selection again, when one seen twice is compiled | 1.00 / 300 / 1200 | 1.00 / 150 / 1200 |',
+    '| event loop\'s longest delay over those requests | 1201 | 1201 |',
+    '| mixed traffic, 100 requests over 40 routes, 8 at a time | 0.20 / 3.00 / 30 | 0.20 / 1.50 / 30 |',
+    '| its event loop delay, longest / p99 | 31 / 2.00 | 31 / 2.00 |',
+    '| other routes alone, usual selections | 0.20 / 1.00 / 4.00 | 0.20 / 1.00 / 4.00 |',
+    '| the flood: 100 new selections on `/timeline` (a union of 20), each sent twice | 0.30 / 900 / 1100 | 0.30 / 900 / 1100 |',
+    '| other routes beside the flood | 0.20 / 40 / 1000 | 0.20 / 40 / 1000 |',
+    '| event loop delay during the flood, longest / p99 | 1100 / 800 | 1100 / 800 |',
+    '| the flood\'s length (s) | 12.3 | 12.3 |',
+    '| heap after the flood (MB) | 260.0 | 130.0 |',
+    '| answers, by status | 10,438 × 200, 2 × 500 | 10,438 × 200, 2 × 500 |'
+  ].join('\n'))
+  t.match(scaleSection({ ...scale, refused: [] }), /The plugin refused no route\. /)
+  t.throws(() => updateScaleSection('no markers', scale), { message: 'docs/benchmarks.md has no <!-- bench:scale --> … <!-- /bench:scale --> markers' })
 })

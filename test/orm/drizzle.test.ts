@@ -1,11 +1,11 @@
-import { test } from 'tap'
+import { end, test } from 'tap'
 import Fastify from 'fastify'
 import { eq, relations } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core'
 import { drizzleQuery, drizzleSelect } from '../../lib/orm/drizzle.js'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, statementsOf, userSchema, users as records } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, isolated, statementsOf, userSchema, users as records } from './fixture.js'
 
 const profiles = pgTable('profiles', { id: integer().primaryKey(), city: text().notNull(), phone: text() })
 const users = pgTable('users', {
@@ -48,7 +48,7 @@ function relationalQuery (columns: string[], profile?: string[], posts?: string[
 }
 
 test('drizzleQuery loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = drizzle({ client, schema: { users, profiles, posts, usersRelations, postsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
   const load = drizzleQuery(users, userFields)
@@ -64,7 +64,7 @@ test('drizzleQuery loads exactly the columns and relations each response sends, 
 const joinedFields = { relations: { profile: profiles }, fields: { last_login: 'lastLogin', full_name: { dependsOn: ['firstName', 'lastName'] }, posts: false } } as const
 
 test('drizzleSelect loads the columns of the table and of a joined one that each response sends', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
   const load = drizzleSelect(users, joinedFields)
@@ -86,7 +86,7 @@ test('drizzleSelect loads the columns of the table and of a joined one that each
 })
 
 test('a route that is not opted in loads every column, and a selection met again gets the same arguments', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
   const load = drizzleSelect(users, joinedFields)
@@ -160,7 +160,7 @@ function postOf (row: Record<string, any>): Record<string, unknown> {
 }
 
 test('drizzleQuery loads relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = drizzle({ client, schema: { users, profiles, posts, comments, usersRelations, postsWithComments, commentsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
   const load = drizzleQuery(posts, postFields)
@@ -172,7 +172,7 @@ test('drizzleQuery loads relations of relations, at any depth, with their own so
 })
 
 test('drizzleSelect joins one-to-one and many-to-one relations at any depth, each as a nested object', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
   // The comments, which are many, are not joined: a request for them is refused by the route's own field list.
@@ -191,7 +191,7 @@ test('drizzleSelect joins one-to-one and many-to-one relations at any depth, eac
 })
 
 test('with column privileges, the query builder names only the columns it reads; relational queries read whole related rows', async (t) => {
-  const client = await seeded(t)
+  const client = await isolated(t)
   await grantOnlyNameAndCity(client)
   const sql: string[] = []
   const db = drizzle({ client, schema: { users, profiles, posts, usersRelations, postsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
@@ -207,7 +207,7 @@ test('with column privileges, the query builder names only the columns it reads;
 })
 
 test('drizzleSelect tells a joined row kept with none of its fields from none by its primary key, and refuses a table without one', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
   const keyless = pgTable('profiles', { city: text().notNull(), phone: text() })
@@ -223,3 +223,6 @@ test('drizzleSelect tells a joined row kept with none of its fields from none by
   const refused = await app.inject('/db/users?only=name,profile&defer=profile.city')
   t.same([refused.statusCode, refused.json().code], [500, 'FST_RESTRICTED_FIELDS_LOAD_FAILED'])
 })
+
+// The shared database closes once every test has run.
+end()

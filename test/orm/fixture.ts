@@ -5,6 +5,7 @@
  */
 import Fastify from 'fastify'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { after } from 'tap'
 import type { Test } from 'tap'
 import { PGlite } from '@electric-sql/pglite'
 import fastifyRestrictedFields from '../../lib/index.js'
@@ -29,8 +30,29 @@ export const ddl = `
   INSERT INTO t VALUES (1, 'x', 'y', 'xy');
 `
 
-/** A database with the tables and rows above. */
-export async function seeded (t: Test): Promise<PGlite> {
+let shared: Promise<PGlite> | undefined
+
+/**
+ * The database with the tables and rows above, one per test file: its tests
+ * only read it, and starting a database costs seconds of CPU (many times
+ * that on a busy machine), so each file pays for one. It is closed when the
+ * file's last test has run (each file ends with `end()`): an open database
+ * keeps the process alive ten more seconds, for its idle statistics timer.
+ */
+export async function seeded (): Promise<PGlite> {
+  if (shared === undefined) {
+    shared = PGlite.create().then(async (db) => {
+      await db.exec(ddl)
+      return db
+    })
+    const opened = shared
+    after(async () => { await (await opened).close() })
+  }
+  return await shared
+}
+
+/** A database of its own with the tables and rows above, for a test that changes its session (its role). */
+export async function isolated (t: Test): Promise<PGlite> {
   const db = await PGlite.create()
   t.teardown(() => db.close())
   await db.exec(ddl)

@@ -5,7 +5,7 @@
  * is found when the route is declared (with `loads`), and at request time
  * answers a 500 that names no column or table.
  */
-import { test } from 'tap'
+import { end, test } from 'tap'
 import type { Test } from 'tap'
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
@@ -120,7 +120,7 @@ async function appOver (t: Test, query: (selection: FieldSelection) => Promise<u
 for (const adapter of adapters) {
   test(`${adapter.name}: a name with a newline never shares the plan of the names it joins`, async (t) => {
     const sql: string[] = []
-    const { load, run } = adapter.open(await seeded(t), sql, t)
+    const { load, run } = adapter.open(await seeded(), sql, t)
     const app = await appOver(t, async (selection) => await run(load(selection)))
     const staff = await app.inject({ url: '/t?only=x,y', headers: { 'x-staff': 'yes' } })
     t.same([staff.statusCode, staff.json()], [200, [{ x: 'x', y: 'y' }]])
@@ -135,7 +135,7 @@ for (const adapter of adapters) {
 
   test(`${adapter.name}: an answer is frozen, so a handler cannot change what the next request loads`, async (t) => {
     const sql: string[] = []
-    const { load, run } = adapter.open(await seeded(t), sql, t)
+    const { load, run } = adapter.open(await seeded(), sql, t)
     const errors: unknown[] = []
     const app = await appOver(t, async (selection) => {
       const answer = load(selection)
@@ -156,7 +156,7 @@ for (const adapter of adapters) {
   })
 
   test(`${adapter.name}: a field no column can fill fails when the route is declared with loads, and a request is told nothing of the table`, async (t) => {
-    const { load, run } = adapter.open(await seeded(t), [], t)
+    const { load, run } = adapter.open(await seeded(), [], t)
     const declared = Fastify()
     t.teardown(() => declared.close())
     await declared.register(fastifyRestrictedFields)
@@ -177,3 +177,6 @@ for (const adapter of adapters) {
     t.match(logs.join(), /says which\): Field 'nickname' loads column 'nickname', which table '\w+' does not have; its columns are 'id', 'x', 'y', 'xy'/, 'the log says which')
   })
 }
+
+// The shared database closes once every test has run.
+end()

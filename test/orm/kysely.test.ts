@@ -1,10 +1,10 @@
-import { test } from 'tap'
+import { end, test } from 'tap'
 import { Kysely } from 'kysely'
 import type { Generated } from 'kysely'
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import { KyselyPGlite } from 'kysely-pglite'
 import { kyselySelect } from '../../lib/orm/kysely.js'
-import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, isolated, statementsOf } from './fixture.js'
 
 interface Database {
   users: { id: Generated<number>, name: string, email: string | null, is_staff: boolean, last_login: string | null, password_hash: string, first_name: string, last_name: string, profile_id: number | null }
@@ -30,7 +30,7 @@ function selectStatement (columns: string[], profile?: string[], posts?: string[
 }
 
 test('kyselySelect loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = new Kysely<Database>({ dialect: new KyselyPGlite(client).dialect, log: (event) => { if (event.level === 'query') sql.push(event.query.sql) } })
   const app = await appWith(t, async (selection) => {
@@ -75,7 +75,7 @@ const loadPosts = kyselySelect<Database, 'posts', { author: { table: 'users', re
 )
 
 test('kyselySelect plans relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const db = new Kysely<Database>({ dialect: new KyselyPGlite(client).dialect, log: (event) => { if (event.level === 'query') sql.push(event.query.sql) } })
   const app = await postsAppWith(t, async (selection) => {
@@ -101,7 +101,7 @@ test('kyselySelect plans relations of relations, at any depth, with their own so
 })
 
 test('with column privileges, the statements name only the columns a selection reads, so they run', async (t) => {
-  const client = await seeded(t)
+  const client = await isolated(t)
   await grantOnlyNameAndCity(client)
   const db = new Kysely<Database>({ dialect: new KyselyPGlite(client).dialect })
   const app = await appWith(t, async (selection) => {
@@ -114,3 +114,6 @@ test('with column privileges, the statements name only the columns a selection r
   const response = await app.inject('/db/users?only=name,profile.city')
   t.same([response.statusCode, response.body], [200, nameAndCity])
 })
+
+// The shared database closes once every test has run.
+end()

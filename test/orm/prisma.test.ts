@@ -1,8 +1,8 @@
-import { test } from 'tap'
+import { end, test } from 'tap'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { Prisma, PrismaClient } from './prisma/generated/client.js'
 import { prismaSelect } from '../../lib/orm/prisma.js'
-import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, statementsOf } from './fixture.js'
+import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, isolated, statementsOf } from './fixture.js'
 
 const loadUsers = prismaSelect(
   { name: 'User', fields: Prisma.UserScalarFieldEnum },
@@ -25,7 +25,7 @@ function statements (columns: string[], profile?: string[], posts?: string[]): s
 }
 
 test('prismaSelect loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), log: [{ emit: 'event', level: 'query' }] })
   t.teardown(() => prisma.$disconnect())
@@ -62,7 +62,7 @@ const loadPosts = prismaSelect(
 )
 
 test('prismaSelect nests a select for relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
-  const client = await seeded(t)
+  const client = await seeded()
   const sql: string[] = []
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), log: [{ emit: 'event', level: 'query' }] })
   t.teardown(() => prisma.$disconnect())
@@ -79,7 +79,7 @@ test('prismaSelect nests a select for relations of relations, at any depth, with
 })
 
 test('with column privileges, the statements name only the columns a selection reads, and the keys Prisma joins on, so they run', async (t) => {
-  const client = await seeded(t)
+  const client = await isolated(t)
   await grantOnlyNameAndCity(client)
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) })
   t.teardown(() => prisma.$disconnect())
@@ -97,3 +97,6 @@ test('a relation kept with none of its fields and no always-loaded column is ref
   t.throws(() => load(kept), { code: 'FST_RESTRICTED_FIELDS_LOAD_FAILED', cause: { message: "Relation 'profile' is kept with none of its fields and has no always-loaded column to tell a row from none; give the relation `always`" } })
   t.same(load({ ...kept, paths: ['profile', 'profile.city'] }), { id: true, profile: { select: { city: true } } })
 })
+
+// The shared database closes once every test has run.
+end()

@@ -7,6 +7,7 @@ import Type from 'typebox'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import fastifyRestrictedFields from '../../lib/index.js'
+import type { JsonSchema } from '../../lib/schema/tree.js'
 
 /** Sends each url to the compiled route (twice: the second is compiled), the written one and a copied one; all must answer `body`. */
 async function expectEverywhere (t: Test, app: FastifyInstance, url: string, status: number, body: string): Promise<void> {
@@ -379,5 +380,42 @@ test('a hiddenFields rule hides a field of every variant, nested ones included, 
     t.same([owners.statusCode, owners.body], [200, '[{},{"owner":{"name":"Ann"}}]'], `${url}?only=owner`)
     const hidden = await app.inject(`${url}?only=lives`)
     t.equal(hidden.statusCode, 400, `${url}?only=lives`)
+  }
+})
+
+test('records of n variants that each refer to one app, whose owner is one of two, declare and serve at any n: the owner level keeps its two variants', async (t) => {
+  const app = {
+    $id: 'app',
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      owner: {
+        oneOf: [
+          { type: 'object', required: ['login'], properties: { login: { type: 'string' }, kind: { type: 'string' } } },
+          { type: 'object', required: ['slug'], properties: { slug: { type: 'string' }, kind: { type: 'string' } } }
+        ]
+      }
+    }
+  }
+  const records = (count: number): JsonSchema => ({
+    type: 'array',
+    items: {
+      oneOf: Array.from({ length: count }, (_, index) => ({
+        type: 'object',
+        required: ['event'],
+        properties: { event: { const: `e${index}` }, id: { type: 'integer' }, app: { $ref: 'app#' } }
+      }))
+    }
+  })
+  for (const count of [2, 12]) {
+    const server = await appWith(t, records(count), () => [
+      { event: 'e0', id: 1, app: { id: 7, owner: { login: 'ada', kind: 'user', slug: 'no' } } },
+      { event: `e${count - 1}`, id: 2, app: { id: 8, owner: { slug: 'acme', kind: 'org' } } }
+    ], (instance) => instance.addSchema(app))
+    await expectEverywhere(t, server, '?only=id,app.owner.login', 200, '[{"id":1,"app":{"owner":{"login":"ada"}}},{"id":2,"app":{"owner":{}}}]')
+    await expectEverywhere(t, server, '?only=event,app.owner.slug,app.owner.kind', 200,
+      `[{"event":"e0","app":{"owner":{"kind":"user"}}},{"event":"e${count - 1}","app":{"owner":{"slug":"acme","kind":"org"}}}]`)
+    await expectEverywhere(t, server, '?defer=app.id,app.owner.kind', 200,
+      `[{"event":"e0","id":1,"app":{"owner":{"login":"ada"}}},{"event":"e${count - 1}","id":2,"app":{"owner":{"slug":"acme"}}}]`)
   }
 })

@@ -44,3 +44,17 @@ test('declaredResponse reads composition: allOf merged, variants and if/then/els
   t.same(testOf({ properties: { kind: { properties: { p: {} } } } }), typed({ properties: { kind: typed({ properties: { p: {} } }) } }), 'a test of object keywords is typed at every level of its properties')
   t.same(testOf({ required: ['x'], const: 1 }), { required: ['x'], const: 1 }, 'a test with a keyword for other values is kept as it is')
 })
+
+test('a field that variants each declare holds the variants of either, side by side, each once', async (t) => {
+  const pet = { oneOf: [{ type: 'object', required: ['cat'], properties: { cat: {} } }, { type: 'object', required: ['dog'], properties: { dog: {} } }] }
+  const shared = { $id: 'pet', ...pet }
+  const record = (kind: string, value: JsonSchema): JsonSchema => ({ type: 'object', required: ['kind'], properties: { kind: { const: kind }, pet: value } })
+  const cases: Array<{ title: string, schema: JsonSchema, count: number }> = [
+    { title: 'one $ref in every variant: its own two', schema: { oneOf: [record('a', { $ref: 'pet#' }), record('b', { $ref: 'pet#' }), record('c', { $ref: 'pet#' })] }, count: 2 },
+    { title: 'the same union written in two places: two of each', schema: { oneOf: [record('a', pet), record('b', pet)] }, count: 4 }
+  ]
+  for (const { title, schema, count } of cases) {
+    const tree = treeOf(schema, { pet: shared })
+    t.equal(tree.byName.get('pet')?.children?.variants?.tests.length, count, title)
+  }
+})

@@ -7,7 +7,9 @@ import type { RestrictFieldsRouteOptions, RestrictedFieldsOptions } from '../../
 const app = Fastify()
 
 await app.register(fastifyRestrictedFields)
-await app.register(named, { onlyParam: 'fields', unknownFields: 'ignore', cacheSize: 0 })
+await app.register(named, { onlyParam: 'fields', unknownFields: 'ignore', cacheSize: 0, cacheBytes: 1_048_576 })
+// @ts-expect-error cacheBytes is a number
+await app.register(fastifyRestrictedFields, { cacheBytes: '1MB' })
 // @ts-expect-error unknownFields is 'reject' or 'ignore'
 await app.register(fastifyRestrictedFields, { unknownFields: 'warn' })
 // @ts-expect-error maxDepth is a number

@@ -1,0 +1,32 @@
+import { test } from 'tap'
+import { MAX_COMPILE_COST, compileCost, rationUnits, reachedSchemas } from '../lib/compile.js'
+import type { JsonSchema } from '../lib/schema/tree.js'
+
+const shared: Record<string, JsonSchema> = {
+  user: { $id: 'user', type: 'object', properties: { org: { $ref: 'org#/definitions/ref' }, self: { $ref: '#' } } },
+  org: { $id: 'org', definitions: { ref: { type: 'object', properties: { owner: { $ref: 'user#' } } } } },
+  tag: { $id: 'tag', type: 'string' },
+  unrelated: { $id: 'unrelated', type: 'integer' }
+}
+
+test('reachedSchemas: the shared schemas a schema reaches through its $refs, and theirs, each once', async (t) => {
+  const cases: Array<{ title: string, schema: JsonSchema, reached: string[] }> = [
+    { title: 'no $ref', schema: { type: 'object', properties: { a: { type: 'string' } } }, reached: [] },
+    { title: 'local refs and unknown ids', schema: { $ref: '#/definitions/a', definitions: { a: { $ref: 'urn:elsewhere#/x' } } }, reached: [] },
+    { title: 'a ref in an array, and the refs of what it reaches, through cycles', schema: { anyOf: [{ $ref: 'user#' }] }, reached: ['user', 'org'] },
+    { title: 'values that are data, not schemas', schema: { const: { $ref: 'tag#' }, enum: [{ $ref: 'tag#' }], default: { $ref: 'tag#' }, examples: [{ $ref: 'tag#' }] }, reached: [] },
+    { title: 'a property named $ref is a schema', schema: { properties: { $ref: { $ref: 'tag' } } }, reached: ['tag'] }
+  ]
+  for (const { title, schema, reached } of cases) {
+    t.same(Object.keys(reachedSchemas(schema, shared)).sort(), reached.sort(), title)
+  }
+})
+
+test('compileCost grows with what a compile is handed; rationUnits spends one unit at least', async (t) => {
+  const small = { type: 'object', properties: { id: { type: 'integer' } } }
+  t.ok(compileCost(small, {}) < compileCost(small, { user: shared.user }), 'the shared schemas reached count')
+  t.ok(compileCost(small, {}) < 1, 'a selection of one field costs well under a millisecond')
+  const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`field${i}`, { type: 'string', description: 'a field' }])) }
+  t.ok(compileCost(wide, {}) > MAX_COMPILE_COST, 'a thousand fields are past the request path\'s limit')
+  t.same([0, 0.2, 1, 1.5, 7].map(rationUnits), [1, 1, 1, 2, 7])
+})

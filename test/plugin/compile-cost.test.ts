@@ -1,0 +1,110 @@
+import { test } from 'tap'
+import Fastify from 'fastify'
+import type { FastifySerializerCompiler } from 'fastify/types/schema.js'
+import fastJsonStringify from 'fast-json-stringify'
+import fastifyRestrictedFields from '../../lib/index.js'
+import type { JsonSchema } from '../../lib/schema/tree.js'
+
+/** Counts the reads of a schema's `properties` from now on, answering what it held. */
+function countReads (schema: JsonSchema): { reads: number } {
+  const counter = { reads: 0 }
+  const properties = schema.properties
+  Object.defineProperty(schema, 'properties', { enumerable: true, get () { counter.reads++; return properties } })
+  return counter
+}
+
+test('a compile reads the shared schemas its selection reaches, and no other', async (t) => {
+  const app = Fastify({ serializerOpts: { rounding: 'ceil' } })
+  await app.register(fastifyRestrictedFields, { maxDepth: 1 })
+  t.teardown(() => app.close())
+  for (let i = 0; i < 20; i++) app.addSchema({ $id: `unrelated-${i}`, type: 'object', properties: { a: { type: 'string' } } })
+  app.addSchema({ $id: 'money', type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } })
+  const schema = { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, price: { $ref: 'money#' }, name: { type: 'string' } } } }
+  app.get('/items', { restrictFields: true, schema: { response: { 200: schema } } }, async () => [{ id: 1.5, price: { amount: 2.5, currency: 'EUR', cost: 1 }, name: 'a' }])
+  await app.ready()
+  const unrelated = countReads(app.getSchema('unrelated-7') as JsonSchema)
+  const reached = countReads(app.getSchema('money') as JsonSchema)
+  for (let i = 0; i < 3; i++) {
+    const response = await app.inject('/items?only=id,price')
+    // Fastify's serializerOpts hold for the compiled selection too: integers are rounded up.
+    t.same([response.statusCode, response.body], [200, '[{"id":2,"price":{"amount":3,"currency":"EUR"}}]'])
+  }
+  t.equal(unrelated.reads, 0, 'an unrelated shared schema is not read')
+  t.ok(reached.reads > 0, 'the shared schema the selection reaches is read')
+})
+
+test('a $ref that only Fastify\'s compiler resolves (an id nested in a shared schema) still compiles', async (t) => {
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields, { maxDepth: 1 })
+  t.teardown(() => app.close())
+  app.addSchema({ $id: 'outer', type: 'object', properties: { inner: { $id: 'inner', type: 'object', properties: { x: { type: 'string' } } } } })
+  const schema = { type: 'object', properties: { o: { $ref: 'outer#' }, i: { $ref: 'inner#' }, id: { type: 'integer' } } }
+  app.get('/nested', { restrictFields: true, schema: { response: { 200: schema } } }, async () => ({ o: { inner: { x: 'a' } }, i: { x: 'b', y: 1 }, id: 1 }))
+  for (let i = 0; i < 3; i++) {
+    const response = await app.inject('/nested?only=i')
+    t.same([response.statusCode, response.body], [200, '{"i":{"x":"b"}}'])
+  }
+})
+
+/** A level of `count` variants that each require a field of their own. */
+function variants (count: number): JsonSchema {
+  return {
+    type: 'array',
+    items: {
+      oneOf: Array.from({ length: count }, (_, index) => ({
+        type: 'object',
+        required: [`own${index}`],
+        properties: { id: { type: 'integer' }, name: { type: 'string' }, [`own${index}`]: { type: 'string' }, created: { type: 'string', format: 'date-time' } }
+      }))
+    }
+  }
+}
+
+test('a selection estimated too costly to compile while a request waits is written, byte for byte, and a cheap one is compiled', async (t) => {
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  // The route's own compiler, so that the compiles of selections (the array schemas) can be counted.
+  const compiled: JsonSchema[] = []
+  const serializerCompiler: FastifySerializerCompiler<JsonSchema> = ({ schema }) => {
+    if (schema.type === 'array') compiled.push(schema)
+    return fastJsonStringify(schema)
+  }
+  const records = [{ id: 1, name: 'a', own0: 'x' }, { id: 2, name: 'b', own39: 'y', created: '2024-01-01T00:00:00Z' }]
+  app.get('/wide', { restrictFields: true, serializerCompiler, schema: { response: { 200: variants(40) } } }, async () => records)
+  app.get('/narrow', { restrictFields: true, serializerCompiler, schema: { response: { 200: variants(2) } } }, async () => records.slice(0, 1))
+  await app.ready()
+  compiled.length = 0
+  for (let i = 0; i < 4; i++) {
+    const response = await app.inject('/wide?only=id,own39')
+    t.same([response.statusCode, response.body], [200, '[{"id":1},{"own39":"y","id":2}]'])
+  }
+  t.equal(compiled.length, 0, 'the selection of 40 variants is not compiled')
+  for (let i = 0; i < 2; i++) {
+    const response = await app.inject('/narrow?only=id,own0')
+    t.same([response.statusCode, response.body], [200, '[{"own0":"x","id":1}]'])
+  }
+  t.equal(compiled.length, 1, 'the selection of 2 variants is compiled on its second sighting')
+})
+
+test('cacheBytes bounds the compiled serializers a route keeps: one that does not fit evicts, and one that cannot fit is written', async (t) => {
+  for (const { cacheBytes, compiles } of [{ cacheBytes: undefined, compiles: 2 }, { cacheBytes: 7000, compiles: 3 }, { cacheBytes: 0, compiles: 0 }]) {
+    const app = Fastify()
+    await app.register(fastifyRestrictedFields, cacheBytes === undefined ? {} : { cacheBytes })
+    t.teardown(() => app.close())
+    let compiled = 0
+    const serializerCompiler: FastifySerializerCompiler<JsonSchema> = ({ schema }) => {
+      if (schema.type === 'array') compiled++
+      return fastJsonStringify(schema)
+    }
+    const schema = { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } }
+    app.get('/items', { restrictFields: true, serializerCompiler, schema: { response: { 200: schema } } }, async () => [{ id: 1, name: 'a' }])
+    await app.ready()
+    compiled = 0
+    for (const only of ['id', 'id', 'name', 'name', 'id', 'id']) {
+      const response = await app.inject(`/items?only=${only}`)
+      t.same([response.statusCode, response.body], [200, only === 'id' ? '[{"id":1}]' : '[{"name":"a"}]'])
+    }
+    t.equal(compiled, compiles, `cacheBytes ${String(cacheBytes)}`)
+  }
+})
