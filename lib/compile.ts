@@ -52,8 +52,12 @@ const CHARACTERS_PER_MS = 250
 /** The estimated cost, in milliseconds, above which a selection is not compiled on the request path but written. */
 export const MAX_COMPILE_COST = 20
 
-/** The estimated cost that one unit of the compilation ration pays for. */
-const COST_UNIT = 1
+/**
+ * The estimated cost that one unit of the compilation ration pays for: a
+ * compile of a few fields, nested ones included, spends one, as it did when
+ * the ration counted compiles; one near the limit spends ten.
+ */
+const COST_UNIT = 2
 
 /** The shared schemas a schema reaches through its `$ref`s, and theirs, by id: all a compile of it needs. */
 export function reachedSchemas (schema: JsonSchema, shared: Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> {
