@@ -1,0 +1,134 @@
+/**
+ * Leaves a caller's hidden fields out of the keywords of one schema level
+ * that name fields or hold instances: `required`, `dependentRequired`,
+ * `dependencies`, `dependentSchemas`, `discriminator`, `patternProperties`,
+ * `propertyNames`, the subschemas that describe the same level (`if`,
+ * `then`, `else`, `not`, tuple items), and the values (`example`,
+ * `examples`, `default`, `const`, `enum`). `properties`, `items`, the
+ * members of `allOf`/`anyOf`/`oneOf` and `$ref`s are the relaxer's.
+ */
+import { isRecord } from '../json.js'
+import type { PathTrie } from '../schema/tree.js'
+import { stripHidden } from '../visibility.js'
+import type { Json } from './types.js'
+
+/** What `hiddenKeyword` returns for a keyword that must go. */
+export const LEAVE_OUT = Symbol('leave out')
+
+/** How the relaxer maps what a keyword holds. */
+export interface LevelMaps {
+  /** A subschema of the same level, with the same hidden paths. */
+  readonly sameLevel: (schema: unknown) => unknown
+  /** A schema one level down, under names that `hidden` maps to `below`. */
+  readonly below: (schema: unknown, below: PathTrie) => unknown
+  /** A reference to a variant, as the level's `$ref`s are rewritten. */
+  readonly reference: (ref: string) => string
+}
+
+// Keywords whose value is a schema of the same level, or a list of them (a tuple's items): what they say of fields is said of this level's.
+const SAME_LEVEL = ['if', 'then', 'else', 'not', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']
+
+/** Whether `name` is hidden at this level. */
+export function hiddenName (hidden: PathTrie, name: unknown): boolean {
+  return typeof name === 'string' && hidden.children.get(name)?.whole === true
+}
+
+/** Whether a pattern (`patternProperties`, `propertyNames`) names `name`: its text spells it, or it matches it. */
+export function patternNames (pattern: string, name: string): boolean {
+  if (pattern.includes(name)) return true
+  try {
+    return new RegExp(pattern, 'u').test(name)
+  } catch {
+    // A pattern that is not a JavaScript regular expression names only what it spells.
+    return false
+  }
+}
+
+/** Whether a `propertyNames` schema names a hidden field: in its `const`, its `enum` or its `pattern`. */
+export function namesHiddenName (names: Json, hidden: PathTrie): boolean {
+  if (hiddenName(hidden, names.const)) return true
+  if (Array.isArray(names.enum) && names.enum.some((name) => hiddenName(hidden, name))) return true
+  return typeof names.pattern === 'string' && [...hidden.children].some(([name, below]) => below.whole && patternNames(names.pattern, name))
+}
+
+/** A map of names to a list of names or a schema (`dependencies`, `dependentRequired`, `dependentSchemas`) without the hidden ones. */
+function withoutHiddenDependencies (value: Json, hidden: PathTrie, maps: LevelMaps): Json {
+  const kept: Json = {}
+  for (const [name, dependency] of Object.entries(value)) {
+    if (hiddenName(hidden, name)) continue
+    kept[name] = Array.isArray(dependency) ? dependency.filter((other) => !hiddenName(hidden, other)) : maps.sameLevel(dependency)
+  }
+  return kept
+}
+
+/**
+ * A discriminator whose property is hidden goes: the variants it told apart
+ * are then a plain union, told apart by what the caller sees of them. One
+ * that stays maps each value to the variant the caller is described.
+ */
+function withoutHiddenDiscriminator (discriminator: Json, hidden: PathTrie, maps: LevelMaps): Json | typeof LEAVE_OUT {
+  if (hiddenName(hidden, discriminator.propertyName)) return LEAVE_OUT
+  if (!isRecord(discriminator.mapping)) return discriminator
+  const mapping = Object.fromEntries(Object.entries(discriminator.mapping).map(([value, ref]) => [value, typeof ref === 'string' ? maps.reference(ref) : ref]))
+  return { ...discriminator, mapping }
+}
+
+/** The value of one keyword of a level from which `hidden` is hidden, or LEAVE_OUT. */
+export function hiddenKeyword (keyword: string, value: unknown, hidden: PathTrie, maps: LevelMaps): unknown {
+  if (SAME_LEVEL.includes(keyword)) return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
+  switch (keyword) {
+    case 'required':
+      return Array.isArray(value) ? value.filter((name) => !hiddenName(hidden, name)) : value
+    case 'dependencies':
+    case 'dependentRequired':
+    case 'dependentSchemas':
+      return isRecord(value) ? withoutHiddenDependencies(value, hidden, maps) : value
+    case 'discriminator':
+      return isRecord(value) ? withoutHiddenDiscriminator(value, hidden, maps) : value
+    case 'propertyNames':
+      // It only narrows the names a record may have: without it, the description stays true.
+      return isRecord(value) && namesHiddenName(value, hidden) ? LEAVE_OUT : value
+    case 'example':
+    case 'default':
+    case 'const':
+      return stripHidden(value, hidden)
+    case 'examples':
+    case 'enum':
+      // JSON Schema's `examples` and `enum` are lists of instances; OpenAPI's media type `examples` is not a schema's.
+      return Array.isArray(value) ? value.map((instance) => stripHidden(instance, hidden)) : value
+    default:
+      return value
+  }
+}
+
+/**
+ * A level's `patternProperties` without the patterns that name a hidden
+ * field, each kept pattern's schema without the hidden paths below the names
+ * it matches. A dropped pattern's schema joins `additionalProperties`, so
+ * that the keys it described are still allowed. Returns the level itself
+ * when nothing changes.
+ */
+export function withoutHiddenPatterns (level: Json, hidden: PathTrie, maps: LevelMaps): Json {
+  if (!isRecord(level.patternProperties)) return level
+  const kept: Json = {}
+  const dropped: unknown[] = []
+  let changed = false
+  for (const [pattern, schema] of Object.entries(level.patternProperties)) {
+    const matched = [...hidden.children].filter(([name]) => patternNames(pattern, name))
+    if (matched.some(([, below]) => below.whole)) {
+      dropped.push(schema)
+      changed = true
+      continue
+    }
+    kept[pattern] = matched.reduce((relaxed, [, below]) => maps.below(relaxed, below), schema)
+    changed ||= kept[pattern] !== schema
+  }
+  if (!changed) return level
+  const relaxed: Json = { ...level, patternProperties: kept }
+  const additional = level.additionalProperties
+  if (dropped.length > 0 && additional !== undefined && additional !== true) {
+    const allowed = additional === false ? dropped : [additional, ...dropped]
+    relaxed.additionalProperties = allowed.length === 1 ? allowed[0] : { anyOf: allowed }
+  }
+  return relaxed
+}
