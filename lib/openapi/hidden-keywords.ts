@@ -2,14 +2,16 @@
  * Leaves a caller's hidden fields out of the keywords of one schema level
  * that name fields or hold instances: `required`, `dependentRequired`,
  * `dependencies`, `dependentSchemas`, `discriminator`, `patternProperties`,
- * `propertyNames`, the subschemas that describe the same level (`if`,
- * `then`, `else`, `not`, tuple items), and the values (`example`,
+ * `propertyNames`, the subschemas that describe the same level (`then`,
+ * `else`, tuple items; a condition, `if`, or a negation, `not`, that names
+ * a hidden path goes whole), and the values (`example`,
  * `examples`, `default`, `const`, `enum`). `properties`, `items`, the
  * members of `allOf`/`anyOf`/`oneOf` and `$ref`s are the relaxer's.
  */
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { stripHidden } from '../visibility.js'
+import { hiddenName, namesHiddenName, patternNames } from './leaks.js'
 import type { Json } from './types.js'
 
 /** What `hiddenKeyword` returns for a keyword that must go. */
@@ -23,33 +25,13 @@ export interface LevelMaps {
   readonly below: (schema: unknown, below: PathTrie) => unknown
   /** A reference to a variant, as the level's `$ref`s are rewritten. */
   readonly reference: (ref: string) => string
+  /** Whether a subschema of the same level names a hidden path. */
+  readonly names: (schema: unknown) => boolean
 }
 
-// Keywords whose value is a schema of the same level, or a list of them (a tuple's items): what they say of fields is said of this level's.
-const SAME_LEVEL = ['if', 'then', 'else', 'not', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']
-
-/** Whether `name` is hidden at this level. */
-export function hiddenName (hidden: PathTrie, name: unknown): boolean {
-  return typeof name === 'string' && hidden.children.get(name)?.whole === true
-}
-
-/** Whether a pattern (`patternProperties`, `propertyNames`) names `name`: its text spells it, or it matches it. */
-export function patternNames (pattern: string, name: string): boolean {
-  if (pattern.includes(name)) return true
-  try {
-    return new RegExp(pattern, 'u').test(name)
-  } catch {
-    // A pattern that is not a JavaScript regular expression names only what it spells.
-    return false
-  }
-}
-
-/** Whether a `propertyNames` schema names a hidden field: in its `const`, its `enum` or its `pattern`. */
-export function namesHiddenName (names: Json, hidden: PathTrie): boolean {
-  if (hiddenName(hidden, names.const)) return true
-  if (Array.isArray(names.enum) && names.enum.some((name) => hiddenName(hidden, name))) return true
-  return typeof names.pattern === 'string' && [...hidden.children].some(([name, below]) => below.whole && patternNames(names.pattern, name))
-}
+// Keywords whose value is a schema of the same level, or a list of them (a tuple's items), that a record must match:
+// without a hidden path, each allows at least what it allowed, so the description stays true.
+const SAME_LEVEL = ['then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']
 
 /** A map of names to a list of names or a schema (`dependencies`, `dependentRequired`, `dependentSchemas`) without the hidden ones. */
 function withoutHiddenDependencies (value: Json, hidden: PathTrie, maps: LevelMaps): Json {
@@ -73,12 +55,24 @@ function withoutHiddenDiscriminator (discriminator: Json, hidden: PathTrie, maps
   return { ...discriminator, mapping }
 }
 
-/** The value of one keyword of a level from which `hidden` is hidden, or LEAVE_OUT. */
-export function hiddenKeyword (keyword: string, value: unknown, hidden: PathTrie, maps: LevelMaps): unknown {
-  if (SAME_LEVEL.includes(keyword)) return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
+/** The value of one keyword of `level`, a level from which `hidden` is hidden, or LEAVE_OUT. */
+export function hiddenKeyword (keyword: string, value: unknown, level: Json, hidden: PathTrie, maps: LevelMaps): unknown {
+  if (SAME_LEVEL.includes(keyword)) {
+    // A condition that names a hidden path goes with its branches: without the path it would choose another branch.
+    if ((keyword === 'then' || keyword === 'else') && maps.names(level.if)) return LEAVE_OUT
+    return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
+  }
   switch (keyword) {
-    case 'required':
-      return Array.isArray(value) ? value.filter((name) => !hiddenName(hidden, name)) : value
+    case 'if':
+    case 'not':
+      // Taking a name out of a condition or a negation changes what it says; leaving it out only allows more.
+      return maps.names(value) ? LEAVE_OUT : value
+    case 'required': {
+      if (!Array.isArray(value)) return value
+      const kept = value.filter((name) => !hiddenName(hidden, name))
+      // OpenAPI 3.0 and Swagger 2.0 schemas do not allow an empty list, and it says nothing.
+      return kept.length === 0 && value.length > 0 ? LEAVE_OUT : kept.length === value.length ? value : kept
+    }
     case 'dependencies':
     case 'dependentRequired':
     case 'dependentSchemas':

@@ -12,10 +12,9 @@
 import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { holdsHidden } from '../visibility.js'
-import { hiddenName, namesHiddenName, patternNames } from './hidden-keywords.js'
+import { restrictedStatuses } from './operations.js'
 import type { Found } from './operations.js'
 import { isHidden } from './parameters.js'
-import { hiddenText, restrictedStatuses } from './relax.js'
 import { OPERATION_KEY } from './types.js'
 import type { Json, RecordsShape, Version } from './types.js'
 
@@ -25,12 +24,40 @@ const SAME_LEVEL = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'ite
 const VALUES = ['example', 'default', 'const']
 const VALUE_LISTS = ['examples', 'enum']
 
+/** One text per trie of hidden paths. */
+export function hiddenText (hidden: PathTrie): string {
+  return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
+}
+
+/** Whether `name` is hidden at this level. */
+export function hiddenName (hidden: PathTrie, name: unknown): boolean {
+  return typeof name === 'string' && hidden.children.get(name)?.whole === true
+}
+
+/** Whether a pattern (`patternProperties`, `propertyNames`) names `name`: its text spells it, or it matches it. */
+export function patternNames (pattern: string, name: string): boolean {
+  if (pattern.includes(name)) return true
+  try {
+    return new RegExp(pattern, 'u').test(name)
+  } catch {
+    // A pattern that is not a JavaScript regular expression names only what it spells.
+    return false
+  }
+}
+
+/** Whether a `propertyNames` schema names a hidden field: in its `const`, its `enum` or its `pattern`. */
+export function namesHiddenName (names: Json, hidden: PathTrie): boolean {
+  if (hiddenName(hidden, names.const)) return true
+  if (Array.isArray(names.enum) && names.enum.some((name) => hiddenName(hidden, name))) return true
+  return typeof names.pattern === 'string' && [...hidden.children].some(([name, below]) => below.whole && patternNames(names.pattern, name))
+}
+
 const at = (pointer: string, token: string | number): string => `${pointer}/${encodePointerToken(String(token))}`
 
-/** The value a local JSON pointer (`/components/schemas/user`) names in the document, or undefined. */
-function resolvePointer (document: unknown, pointer: string): unknown {
+/** The value a local `$ref` (`#/components/schemas/user`) names in the document, or undefined. */
+function resolveRef (document: unknown, ref: string): unknown {
   let value = document
-  for (const token of pointer.split('/').slice(1)) {
+  for (const token of ref.split('/').slice(1)) {
     if (!isRecord(value) && !Array.isArray(value)) return undefined
     const key = decodePointerToken(token)
     if (!Object.hasOwn(value, key)) return undefined
@@ -66,13 +93,15 @@ function responseTrie (hidden: PathTrie, shape: RecordsShape): PathTrie {
 
 /** One walk of a document: each schema reached through a `$ref` is checked once per set of hidden paths. */
 class Walk {
-  readonly #document: Json
+  /** What a local `$ref` (`#/…`) names, or undefined. */
+  readonly #resolve: (ref: string) => unknown
+  /** The `$ref` of the components (`#/components/schemas/`), which a discriminator's mapping may name by their names alone. */
   readonly #components: string
   readonly #seen = new Set<string>()
 
-  constructor (document: Json, version: Version) {
-    this.#document = document
-    this.#components = version === '2.0' ? '#/definitions/' : '#/components/schemas/'
+  constructor (resolve: (ref: string) => unknown, components: string) {
+    this.#resolve = resolve
+    this.#components = components
   }
 
   /** What a local `$ref` names, checked with the paths hidden where it is used. A reference to nothing describes nothing. */
@@ -81,8 +110,7 @@ class Walk {
     const key = `${ref} ${hiddenText(hidden)}`
     if (this.#seen.has(key)) return null
     this.#seen.add(key)
-    const pointer = ref.slice(1)
-    return this.schema(resolvePointer(this.#document, pointer), pointer, hidden)
+    return this.schema(this.#resolve(ref), ref.slice(1), hidden)
   }
 
   /** The first place in a schema, found at `pointer`, that names a path of `hidden`; null when none. */
@@ -145,7 +173,7 @@ class Walk {
       const key = `${response.$ref} ${hiddenText(hidden)}`
       if (!response.$ref.startsWith('#/') || this.#seen.has(key)) return null
       this.#seen.add(key)
-      return this.response(resolvePointer(this.#document, response.$ref.slice(1)), response.$ref.slice(1), hidden, version)
+      return this.response(this.#resolve(response.$ref), response.$ref.slice(1), hidden, version)
     }
     if (version === '2.0') {
       return this.schema(response.schema, at(pointer, 'schema'), hidden) ??
@@ -158,7 +186,7 @@ class Walk {
       return this.schema(media.schema, at(here, 'schema'), hidden) ??
         this.#first(Object.entries(isRecord(media.examples) ? media.examples : {}), ([name, example]) => {
           // A named example, or a `$ref` to one among the components.
-          const held = isRecord(example) && typeof example.$ref === 'string' ? resolvePointer(this.#document, example.$ref.slice(1)) : example
+          const held = isRecord(example) && typeof example.$ref === 'string' && example.$ref.startsWith('#/') ? this.#resolve(example.$ref) : example
           return isRecord(held) && holdsHidden(held.value, hidden) ? at(at(at(here, 'examples'), name), 'value') : null
         })
     })
@@ -185,6 +213,18 @@ class Walk {
   }
 }
 
+const componentsRef = (version: Version): string => version === '2.0' ? '#/definitions/' : '#/components/schemas/'
+
+/**
+ * Whether a schema names a path of `hidden` (hidden at the schema's own
+ * level), `resolve` giving what its `$ref`s name. The relaxer asks it of
+ * the schemas it cannot take a hidden name out of without changing their
+ * meaning: a condition (`if`), a negation (`not`).
+ */
+export function namesHidden (schema: unknown, hidden: PathTrie, resolve: (ref: string) => unknown, version: Version): boolean {
+  return new Walk(resolve, componentsRef(version)).schema(schema, '', hidden) !== null
+}
+
 /**
  * The first place, as a JSON pointer into `document`, where what the
  * document gives the route of `found` names a path its rule hides from the
@@ -192,7 +232,7 @@ class Walk {
  */
 export function findHiddenName (document: Json, version: Version, found: Found, hidden: PathTrie): string | null {
   const { operation, pathItem, route } = found
-  const walk = new Walk(document, version)
+  const walk = new Walk((ref) => resolveRef(document, ref), componentsRef(version))
   const pointer = at(at('/paths', found.path), found.method)
   const responses = isRecord(operation.responses) ? operation.responses : {}
   const names = [route.onlyParam, route.deferParam]

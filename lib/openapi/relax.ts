@@ -11,8 +11,14 @@ import { stripHidden } from '../visibility.js'
 import type { Components } from './components.js'
 import { LEAVE_OUT, hiddenKeyword, withoutHiddenPatterns } from './hidden-keywords.js'
 import type { LevelMaps } from './hidden-keywords.js'
+import { hiddenText, namesHidden } from './leaks.js'
+import { restrictedStatuses } from './operations.js'
 import { shapeNote, withNote } from './notes.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
+
+// The modules that describe a route read these from here.
+export { hiddenText } from './leaks.js'
+export { responseKey } from './operations.js'
 
 // Keywords that can make a shorter object invalid. At a level that can be
 // restricted they go: a loosened schema stays true to every response the full
@@ -23,11 +29,6 @@ const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentS
 const VALUES = ['example', 'default', 'const']
 // Keywords whose values are lists of instances.
 const VALUE_LISTS = ['examples', 'enum']
-
-/** One text per trie of hidden paths. */
-export function hiddenText (hidden: PathTrie): string {
-  return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
-}
 
 /**
  * The components that a full relaxation changes: those with a requiring
@@ -97,7 +98,7 @@ export class Relaxation {
       } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
         next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
       } else if (maps !== null) {
-        next = hiddenKeyword(keyword, value, hidden as PathTrie, maps)
+        next = hiddenKeyword(keyword, value, schema, hidden as PathTrie, maps)
       }
       if (next === LEAVE_OUT) {
         changed = true
@@ -128,6 +129,10 @@ export class Relaxation {
     return {
       sameLevel: (schema) => this.relaxRecords(schema, depth, hidden),
       below: (schema, below) => this.relaxRecords(schema, depth - 1, below),
+      names: (schema) => namesHidden(schema, hidden, (ref) => {
+        const target = this.#components.nameOf(ref)
+        return target === null ? undefined : this.#components.schemas[target]
+      }, this.#components.version),
       reference: (ref) => {
         // A discriminator's mapping may name a component by its name alone.
         const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
@@ -224,19 +229,6 @@ function withoutHiddenExamples (holder: Json, version: Version, shape: RecordsSh
     holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([name, example]) =>
       [name, isRecord(example) && Object.hasOwn(example, 'value') ? { ...example, value: strip(example.value) } : example]))
   }
-}
-
-/** The key of a status in the document: `2XX` in OpenAPI 3, `200` for `2xx` in Swagger 2.0. */
-export function responseKey (statusKey: string, version: Version): string {
-  const upper = statusKey.toUpperCase()
-  return version === '2.0' ? upper.replace('XX', '00') : upper
-}
-
-/** The keys of an operation's restricted responses, with where their records sit. */
-export function restrictedStatuses (operation: Json, route: RestrictedRoute, version: Version): Array<{ key: string, shape: RecordsShape }> {
-  // A `fields` route has no success schema to relax, and restricts every 2xx.
-  if (route.statusKey === undefined) return Object.keys(isRecord(operation.responses) ? operation.responses : {}).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
-  return [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []].map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
 }
 
 /** Relaxes the restricted 2xx responses of an operation and notes what the parameters do to them. */
