@@ -16,7 +16,7 @@ import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
-import { findHiddenName } from './leaks.js'
+import { hiddenNameFinder } from './leaks.js'
 import { documentVersion, findOperations } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
@@ -62,9 +62,10 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   }
   if (hidden === undefined || hidden.size === 0) return copy
   components.dropUnreferenced(copy)
+  const findHiddenName = hiddenNameFinder(copy, version)
   for (const place of found) {
     const hiddenHere = hidden.get(place.id)
-    const pointer = hiddenHere === undefined ? null : findHiddenName(copy, version, place, hiddenHere)
+    const pointer = hiddenHere === undefined ? null : findHiddenName(place, hiddenHere)
     if (pointer !== null) {
       const { method, url } = place.route
       onLeak?.({ route: `${typeof method === 'string' ? method : method.join(',')} ${url}`, pointer })

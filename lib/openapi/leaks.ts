@@ -19,15 +19,23 @@ import { OPERATION_KEY } from './types.js'
 import type { Json, RecordsShape, Version } from './types.js'
 
 // Keywords whose value is a schema of the same level as the one that holds them, or a list of them.
-const SAME_LEVEL = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']
+const SAME_LEVEL = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems'])
 // Keywords whose value is an instance, or a list of instances.
-const VALUES = ['example', 'default', 'const']
-const VALUE_LISTS = ['examples', 'enum']
+const VALUES = new Set(['example', 'default', 'const'])
+const VALUE_LISTS = new Set(['examples', 'enum'])
 
 /** One text per trie of hidden paths. */
 export function hiddenText (hidden: PathTrie): string {
-  return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
+  let text = texts.get(hidden)
+  if (text === undefined) {
+    text = JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
+    texts.set(hidden, text)
+  }
+  return text
 }
+
+// A trie is not changed once made (a rule's answer is remembered): its text is worked out once.
+const texts = new WeakMap<PathTrie, string>()
 
 /** Whether `name` is hidden at this level. */
 export function hiddenName (hidden: PathTrie, name: unknown): boolean {
@@ -52,7 +60,8 @@ export function namesHiddenName (names: Json, hidden: PathTrie): boolean {
   return typeof names.pattern === 'string' && [...hidden.children].some(([name, below]) => below.whole && patternNames(names.pattern, name))
 }
 
-const at = (pointer: string, token: string | number): string => `${pointer}/${encodePointerToken(String(token))}`
+// Most tokens hold neither `~` nor `/`: only those are encoded.
+const at = (pointer: string, token: string | number): string => `${pointer}/${typeof token === 'string' && /[~/]/.test(token) ? encodePointerToken(token) : token}`
 
 /** The value a local `$ref` (`#/components/schemas/user`) names in the document, or undefined. */
 function resolveRef (document: unknown, ref: string): unknown {
@@ -100,7 +109,11 @@ class Walk {
   readonly #seen = new Set<string>()
 
   constructor (resolve: (ref: string) => unknown, components: string) {
-    this.#resolve = resolve
+    const resolved = new Map<string, unknown>()
+    this.#resolve = (ref) => {
+      if (!resolved.has(ref)) resolved.set(ref, resolve(ref))
+      return resolved.get(ref)
+    }
     this.#components = components
   }
 
@@ -124,16 +137,16 @@ class Walk {
   }
 
   #keyword (keyword: string, value: unknown, pointer: string, hidden: PathTrie): string | null {
-    if (SAME_LEVEL.includes(keyword)) return Array.isArray(value) ? this.#first(value, (item, index) => this.schema(item, at(pointer, index), hidden)) : this.schema(value, pointer, hidden)
-    if (VALUES.includes(keyword)) return holdsHidden(value, hidden) ? pointer : null
-    if (VALUE_LISTS.includes(keyword)) return firstIn(value, pointer, (instance) => holdsHidden(instance, hidden))
+    if (SAME_LEVEL.has(keyword)) return Array.isArray(value) ? this.#first(value, (item, index) => this.schema(item, at(pointer, index), hidden)) : this.schema(value, pointer, hidden)
+    if (VALUES.has(keyword)) return holdsHidden(value, hidden) ? pointer : null
+    if (VALUE_LISTS.has(keyword)) return firstIn(value, pointer, (instance) => holdsHidden(instance, hidden))
     if (!isRecord(value)) return keyword === 'required' ? firstIn(value, pointer, (name) => hiddenName(hidden, name)) : keyword === '$ref' ? this.reference(value, hidden) : null
     switch (keyword) {
       case 'properties':
-        return this.#first(Object.entries(value), ([name, property]) => {
-          const below = hidden.children.get(name)
-          return below === undefined ? null : below.whole ? at(pointer, name) : this.schema(property, at(pointer, name), below)
-        })
+        // Only the properties that something is hidden in are read: a rule hides few of many.
+        return this.#first([...hidden.children], ([name, below]) => !Object.hasOwn(value, name)
+          ? null
+          : below.whole ? at(pointer, name) : this.schema(value[name], at(pointer, name), below))
       case 'dependencies':
       case 'dependentRequired':
       case 'dependentSchemas':
@@ -231,8 +244,20 @@ export function namesHidden (schema: unknown, hidden: PathTrie, resolve: (ref: s
  * caller (`hidden`); null when it names none.
  */
 export function findHiddenName (document: Json, version: Version, found: Found, hidden: PathTrie): string | null {
-  const { operation, pathItem, route } = found
+  return hiddenNameFinder(document, version)(found, hidden)
+}
+
+/**
+ * findHiddenName for every route of one document: a component reached by
+ * several routes with the same hidden paths is checked once.
+ */
+export function hiddenNameFinder (document: Json, version: Version): (found: Found, hidden: PathTrie) => string | null {
   const walk = new Walk((ref) => resolveRef(document, ref), componentsRef(version))
+  return (found, hidden) => routeHiddenName(walk, version, found, hidden)
+}
+
+function routeHiddenName (walk: Walk, version: Version, found: Found, hidden: PathTrie): string | null {
+  const { operation, pathItem, route } = found
   const pointer = at(at('/paths', found.path), found.method)
   const responses = isRecord(operation.responses) ? operation.responses : {}
   const names = [route.onlyParam, route.deferParam]
