@@ -78,7 +78,9 @@ export function hiddenKeyword (keyword: string, value: unknown, level: Json, hid
     case 'dependentSchemas':
       return isRecord(value) ? withoutHiddenDependencies(value, hidden, maps) : value
     case 'discriminator':
-      return isRecord(value) ? withoutHiddenDiscriminator(value, hidden, maps) : value
+      // Swagger 2.0's discriminator is the property's name alone.
+      if (!isRecord(value)) return hiddenName(hidden, value) ? LEAVE_OUT : value
+      return withoutHiddenDiscriminator(value, hidden, maps)
     case 'propertyNames':
       // It only narrows the names a record may have: without it, the description stays true.
       return isRecord(value) && namesHiddenName(value, hidden) ? LEAVE_OUT : value

@@ -140,7 +140,12 @@ class Walk {
     if (SAME_LEVEL.has(keyword)) return Array.isArray(value) ? this.#first(value, (item, index) => this.schema(item, at(pointer, index), hidden)) : this.schema(value, pointer, hidden)
     if (VALUES.has(keyword)) return holdsHidden(value, hidden) ? pointer : null
     if (VALUE_LISTS.has(keyword)) return firstIn(value, pointer, (instance) => holdsHidden(instance, hidden))
-    if (!isRecord(value)) return keyword === 'required' ? firstIn(value, pointer, (name) => hiddenName(hidden, name)) : keyword === '$ref' ? this.reference(value, hidden) : null
+    if (!isRecord(value)) {
+      if (keyword === 'required') return firstIn(value, pointer, (name) => hiddenName(hidden, name))
+      // Swagger 2.0's discriminator is the property's name alone.
+      if (keyword === 'discriminator') return hiddenName(hidden, value) ? pointer : null
+      return keyword === '$ref' ? this.reference(value, hidden) : null
+    }
     switch (keyword) {
       case 'properties':
         // Only the properties that something is hidden in are read: a rule hides few of many.

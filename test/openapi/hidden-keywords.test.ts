@@ -27,6 +27,7 @@ const table: Array<{ keyword: string, value: unknown, level?: Json, expected: un
   { keyword: 'discriminator', value: { propertyName: 'kind', mapping: { a: '#/a', b: 7 } }, expected: { propertyName: 'kind', mapping: { a: '#/aVisible', b: 7 } } },
   { keyword: 'discriminator', value: { propertyName: 'kind' }, expected: { propertyName: 'kind' } },
   { keyword: 'discriminator', value: 'kind', expected: 'kind' },
+  { keyword: 'discriminator', value: 'ssn', expected: LEAVE_OUT },
   { keyword: 'if', value: { required: ['ssn'] }, expected: LEAVE_OUT },
   { keyword: 'if', value: { required: ['id'] }, expected: { required: ['id'] } },
   { keyword: 'then', value: { required: ['id'] }, level: { if: { required: ['ssn'] } }, expected: LEAVE_OUT },

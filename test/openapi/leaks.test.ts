@@ -113,6 +113,7 @@ const table: Row[] = [
   },
   { title: 'Swagger 2.0: a response\'s schema', version: '2.0', schema: { $ref: '#/definitions/person' }, components: { person }, expected: '/definitions/person/properties/ssn' },
   { title: 'Swagger 2.0: a response\'s examples', version: '2.0', response: { description: 'ok', schema: {}, examples: { 'application/json': { ssn: 's' } } }, expected: '/paths/~1parties/get/responses/200/examples/application~1json' },
+  { title: 'Swagger 2.0: a discriminator, which is the property\'s name', version: '2.0', schema: { allOf: [{ discriminator: 'kind' }, { discriminator: 'ssn' }] }, expected: '/paths/~1parties/get/responses/200/schema/allOf/1/discriminator' },
   { title: 'Swagger 2.0: a mapping by name', version: '2.0', schema: { discriminator: { propertyName: 'kind', mapping: { a: 'person' } } }, components: { person }, expected: '/definitions/person/properties/ssn' },
   { title: 'Swagger 2.0: a response without examples, or with examples that hide nothing', version: '2.0', response: { description: 'ok', schema: {}, examples: { 'application/json': { id: 1 } } }, expected: null },
   { title: 'Swagger 2.0: a response without examples', version: '2.0', response: { description: 'ok', schema: {} }, expected: null },

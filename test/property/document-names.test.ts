@@ -88,20 +88,29 @@ function componentFor (components: Json, schema: Json): string {
   return name
 }
 
+/** A Swagger 2.0 form of an OpenAPI 3 schema: its components are definitions, and a discriminator is the property's name alone. */
+function swagger2 (value: unknown): unknown {
+  if (typeof value === 'string') return value.replace('#/components/schemas/', '#/definitions/')
+  if (Array.isArray(value)) return value.map(swagger2)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, key === 'discriminator' ? member.propertyName : swagger2(member)]))
+}
+
 /** Every string and key of the document that the operation reaches, following `$ref`s into the components. */
 function reachedTexts (document: Json, operation: Json): string[] {
   const texts: string[] = []
   const seen = new Set<string>()
+  const [prefix, schemas] = document.swagger === '2.0' ? ['#/definitions/', document.definitions] : ['#/components/schemas/', document.components.schemas]
   const visit = (value: unknown): void => {
     if (typeof value === 'string') {
       texts.push(value)
-      if (value.startsWith('#/components/schemas/') && !seen.has(value)) {
+      if (value.startsWith(prefix) && !seen.has(value)) {
         seen.add(value)
-        visit(document.components.schemas[value.slice('#/components/schemas/'.length)])
-      } else if (!value.startsWith('#') && Object.hasOwn(document.components.schemas, value) && !seen.has(value)) {
+        visit(schemas[value.slice(prefix.length)])
+      } else if (!value.startsWith('#') && Object.hasOwn(schemas, value) && !seen.has(value)) {
         // A discriminator's mapping may name a component by its name alone.
         seen.add(value)
-        visit(document.components.schemas[value])
+        visit(schemas[value])
       }
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item)
@@ -122,7 +131,7 @@ const shapes: Array<[RestrictedRoute['shape'], (records: Json) => Json]> = [
   [{ kind: 'envelope', key: 'results' }, (records) => ({ type: 'object', required: ['results'], properties: { count: { type: 'integer' }, results: { type: 'array', items: records } } })]
 ]
 
-const documentCase = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom('3.0.3', '3.1.0')).chain(([shape, maxDepth, openapi]) => {
+const documentCase = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom('3.0.3', '3.1.0', '2.0')).chain(([shape, maxDepth, openapi]) => {
   const components: Json = {}
   return level(2, '', components).chain((records) => fc.subarray(records.paths).map((set) => ({ records, shape, maxDepth, openapi, set })))
 })
@@ -134,8 +143,11 @@ test('whatever the schema\'s shape, a caller\'s document names none of the field
     const route: RestrictedRoute = {
       method: 'GET', url: '/things', statusKey: '200', shape: recordsShape, maxDepth, onlyParam: 'only', deferParam: 'defer', paths: records.paths, fieldSets: { set }, defaultFields: set
     }
-    const response = { content: { 'application/json': { schema: around(records.schema), example: valueOf(around(records.schema), records.components) } } }
-    const document = { openapi, info: { title: 't', version: '1' }, components: { schemas: records.components }, paths: { '/things': { get: { [OPERATION_KEY]: '1', operationId: 'getThings', responses: { 200: response } } } } }
+    const example = valueOf(around(records.schema), records.components)
+    const operation = (response: Json): Json => ({ paths: { '/things': { get: { [OPERATION_KEY]: '1', operationId: 'getThings', responses: { 200: response } } } } })
+    const document = openapi === '2.0'
+      ? { swagger: '2.0', info: { title: 't', version: '1' }, definitions: swagger2(records.components), ...operation({ description: 'ok', schema: swagger2(around(records.schema)), examples: { 'application/json': example } }) }
+      : { openapi, info: { title: 't', version: '1' }, components: { schemas: records.components }, ...operation({ content: { 'application/json': { schema: around(records.schema), example } } }) }
     const anonymous = restrictedDocument(document, new Map([['1', route]]), new Map([['1', hiddenTrie(records.hidden)]])) as Json
     const named = reachedTexts(anonymous, anonymous.paths['/things'].get).filter((text) => text.includes('zq'))
     if (named.length > 0) throw new Error(`hiding ${records.hidden.join(', ')}, the document names ${named.join(', ')}`)
