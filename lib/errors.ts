@@ -100,6 +100,18 @@ export const DocumentNotMadeError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_
   500
 )
 
+/**
+ * 500: a caller's OpenAPI document would still describe, or refer to, a
+ * field that the caller may not see, in a shape the plugin does not know how
+ * to leave it out of. The message names neither the field nor the place:
+ * the caller sees it. The server's log says which route and where.
+ */
+export const DocumentLeakError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', 500, []> = createError(
+  'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK',
+  "The caller's OpenAPI document would describe a field hidden from this caller, so it is refused (the server's log says where)",
+  500
+)
+
 /** 400: `only` names a field set (`@name`) that the route does not have. */
 export const UnknownFieldSetError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', 400, [string]> = createError(
   'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET', '%s', 400, TypeError, false

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './schema/paths.js'
 import {
-  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
   SelectionNotReadError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
@@ -171,6 +171,7 @@ const plugin = fp(fastifyRestrictedFields, {
 Object.assign(plugin, {
   default: plugin,
   fastifyRestrictedFields: plugin,
+  DocumentLeakError,
   DocumentNotMadeError,
   HiddenFieldsUnknownError,
   InvalidFieldSetError,
@@ -204,7 +205,7 @@ export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Loader, Planner,
 export type { LoadCheck } from './options.js'
 export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
 export {
-  DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
   SelectionNotReadError,
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 }

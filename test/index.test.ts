@@ -13,6 +13,7 @@ test('the error constructors are exported with their codes', async (t) => {
     const error = new (entry as unknown as Record<string, new (...args: unknown[]) => { code: string, statusCode: number }>)[name]('a', 'b', 1)
     return [name, error.code, error.statusCode]
   }), [
+    ['DocumentLeakError', 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', 500],
     ['DocumentNotMadeError', 'FST_RESTRICTED_FIELDS_DOCUMENT_NOT_MADE', 500],
     ['HiddenFieldsUnknownError', 'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN', 500],
     ['InvalidFieldSetError', 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET', 500],

@@ -297,7 +297,7 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
   t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
     'function', true, true, [],
     [
-      'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'InvalidSourceError', 'LoadFailedError', 'NoDeclaredFieldsError', 'PathTooDeepError',
+      'DocumentLeakError', 'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'InvalidSourceError', 'LoadFailedError', 'NoDeclaredFieldsError', 'PathTooDeepError',
       'SelectionNotReadError', 'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnknownFieldSetError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
       'default', 'fastifyRestrictedFields', 'loadPlanner'
     ],

@@ -129,7 +129,10 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
     async documentFor (request, options) {
       // Before ready, or without @fastify/swagger, there is no document to restrict.
       if (generated === null) return null
-      const document = restrictedDocument(generated(), routes, await hiddenByRoute(request, routes))
+      const document = restrictedDocument(generated(), routes, await hiddenByRoute(request, routes), (leak) => {
+        // The place may name the hidden field: it goes to the log, never to the caller.
+        request.log.error({ route: leak.route, pointer: leak.pointer }, "A caller's OpenAPI document still named a hidden field of a route; it was refused")
+      })
       return options?.yaml === true ? toYaml(document) : document
     }
   }

@@ -6,18 +6,25 @@
  * On each opted-in operation it relaxes the restricted responses
  * (relax.ts), documents the plugin's 400 (error-response.ts) and the
  * `only` and `defer` parameters (parameters.ts), and tells generated
- * clients what each selection sends (route-fields.ts).
+ * clients what each selection sends (route-fields.ts). A caller's document
+ * is checked last, route by route (leaks.ts), and refused if it still names
+ * a field hidden from that caller.
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
+import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
+import { hiddenNameFinder } from './leaks.js'
 import { documentVersion, findOperations } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
 import { prepareRouteFields } from './route-fields.js'
 import type { RestrictedRoute } from './types.js'
+
+/** Where a caller's document still names a field hidden from it: the route, and a JSON pointer into the document. */
+export interface DocumentLeak { route: string, pointer: string }
 
 /** Copies the document once per call, so that the generated one is never changed. */
 const cloneDocument = rfdc()
@@ -30,9 +37,10 @@ const cloneDocument = rfdc()
  * With `hidden` (by route id, the paths its rule hides from one caller), it
  * is that caller's document: the hidden fields appear neither in the
  * parameters nor in the response schemas, and the components that only
- * served to name them are left out.
+ * served to name them are left out. If what it gives a route still names
+ * one of them, it throws DocumentLeakError, after telling `onLeak` where.
  */
-export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>): unknown {
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>, onLeak?: (leak: DocumentLeak) => void): unknown {
   if (!isRecord(document)) return document
   const version = documentVersion(document)
   if (version === null || !isRecord(document.paths)) return document
@@ -52,6 +60,17 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
     documentError(components, operation)
     documentParameters(version, operation, pathItem, route, hiddenHere)
   }
-  if (hidden !== undefined && hidden.size > 0) components.dropUnreferenced(copy)
+  if (hidden === undefined || hidden.size === 0) return copy
+  components.dropUnreferenced(copy)
+  const findHiddenName = hiddenNameFinder(copy, version)
+  for (const place of found) {
+    const hiddenHere = hidden.get(place.id)
+    const pointer = hiddenHere === undefined ? null : findHiddenName(place, hiddenHere)
+    if (pointer !== null) {
+      const { method, url } = place.route
+      onLeak?.({ route: `${typeof method === 'string' ? method : method.join(',')} ${url}`, pointer })
+      throw new DocumentLeakError()
+    }
+  }
   return copy
 }

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import { isRecord } from '../json.js'
 import { OPERATION_KEY } from './types.js'
-import type { Json, RestrictedRoute, Version } from './types.js'
+import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']
 
@@ -89,4 +89,17 @@ export function findOperations (document: Json, version: Version, routes: Readon
     }
   }
   return found
+}
+
+/** The key of a status in the document: `2XX` in OpenAPI 3, `200` for `2xx` in Swagger 2.0. */
+export function responseKey (statusKey: string, version: Version): string {
+  const upper = statusKey.toUpperCase()
+  return version === '2.0' ? upper.replace('XX', '00') : upper
+}
+
+/** The keys of an operation's restricted responses, with where their records sit. */
+export function restrictedStatuses (operation: Json, route: RestrictedRoute, version: Version): Array<{ key: string, shape: RecordsShape }> {
+  // A `fields` route has no success schema to relax, and restricts every 2xx.
+  if (route.statusKey === undefined) return Object.keys(isRecord(operation.responses) ? operation.responses : {}).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
+  return [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []].map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
 }

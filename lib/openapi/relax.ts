@@ -9,8 +9,16 @@ import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { stripHidden } from '../visibility.js'
 import type { Components } from './components.js'
+import { LEAVE_OUT, hiddenKeyword, withoutHiddenPatterns } from './hidden-keywords.js'
+import type { LevelMaps } from './hidden-keywords.js'
+import { hiddenText, namesHidden } from './leaks.js'
+import { restrictedStatuses } from './operations.js'
 import { shapeNote, withNote } from './notes.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
+
+// The modules that describe a route read these from here.
+export { hiddenText } from './leaks.js'
+export { responseKey } from './operations.js'
 
 // Keywords that can make a shorter object invalid. At a level that can be
 // restricted they go: a loosened schema stays true to every response the full
@@ -19,18 +27,8 @@ const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentS
 
 // Keywords whose values are instances of the schema: a caller's document shows them without its hidden paths.
 const VALUES = ['example', 'default', 'const']
-
-/** A value of records (an object, or an array of them) without the hidden paths. */
-function withoutHiddenValues (keyword: string, value: unknown, hidden: PathTrie): unknown {
-  // JSON Schema's `examples` is a list of instances; OpenAPI's media type `examples` maps names to `{ value }`.
-  if (keyword === 'examples' && Array.isArray(value)) return value.map((example) => stripHidden(example, hidden))
-  return VALUES.includes(keyword) ? stripHidden(value, hidden) : value
-}
-
-/** One text per trie of hidden paths. */
-export function hiddenText (hidden: PathTrie): string {
-  return JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
-}
+// Keywords whose values are lists of instances.
+const VALUE_LISTS = ['examples', 'enum']
 
 /**
  * The components that a full relaxation changes: those with a requiring
@@ -83,7 +81,8 @@ export class Relaxation {
     const relaxing = depth >= 1
     if (!isRecord(schema) || (!relaxing && hidden === null)) return schema
     let changed = false
-    const relaxed: Json = {}
+    let relaxed: Json = {}
+    const maps = hidden === null ? null : this.#levelMaps(depth, hidden)
     for (const [keyword, value] of Object.entries(schema)) {
       if (relaxing && REQUIRING.includes(keyword)) {
         changed = true
@@ -92,30 +91,54 @@ export class Relaxation {
       let next = value
       if (keyword === '$ref') {
         next = this.#recordsRef(value, relaxing, hidden)
-      } else if (keyword === 'required' && Array.isArray(value) && hidden !== null) {
-        const kept = value.filter((name) => hidden.children.get(name)?.whole !== true)
-        if (kept.length < value.length) next = kept
       } else if (keyword === 'properties' && isRecord(value)) {
         next = this.#relaxProperties(value, depth, hidden)
-      } else if (keyword === 'items') {
+      } else if (keyword === 'items' && !Array.isArray(value)) {
         next = this.relaxRecords(value, depth, hidden)
       } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
         next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
-      } else if (hidden !== null) {
-        next = withoutHiddenValues(keyword, value, hidden)
+      } else if (maps !== null) {
+        next = hiddenKeyword(keyword, value, schema, hidden as PathTrie, maps)
+      }
+      if (next === LEAVE_OUT) {
+        changed = true
+        continue
       }
       changed ||= next !== value
       relaxed[keyword] = next
     }
+    if (maps !== null) {
+      const patterns = withoutHiddenPatterns(relaxed, hidden as PathTrie, maps)
+      changed ||= patterns !== relaxed
+      relaxed = patterns
+    }
     if (!changed) return schema
-    if (relaxing && relaxed.oneOf !== undefined && relaxed.oneOf !== schema.oneOf) {
-      // Loosened alternatives may overlap, and oneOf forbids that.
+    // Loosened alternatives may overlap, and oneOf forbids that; so may variants that lost fields, or the tag that told them apart.
+    const untagged = relaxed.discriminator === undefined && (relaxed.oneOf !== schema.oneOf || schema.discriminator !== undefined)
+    if (relaxed.oneOf !== undefined && (relaxing ? relaxed.oneOf !== schema.oneOf : hidden !== null && untagged)) {
       const alternatives = relaxed.oneOf
       delete relaxed.oneOf
       if (relaxed.anyOf === undefined) relaxed.anyOf = alternatives
       else relaxed.allOf = [...(relaxed.allOf ?? []), { anyOf: alternatives }]
     }
     return relaxed
+  }
+
+  /** How the keywords of a level from which `hidden` is hidden are relaxed. */
+  #levelMaps (depth: number, hidden: PathTrie): LevelMaps {
+    return {
+      sameLevel: (schema) => this.relaxRecords(schema, depth, hidden),
+      below: (schema, below) => this.relaxRecords(schema, depth - 1, below),
+      names: (schema) => namesHidden(schema, hidden, (ref) => {
+        const target = this.#components.nameOf(ref)
+        return target === null ? undefined : this.#components.schemas[target]
+      }, this.#components.version),
+      reference: (ref) => {
+        // A discriminator's mapping may name a component by its name alone.
+        const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
+        return target === null ? ref : this.#recordsRef(this.#components.ref(target), depth >= 1, hidden) as string
+      }
+    }
   }
 
   #relaxProperties (properties: Json, depth: number, hidden: PathTrie | null): Json {
@@ -173,7 +196,7 @@ export class Relaxation {
       if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
     }
     if (hidden !== null) {
-      for (const keyword of [...VALUES, 'examples']) {
+      for (const keyword of [...VALUES, ...VALUE_LISTS]) {
         if (Object.hasOwn(schema, keyword)) relaxed = { ...relaxed, [keyword]: envelopeValues(keyword, schema[keyword], key, hidden) }
       }
     }
@@ -191,7 +214,7 @@ function envelopeValues (keyword: string, value: unknown, key: string, hidden: P
   const strip = (envelope: unknown): unknown => isRecord(envelope) && Object.hasOwn(envelope, key)
     ? { ...envelope, [key]: stripHidden(envelope[key], hidden) }
     : envelope
-  return keyword === 'examples' && Array.isArray(value) ? value.map(strip) : strip(value)
+  return VALUE_LISTS.includes(keyword) && Array.isArray(value) ? value.map(strip) : strip(value)
 }
 
 /** The examples @fastify/swagger puts beside a response's schema, without the hidden paths: on the media type (OpenAPI 3) or the response (Swagger 2.0). */
@@ -208,24 +231,13 @@ function withoutHiddenExamples (holder: Json, version: Version, shape: RecordsSh
   }
 }
 
-/** The key of a status in the document: `2XX` in OpenAPI 3, `200` for `2xx` in Swagger 2.0. */
-export function responseKey (statusKey: string, version: Version): string {
-  const upper = statusKey.toUpperCase()
-  return version === '2.0' ? upper.replace('XX', '00') : upper
-}
-
 /** Relaxes the restricted 2xx responses of an operation and notes what the parameters do to them. */
 export function relaxSuccess (relaxation: Relaxation, version: Version, operation: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
   if (!isRecord(operation.responses)) return
   const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
     ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
     : relaxation.relaxRecords(schema, route.maxDepth, hidden)
-  // A `fields` route has no success schema to relax, and restricts every 2xx.
-  const statuses = route.statusKey === undefined
-    ? Object.keys(operation.responses).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
-    : [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]
-        .map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
-  for (const { key, shape } of statuses) {
+  for (const { key, shape } of restrictedStatuses(operation, route, version)) {
     const response = operation.responses[key]
     if (!isRecord(response)) continue
     if (version === '2.0') {

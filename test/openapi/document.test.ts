@@ -798,3 +798,37 @@ test('the complete record of an OpenAPI 3.0 or Swagger 2.0 document has no condi
   const one = restrictedDocument({ ...openapi({ 'get /users': marked('1', { 200: json(branches) }) }), openapi: '3.1.0' }, routes(route)) as Json
   t.same(one.components.schemas.getUsersRecord, branches, 'OpenAPI 3.1 keeps them')
 })
+
+test('a caller\'s document leaves hidden names out of patterns and conditions, behind $refs too, at levels a restriction relaxes and below', async (t) => {
+  const record = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, secret: { type: 'string' } },
+    patternProperties: { '^sec': { type: 'string' }, '^x-': { type: 'string' } },
+    additionalProperties: false,
+    allOf: [{ if: { $ref: '#/components/schemas/secretSet' }, then: { required: ['id'] } }, { if: { $ref: '#/components/schemas/gone' }, then: { required: ['secret'] } }],
+    discriminator: { propertyName: 'id', mapping: { 1: 'elsewhere.json#/user' } }
+  }
+  const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) }, { secret: object({ secret: { type: 'string' } }), secretSet: { required: ['secret'] } })
+  const result = restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]])) as Json
+  t.same(result.paths['/users'].get.responses['200'].content['application/json'].schema.properties.deep, {
+    type: 'object',
+    properties: { id: { type: 'integer' } },
+    patternProperties: { '^x-': { type: 'string' } },
+    additionalProperties: { type: 'string' },
+    allOf: [{}, { if: { $ref: '#/components/schemas/gone' }, then: {} }],
+    discriminator: { propertyName: 'id', mapping: { 1: 'elsewhere.json#/user' } }
+  }, 'below maxDepth: the pattern that names it goes, a condition behind a $ref that names it goes with its branch, a branch loses it, a mapping to another document stays')
+  t.notMatch(JSON.stringify(result), /secret/)
+})
+
+test('a caller\'s document that still names a hidden field is refused with DocumentLeakError, after telling where', async (t) => {
+  const document = openapi({ 'get /users': marked('1', { 200: { content: { 'application/json': { schema: {}, examples: { shared: { $ref: '#/components/examples/user' } } } } } }) })
+  document.components.examples = { user: { value: { id: 1, secret: 's' } } }
+  const leaks: unknown[] = []
+  const hidden = new Map([['1', hiddenTrie(['secret'])]])
+  const refused = { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', statusCode: 500 }
+  t.throws(() => restrictedDocument(document, routes({ ...route, method: ['GET', 'HEAD'] }), hidden, (leak) => leaks.push(leak)), refused)
+  t.same(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value' }])
+  t.throws(() => restrictedDocument(document, routes(route), hidden), refused, 'without a listener too')
+  t.same(Object.keys((restrictedDocument(document, routes(route)) as Json).paths), ['/users'], 'the complete document is served')
+})

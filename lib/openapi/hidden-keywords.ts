@@ -1,0 +1,130 @@
+/**
+ * Leaves a caller's hidden fields out of the keywords of one schema level
+ * that name fields or hold instances: `required`, `dependentRequired`,
+ * `dependencies`, `dependentSchemas`, `discriminator`, `patternProperties`,
+ * `propertyNames`, the subschemas that describe the same level (`then`,
+ * `else`, tuple items; a condition, `if`, or a negation, `not`, that names
+ * a hidden path goes whole), and the values (`example`,
+ * `examples`, `default`, `const`, `enum`). `properties`, `items`, the
+ * members of `allOf`/`anyOf`/`oneOf` and `$ref`s are the relaxer's.
+ */
+import { isRecord } from '../json.js'
+import type { PathTrie } from '../schema/tree.js'
+import { stripHidden } from '../visibility.js'
+import { hiddenName, namesHiddenName, patternNames } from './leaks.js'
+import type { Json } from './types.js'
+
+/** What `hiddenKeyword` returns for a keyword that must go. */
+export const LEAVE_OUT = Symbol('leave out')
+
+/** How the relaxer maps what a keyword holds. */
+export interface LevelMaps {
+  /** A subschema of the same level, with the same hidden paths. */
+  readonly sameLevel: (schema: unknown) => unknown
+  /** A schema one level down, under names that `hidden` maps to `below`. */
+  readonly below: (schema: unknown, below: PathTrie) => unknown
+  /** A reference to a variant, as the level's `$ref`s are rewritten. */
+  readonly reference: (ref: string) => string
+  /** Whether a subschema of the same level names a hidden path. */
+  readonly names: (schema: unknown) => boolean
+}
+
+// Keywords whose value is a schema of the same level, or a list of them (a tuple's items), that a record must match:
+// without a hidden path, each allows at least what it allowed, so the description stays true.
+const SAME_LEVEL = ['then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']
+
+/** A map of names to a list of names or a schema (`dependencies`, `dependentRequired`, `dependentSchemas`) without the hidden ones. */
+function withoutHiddenDependencies (value: Json, hidden: PathTrie, maps: LevelMaps): Json {
+  const kept: Json = {}
+  for (const [name, dependency] of Object.entries(value)) {
+    if (hiddenName(hidden, name)) continue
+    kept[name] = Array.isArray(dependency) ? dependency.filter((other) => !hiddenName(hidden, other)) : maps.sameLevel(dependency)
+  }
+  return kept
+}
+
+/**
+ * A discriminator whose property is hidden goes: the variants it told apart
+ * are then a plain union, told apart by what the caller sees of them. One
+ * that stays maps each value to the variant the caller is described.
+ */
+function withoutHiddenDiscriminator (discriminator: Json, hidden: PathTrie, maps: LevelMaps): Json | typeof LEAVE_OUT {
+  if (hiddenName(hidden, discriminator.propertyName)) return LEAVE_OUT
+  if (!isRecord(discriminator.mapping)) return discriminator
+  const mapping = Object.fromEntries(Object.entries(discriminator.mapping).map(([value, ref]) => [value, typeof ref === 'string' ? maps.reference(ref) : ref]))
+  return { ...discriminator, mapping }
+}
+
+/** The value of one keyword of `level`, a level from which `hidden` is hidden, or LEAVE_OUT. */
+export function hiddenKeyword (keyword: string, value: unknown, level: Json, hidden: PathTrie, maps: LevelMaps): unknown {
+  if (SAME_LEVEL.includes(keyword)) {
+    // A condition that names a hidden path goes with its branches: without the path it would choose another branch.
+    if ((keyword === 'then' || keyword === 'else') && maps.names(level.if)) return LEAVE_OUT
+    return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
+  }
+  switch (keyword) {
+    case 'if':
+    case 'not':
+      // Taking a name out of a condition or a negation changes what it says; leaving it out only allows more.
+      return maps.names(value) ? LEAVE_OUT : value
+    case 'required': {
+      if (!Array.isArray(value)) return value
+      const kept = value.filter((name) => !hiddenName(hidden, name))
+      // OpenAPI 3.0 and Swagger 2.0 schemas do not allow an empty list, and it says nothing.
+      return kept.length === 0 && value.length > 0 ? LEAVE_OUT : kept.length === value.length ? value : kept
+    }
+    case 'dependencies':
+    case 'dependentRequired':
+    case 'dependentSchemas':
+      return isRecord(value) ? withoutHiddenDependencies(value, hidden, maps) : value
+    case 'discriminator':
+      // Swagger 2.0's discriminator is the property's name alone.
+      if (!isRecord(value)) return hiddenName(hidden, value) ? LEAVE_OUT : value
+      return withoutHiddenDiscriminator(value, hidden, maps)
+    case 'propertyNames':
+      // It only narrows the names a record may have: without it, the description stays true.
+      return isRecord(value) && namesHiddenName(value, hidden) ? LEAVE_OUT : value
+    case 'example':
+    case 'default':
+    case 'const':
+      return stripHidden(value, hidden)
+    case 'examples':
+    case 'enum':
+      // JSON Schema's `examples` and `enum` are lists of instances; OpenAPI's media type `examples` is not a schema's.
+      return Array.isArray(value) ? value.map((instance) => stripHidden(instance, hidden)) : value
+    default:
+      return value
+  }
+}
+
+/**
+ * A level's `patternProperties` without the patterns that name a hidden
+ * field, each kept pattern's schema without the hidden paths below the names
+ * it matches. A dropped pattern's schema joins `additionalProperties`, so
+ * that the keys it described are still allowed. Returns the level itself
+ * when nothing changes.
+ */
+export function withoutHiddenPatterns (level: Json, hidden: PathTrie, maps: LevelMaps): Json {
+  if (!isRecord(level.patternProperties)) return level
+  const kept: Json = {}
+  const dropped: unknown[] = []
+  let changed = false
+  for (const [pattern, schema] of Object.entries(level.patternProperties)) {
+    const matched = [...hidden.children].filter(([name]) => patternNames(pattern, name))
+    if (matched.some(([, below]) => below.whole)) {
+      dropped.push(schema)
+      changed = true
+      continue
+    }
+    kept[pattern] = matched.reduce((relaxed, [, below]) => maps.below(relaxed, below), schema)
+    changed ||= kept[pattern] !== schema
+  }
+  if (!changed) return level
+  const relaxed: Json = { ...level, patternProperties: kept }
+  const additional = level.additionalProperties
+  if (dropped.length > 0 && additional !== undefined && additional !== true) {
+    const allowed = additional === false ? dropped : [additional, ...dropped]
+    relaxed.additionalProperties = allowed.length === 1 ? allowed[0] : { anyOf: allowed }
+  }
+  return relaxed
+}

@@ -1,0 +1,277 @@
+/**
+ * The last check of a caller's document, route by route: it walks what the
+ * document gives one route (its restricted responses, the components they
+ * reach through `$ref`, its `x-restricted-fields` key, its `only` and
+ * `defer` choices) with the paths the route's rule hides from the caller,
+ * and finds the first place that still describes or refers to one. It reads
+ * each schema's structure, so a field that merely shares a hidden field's
+ * name at another place (another level, another route) is not taken for it.
+ * Whatever shape the relaxer does not know is caught here, and the document
+ * is refused rather than served.
+ */
+import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
+import type { PathTrie } from '../schema/tree.js'
+import { holdsHidden } from '../visibility.js'
+import { restrictedStatuses } from './operations.js'
+import type { Found } from './operations.js'
+import { isHidden } from './parameters.js'
+import { OPERATION_KEY } from './types.js'
+import type { Json, RecordsShape, Version } from './types.js'
+
+// Keywords whose value is a schema of the same level as the one that holds them, or a list of them.
+const SAME_LEVEL = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems'])
+// Keywords whose value is an instance, or a list of instances.
+const VALUES = new Set(['example', 'default', 'const'])
+const VALUE_LISTS = new Set(['examples', 'enum'])
+
+/** One text per trie of hidden paths. */
+export function hiddenText (hidden: PathTrie): string {
+  let text = texts.get(hidden)
+  if (text === undefined) {
+    text = JSON.stringify([...hidden.children].map(([name, below]) => [name, below.whole ? 1 : hiddenText(below)]))
+    texts.set(hidden, text)
+  }
+  return text
+}
+
+// A trie is not changed once made (a rule's answer is remembered): its text is worked out once.
+const texts = new WeakMap<PathTrie, string>()
+
+/** Whether `name` is hidden at this level. */
+export function hiddenName (hidden: PathTrie, name: unknown): boolean {
+  return typeof name === 'string' && hidden.children.get(name)?.whole === true
+}
+
+/** Whether a pattern (`patternProperties`, `propertyNames`) names `name`: its text spells it, or it matches it. */
+export function patternNames (pattern: string, name: string): boolean {
+  if (pattern.includes(name)) return true
+  try {
+    return new RegExp(pattern, 'u').test(name)
+  } catch {
+    // A pattern that is not a JavaScript regular expression names only what it spells.
+    return false
+  }
+}
+
+/** Whether a `propertyNames` schema names a hidden field: in its `const`, its `enum` or its `pattern`. */
+export function namesHiddenName (names: Json, hidden: PathTrie): boolean {
+  if (hiddenName(hidden, names.const)) return true
+  if (Array.isArray(names.enum) && names.enum.some((name) => hiddenName(hidden, name))) return true
+  return typeof names.pattern === 'string' && [...hidden.children].some(([name, below]) => below.whole && patternNames(names.pattern, name))
+}
+
+// Most tokens hold neither `~` nor `/`: only those are encoded.
+const at = (pointer: string, token: string | number): string => `${pointer}/${typeof token === 'string' && /[~/]/.test(token) ? encodePointerToken(token) : token}`
+
+/** The value a local `$ref` (`#/components/schemas/user`) names in the document, or undefined. */
+function resolveRef (document: unknown, ref: string): unknown {
+  let value = document
+  for (const token of ref.split('/').slice(1)) {
+    if (!isRecord(value) && !Array.isArray(value)) return undefined
+    const key = decodePointerToken(token)
+    if (!Object.hasOwn(value, key)) return undefined
+    value = (value as Json)[key]
+  }
+  return value
+}
+
+/** The first index of a list whose item `named` says names something hidden, as a pointer; null when none. */
+function firstIn (list: unknown, pointer: string, named: (item: unknown) => boolean): string | null {
+  if (!Array.isArray(list)) return null
+  const index = list.findIndex(named)
+  return index === -1 ? null : at(pointer, index)
+}
+
+/** Two tries of hidden paths as one. */
+function merged (a: PathTrie, b: PathTrie): PathTrie {
+  const children = new Map(a.children)
+  for (const [name, below] of b.children) {
+    const mine = children.get(name)
+    children.set(name, mine === undefined ? below : merged(mine, below))
+  }
+  return { whole: a.whole || b.whole, children }
+}
+
+/** The hidden paths as they apply to a response whose records sit as `shape` says: an envelope's records sit under its key. */
+function responseTrie (hidden: PathTrie, shape: RecordsShape): PathTrie {
+  if (shape.kind === 'object' || shape.kind === 'array') return hidden
+  const envelope: PathTrie = { whole: false, children: new Map([[String(shape.key), hidden]]) }
+  // A `fields` route finds at run time whether its records are the payload, an array, or an envelope's.
+  return shape.kind === 'envelope' ? envelope : merged(hidden, envelope)
+}
+
+/** One walk of a document: each schema reached through a `$ref` is checked once per set of hidden paths. */
+class Walk {
+  /** What a local `$ref` (`#/…`) names, or undefined. */
+  readonly #resolve: (ref: string) => unknown
+  /** The `$ref` of the components (`#/components/schemas/`), which a discriminator's mapping may name by their names alone. */
+  readonly #components: string
+  readonly #seen = new Set<string>()
+
+  constructor (resolve: (ref: string) => unknown, components: string) {
+    const resolved = new Map<string, unknown>()
+    this.#resolve = (ref) => {
+      if (!resolved.has(ref)) resolved.set(ref, resolve(ref))
+      return resolved.get(ref)
+    }
+    this.#components = components
+  }
+
+  /** What a local `$ref` names, checked with the paths hidden where it is used. A reference to nothing describes nothing. */
+  reference (ref: unknown, hidden: PathTrie): string | null {
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return null
+    const key = `${ref} ${hiddenText(hidden)}`
+    if (this.#seen.has(key)) return null
+    this.#seen.add(key)
+    return this.schema(this.#resolve(ref), ref.slice(1), hidden)
+  }
+
+  /** The first place in a schema, found at `pointer`, that names a path of `hidden`; null when none. */
+  schema (schema: unknown, pointer: string, hidden: PathTrie): string | null {
+    if (!isRecord(schema) || hidden.children.size === 0) return null
+    for (const [keyword, value] of Object.entries(schema)) {
+      const found = this.#keyword(keyword, value, at(pointer, keyword), hidden)
+      if (found !== null) return found
+    }
+    return null
+  }
+
+  #keyword (keyword: string, value: unknown, pointer: string, hidden: PathTrie): string | null {
+    if (SAME_LEVEL.has(keyword)) return Array.isArray(value) ? this.#first(value, (item, index) => this.schema(item, at(pointer, index), hidden)) : this.schema(value, pointer, hidden)
+    if (VALUES.has(keyword)) return holdsHidden(value, hidden) ? pointer : null
+    if (VALUE_LISTS.has(keyword)) return firstIn(value, pointer, (instance) => holdsHidden(instance, hidden))
+    if (!isRecord(value)) {
+      if (keyword === 'required') return firstIn(value, pointer, (name) => hiddenName(hidden, name))
+      // Swagger 2.0's discriminator is the property's name alone.
+      if (keyword === 'discriminator') return hiddenName(hidden, value) ? pointer : null
+      return keyword === '$ref' ? this.reference(value, hidden) : null
+    }
+    switch (keyword) {
+      case 'properties':
+        // Only the properties that something is hidden in are read: a rule hides few of many.
+        return this.#first([...hidden.children], ([name, below]) => !Object.hasOwn(value, name)
+          ? null
+          : below.whole ? at(pointer, name) : this.schema(value[name], at(pointer, name), below))
+      case 'dependencies':
+      case 'dependentRequired':
+      case 'dependentSchemas':
+        return this.#first(Object.entries(value), ([name, dependency]) => hiddenName(hidden, name)
+          ? at(pointer, name)
+          : Array.isArray(dependency) ? firstIn(dependency, at(pointer, name), (other) => hiddenName(hidden, other)) : this.schema(dependency, at(pointer, name), hidden))
+      case 'discriminator':
+        if (hiddenName(hidden, value.propertyName)) return at(pointer, 'propertyName')
+        // Each value of the mapping refers to a variant: a `$ref`, or a component's name.
+        return this.#first(Object.values(isRecord(value.mapping) ? value.mapping : {}), (ref) =>
+          this.reference(typeof ref === 'string' && !ref.startsWith('#') ? this.#components + encodePointerToken(ref) : ref, hidden))
+      case 'patternProperties':
+        return this.#first(Object.entries(value), ([pattern, property]) => this.#first([...hidden.children], ([name, below]) => {
+          if (!patternNames(pattern, name)) return null
+          return below.whole ? at(pointer, pattern) : this.schema(property, at(pointer, pattern), below)
+        }))
+      case 'propertyNames':
+        return namesHiddenName(value, hidden) ? pointer : null
+      default:
+        return null
+    }
+  }
+
+  #first<T> (items: T[], find: (item: T, index: number) => string | null): string | null {
+    for (let index = 0; index < items.length; index++) {
+      const found = find(items[index], index)
+      if (found !== null) return found
+    }
+    return null
+  }
+
+  /** A response (or a `$ref` to one), its schemas and the examples beside them. */
+  response (response: unknown, pointer: string, hidden: PathTrie, version: Version): string | null {
+    if (!isRecord(response)) return null
+    if (typeof response.$ref === 'string') {
+      // A response shared among the components, checked once per set of hidden paths.
+      const key = `${response.$ref} ${hiddenText(hidden)}`
+      if (!response.$ref.startsWith('#/') || this.#seen.has(key)) return null
+      this.#seen.add(key)
+      return this.response(this.#resolve(response.$ref), response.$ref.slice(1), hidden, version)
+    }
+    if (version === '2.0') {
+      return this.schema(response.schema, at(pointer, 'schema'), hidden) ??
+        this.#first(Object.entries(isRecord(response.examples) ? response.examples : {}), ([mime, example]) => holdsHidden(example, hidden) ? at(at(pointer, 'examples'), mime) : null)
+    }
+    return this.#first(Object.entries(isRecord(response.content) ? response.content : {}), ([mime, media]) => {
+      if (!isRecord(media)) return null
+      const here = at(at(pointer, 'content'), mime)
+      if (Object.hasOwn(media, 'example') && holdsHidden(media.example, hidden)) return at(here, 'example')
+      return this.schema(media.schema, at(here, 'schema'), hidden) ??
+        this.#first(Object.entries(isRecord(media.examples) ? media.examples : {}), ([name, example]) => {
+          // A named example, or a `$ref` to one among the components.
+          const held = isRecord(example) && typeof example.$ref === 'string' && example.$ref.startsWith('#/') ? this.#resolve(example.$ref) : example
+          return isRecord(held) && holdsHidden(held.value, hidden) ? at(at(at(here, 'examples'), name), 'value') : null
+        })
+    })
+  }
+
+  /** The `only` and `defer` choices of an operation's parameters and of its path's. */
+  parameters (parameters: unknown, pointer: string, names: readonly string[], hidden: PathTrie): string | null {
+    if (!Array.isArray(parameters)) return null
+    return this.#first(parameters, (parameter, index) => {
+      if (!isRecord(parameter) || parameter.in !== 'query' || !names.includes(parameter.name)) return null
+      const here = at(pointer, index)
+      const [items, itemsPointer] = isRecord(parameter.schema) ? [parameter.schema.items, at(at(here, 'schema'), 'items')] : [parameter.items, at(here, 'items')]
+      return isRecord(items) ? firstIn(items.enum, at(itemsPointer, 'enum'), (path) => isHidden(String(path), hidden)) : null
+    })
+  }
+
+  /** The operation's `x-restricted-fields` key: the complete record of each restricted status, its field sets and default fields. */
+  routeFields (described: unknown, pointer: string, hidden: PathTrie): string | null {
+    if (!isRecord(described)) return null
+    const visible = (paths: unknown, here: string): string | null => firstIn(paths, here, (path) => isHidden(String(path), hidden))
+    return this.#first(Object.values(isRecord(described.statuses) ? described.statuses : {}), (status) =>
+      isRecord(status) && isRecord(status.record) ? this.reference(status.record.$ref, hidden) : null) ??
+      this.#first(Object.entries(isRecord(described.sets) ? described.sets : {}), ([name, paths]) => visible(paths, at(at(pointer, 'sets'), name))) ??
+      visible(described.defaultFields, at(pointer, 'defaultFields'))
+  }
+}
+
+const componentsRef = (version: Version): string => version === '2.0' ? '#/definitions/' : '#/components/schemas/'
+
+/**
+ * Whether a schema names a path of `hidden` (hidden at the schema's own
+ * level), `resolve` giving what its `$ref`s name. The relaxer asks it of
+ * the schemas it cannot take a hidden name out of without changing their
+ * meaning: a condition (`if`), a negation (`not`).
+ */
+export function namesHidden (schema: unknown, hidden: PathTrie, resolve: (ref: string) => unknown, version: Version): boolean {
+  return new Walk(resolve, componentsRef(version)).schema(schema, '', hidden) !== null
+}
+
+/**
+ * The first place, as a JSON pointer into `document`, where what the
+ * document gives the route of `found` names a path its rule hides from the
+ * caller (`hidden`); null when it names none.
+ */
+export function findHiddenName (document: Json, version: Version, found: Found, hidden: PathTrie): string | null {
+  return hiddenNameFinder(document, version)(found, hidden)
+}
+
+/**
+ * findHiddenName for every route of one document: a component reached by
+ * several routes with the same hidden paths is checked once.
+ */
+export function hiddenNameFinder (document: Json, version: Version): (found: Found, hidden: PathTrie) => string | null {
+  const walk = new Walk((ref) => resolveRef(document, ref), componentsRef(version))
+  return (found, hidden) => routeHiddenName(walk, version, found, hidden)
+}
+
+function routeHiddenName (walk: Walk, version: Version, found: Found, hidden: PathTrie): string | null {
+  const { operation, pathItem, route } = found
+  const pointer = at(at('/paths', found.path), found.method)
+  const responses = isRecord(operation.responses) ? operation.responses : {}
+  const names = [route.onlyParam, route.deferParam]
+  for (const { key, shape } of restrictedStatuses(operation, route, version)) {
+    const leak = walk.response(responses[key], at(at(pointer, 'responses'), key), responseTrie(hidden, shape), version)
+    if (leak !== null) return leak
+  }
+  return walk.routeFields(operation[OPERATION_KEY], at(pointer, OPERATION_KEY), hidden) ??
+    walk.parameters(operation.parameters, at(pointer, 'parameters'), names, hidden) ??
+    walk.parameters(pathItem.parameters, at(at('/paths', found.path), 'parameters'), names, hidden)
+}

@@ -1,0 +1,69 @@
+import { test } from 'tap'
+import { LEAVE_OUT, hiddenKeyword, withoutHiddenPatterns } from '../../lib/openapi/hidden-keywords.js'
+import type { LevelMaps } from '../../lib/openapi/hidden-keywords.js'
+import type { Json } from '../../lib/openapi/types.js'
+import type { PathTrie } from '../../lib/schema/tree.js'
+import { hiddenTrie } from '../../lib/visibility.js'
+
+const hidden = hiddenTrie(['ssn', 'owner.ssn'])
+/** Maps that mark what they were given, so that a row shows which map a keyword used. */
+const maps: LevelMaps = {
+  sameLevel: (schema) => ({ same: schema }),
+  below: (schema, below: PathTrie) => ({ below: [...below.children.keys()], schema }),
+  reference: (ref) => `${ref}Visible`,
+  names: (schema) => JSON.stringify(schema ?? null).includes('ssn')
+}
+
+const table: Array<{ keyword: string, value: unknown, level?: Json, expected: unknown }> = [
+  { keyword: 'required', value: ['id', 'ssn'], expected: ['id'] },
+  { keyword: 'required', value: ['ssn'], expected: LEAVE_OUT },
+  { keyword: 'required', value: [], expected: [] },
+  { keyword: 'required', value: 'ssn', expected: 'ssn' },
+  { keyword: 'dependentRequired', value: { ssn: ['id'], id: ['ssn', 'owner'] }, expected: { id: ['owner'] } },
+  { keyword: 'dependencies', value: { id: { required: ['ssn'] }, owner: ['ssn'] }, expected: { id: { same: { required: ['ssn'] } }, owner: [] } },
+  { keyword: 'dependentSchemas', value: { ssn: {}, id: {} }, expected: { id: { same: {} } } },
+  { keyword: 'dependentSchemas', value: true, expected: true },
+  { keyword: 'discriminator', value: { propertyName: 'ssn', mapping: { a: 'a' } }, expected: LEAVE_OUT },
+  { keyword: 'discriminator', value: { propertyName: 'kind', mapping: { a: '#/a', b: 7 } }, expected: { propertyName: 'kind', mapping: { a: '#/aVisible', b: 7 } } },
+  { keyword: 'discriminator', value: { propertyName: 'kind' }, expected: { propertyName: 'kind' } },
+  { keyword: 'discriminator', value: 'kind', expected: 'kind' },
+  { keyword: 'discriminator', value: 'ssn', expected: LEAVE_OUT },
+  { keyword: 'if', value: { required: ['ssn'] }, expected: LEAVE_OUT },
+  { keyword: 'if', value: { required: ['id'] }, expected: { required: ['id'] } },
+  { keyword: 'then', value: { required: ['id'] }, level: { if: { required: ['ssn'] } }, expected: LEAVE_OUT },
+  { keyword: 'else', value: { required: ['ssn'] }, level: { if: { required: ['id'] } }, expected: { same: { required: ['ssn'] } } },
+  { keyword: 'not', value: { required: ['ssn'] }, expected: LEAVE_OUT },
+  { keyword: 'not', value: { required: ['id'] }, expected: { required: ['id'] } },
+  { keyword: 'prefixItems', value: [{ a: 1 }, { b: 2 }], expected: [{ same: { a: 1 } }, { same: { b: 2 } }] },
+  { keyword: 'contains', value: { c: 3 }, expected: { same: { c: 3 } } },
+  { keyword: 'propertyNames', value: { enum: ['id', 'ssn'] }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { pattern: '^s' }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { const: 'id' }, expected: { const: 'id' } },
+  { keyword: 'propertyNames', value: false, expected: false },
+  { keyword: 'example', value: { id: 1, ssn: 's', owner: { ssn: 't', city: 'c' } }, expected: { id: 1, owner: { city: 'c' } } },
+  { keyword: 'default', value: 'ssn', expected: 'ssn' },
+  { keyword: 'const', value: [{ ssn: 's' }], expected: [{}] },
+  { keyword: 'enum', value: [{ id: 1, ssn: 's' }, 'ssn'], expected: [{ id: 1 }, 'ssn'] },
+  { keyword: 'examples', value: [{ ssn: 's' }], expected: [{}] },
+  { keyword: 'examples', value: { one: { value: { ssn: 's' } } }, expected: { one: { value: { ssn: 's' } } } },
+  { keyword: 'description', value: 'Keeps ssn out', expected: 'Keeps ssn out' }
+]
+
+test('each keyword of a level loses the names and values hidden at that level, or goes when leaving them out would change what it says', async (t) => {
+  for (const { keyword, value, level, expected } of table) t.same(hiddenKeyword(keyword, value, level ?? {}, hidden, maps), expected, `${keyword}: ${JSON.stringify(value)}`)
+})
+
+test('a pattern that names a hidden field goes, and what it allowed joins additionalProperties; a pattern over a field with hidden paths below loses them', async (t) => {
+  const patterns = { '^ss': { type: 'string' }, '^own': { type: 'object' }, '^x': { type: 'integer' } }
+  const rows: Array<[Json, Json]> = [
+    [{ properties: {} }, { properties: {} }],
+    [{ patternProperties: { '^x': {} } }, { patternProperties: { '^x': {} } }],
+    [{ patternProperties: patterns }, { patternProperties: { '^own': { below: ['ssn'], schema: { type: 'object' } }, '^x': { type: 'integer' } } }],
+    [{ patternProperties: patterns, additionalProperties: true }, { patternProperties: { '^own': { below: ['ssn'], schema: { type: 'object' } }, '^x': { type: 'integer' } }, additionalProperties: true }],
+    [{ patternProperties: { 'ssn|x': {} }, additionalProperties: false }, { patternProperties: {}, additionalProperties: {} }],
+    [{ patternProperties: { '^s': { type: 'string' }, '[': {} }, additionalProperties: { type: 'integer' } }, { patternProperties: { '[': {} }, additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }] } }]
+  ]
+  for (const [level, expected] of rows) t.same(withoutHiddenPatterns(level, hidden, maps), expected, JSON.stringify(level))
+  const unchanged = { patternProperties: { '^x': {} } }
+  t.equal(withoutHiddenPatterns(unchanged, hidden, maps), unchanged, 'a level that loses nothing is returned as it is')
+})
