@@ -2,12 +2,12 @@ import { test } from 'tap'
 import fc from 'fast-check'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { composedCase, spellings } from './generators.js'
+import { composedCase, propertyRuns, spellings } from './generators.js'
 import type { ComposedCase } from './generators.js'
 import { project, trieOf } from '../oracle.js'
 
 // Each run builds one app and sends some twenty requests. PROPERTY_RUNS changes the count.
-const numRuns = Math.ceil(Number(process.env.PROPERTY_RUNS ?? 1000) / 4)
+const numRuns = propertyRuns(1 / 4)
 
 async function appFor (c: ComposedCase) {
   const app = Fastify()

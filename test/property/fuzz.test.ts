@@ -6,6 +6,7 @@ import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
 import type { UserStore } from '../../example/store.js'
 import { databaseStore, seededDatabase } from '../../example/database.js'
+import { propertyRuns } from './generators.js'
 
 /** The fields an anonymous caller may be sent: at the top level, in a profile (never its phone), in a post. */
 const DECLARED = new Set(['id', 'name', 'email', 'is_staff', 'profile', 'posts'])
@@ -17,7 +18,7 @@ function checkKeys (record: Record<string, unknown>, allowed: Set<string>, query
     if (!allowed.has(key)) throw new Error(`?${query} sent undeclared field ${key}`)
   }
 }
-const numRuns = Number(process.env.FUZZ_RUNS ?? 3000)
+const numRuns = Number(process.env.FUZZ_RUNS ?? propertyRuns(3))
 
 async function example (t: Test, store: UserStore = memoryStore(generateUsers(30))) {
   const app = await buildApp({ store, pageSize: 10 })

@@ -7,6 +7,16 @@ import fc from 'fast-check'
 
 export type Schema = Record<string, any>
 
+/**
+ * How many cases a property test draws: `share` of a base count. The base is
+ * PROPERTY_RUNS when it is set, else 1000 under `npm run test:deep` (FST_DEEP
+ * set, as CI runs it) and 250 in `npm test`, where a contributor waits for it.
+ */
+export function propertyRuns (share: number): number {
+  const base = Number(process.env.PROPERTY_RUNS ?? (process.env.FST_DEEP === undefined ? 250 : 1000))
+  return Math.max(1, Math.ceil(base * share))
+}
+
 const NAMES = ['a', 'b', 'c', 'd', 'e', 'f']
 
 const leafSchema: fc.Arbitrary<Schema> = fc.oneof(

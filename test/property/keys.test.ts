@@ -2,7 +2,7 @@ import { test } from 'tap'
 import fc from 'fast-check'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { expectedBody, pathsOf, recordSchemaWith, valueOf } from './generators.js'
+import { expectedBody, pathsOf, propertyRuns, recordSchemaWith, valueOf } from './generators.js'
 import type { Schema } from './generators.js'
 
 // Names that look like the syntax of a selection, of a cache key or of JSON:
@@ -18,7 +18,7 @@ const LOOK_ALIKE: Case = {
   hidden: ['x.y']
 }
 
-const numRuns = Number(process.env.PROPERTY_RUNS ?? 1000) / 5
+const numRuns = propertyRuns(1 / 5)
 
 interface Case {
   schema: Schema

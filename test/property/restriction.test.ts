@@ -2,16 +2,16 @@ import { test } from 'tap'
 import fc from 'fast-check'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { envelopeSchema, expectedBody, onlyDeclaredKeys, restrictionCase, spellings } from './generators.js'
+import { envelopeSchema, expectedBody, onlyDeclaredKeys, propertyRuns, restrictionCase, spellings } from './generators.js'
 import type { Case } from './generators.js'
 
-// Each run builds one app and sends 21 requests; 500 runs (half of PROPERTY_RUNS)
-// take some fifteen seconds on a 2-core machine. By then every shape the generators
-// make has come up, in each of 50 seeds tried: each kind of property at each depth,
-// required and additionalProperties, nulls, missing and undeclared keys, empty,
-// nested and overlapping selections, every envelope. PROPERTY_RUNS changes it for
-// a longer search.
-const numRuns = Math.ceil(Number(process.env.PROPERTY_RUNS ?? 1000) / 2)
+// Each run builds one app and sends 21 requests: half of the base count of runs,
+// 125 in npm test and 500 under npm run test:deep (some fifteen seconds on a
+// 2-core machine). At 500, every shape the generators make came up in each of 50
+// seeds tried: each kind of property at each depth, required and
+// additionalProperties, nulls, missing and undeclared keys, empty, nested and
+// overlapping selections, every envelope. PROPERTY_RUNS changes it for a longer search.
+const numRuns = propertyRuns(1 / 2)
 
 /** A value as an ORM hands it over: every object, at every depth, behind a toJSON() that gives its fields. */
 function asDocuments (value: unknown): unknown {
