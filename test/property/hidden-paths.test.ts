@@ -5,6 +5,8 @@ import fastifyRestrictedFields from '../../lib/index.js'
 import { project, trieOf } from '../oracle.js'
 import { propertyRuns } from './generators.js'
 
+const numRuns = propertyRuns(1 / 5)
+
 // Nested objects, arrays of objects and of scalars, a free-form object, and variants.
 const record = {
   type: 'object',
@@ -122,6 +124,6 @@ test('any set of well-formed paths hides exactly what it names, on the compiled,
       }
     }
     checked++
-  }), { numRuns: propertyRuns(1 / 5) })
-  t.equal(checked, 200)
+  }), { numRuns })
+  t.equal(checked, numRuns)
 })
