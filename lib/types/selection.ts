@@ -255,28 +255,35 @@ type Flat<T> = { [K in keyof T]: T[K] }
 
 /**
  * `Select` where some names may or may not have been sent (`Maybe`): a field
- * that only they name is optional. `Maybe` as `string` stands for every
- * field below a field that may come whole or cut down: each is optional but
- * the paths that are certain.
+ * that only they name is optional. `Whole` says the object may also have
+ * been sent whole (an uncertain name named it), so that every field is.
  */
-type SelectSome<T, P extends string, Maybe extends string> = T extends Leaf
+type SelectSome<T, P extends string, Maybe extends string, Whole extends boolean> = T extends Leaf
   ? T
   : IsList<T> extends true
-    ? Array<SelectSome<(T & readonly unknown[])[number], P, Maybe>>
+    ? Array<SelectSome<(T & readonly unknown[])[number], P, Maybe, Whole>>
     : T extends readonly unknown[]
       ? T
       : T extends object
-        ? Flat<{ [K in keyof T as K extends Head<P> ? K : never]: SomeOf<T, K, P, Maybe> } & { [K in keyof T as K extends Head<P> ? never : K extends Head<Maybe> ? K : never]?: SomeOf<T, K, P, Maybe> }>
+        ? Flat<{ [K in keyof T as K extends Head<P> ? K : never]: SomeOf<T, K, P, Maybe, Whole> }
+        & { [K in keyof T as K extends Head<P> ? never : Whole extends true ? K : K extends Head<Maybe> ? K : never]?: SomeOf<T, K, P, Maybe, Whole> }>
         : T
 
-/** What `SelectSome` keeps of the field `K`: whole when a certain name, or the one uncertain name below it, names it whole. */
-type SomeOf<T, K extends keyof T, P extends string, Maybe extends string> = K extends P
+/**
+ * What `SelectSome` keeps of the field `K`: whole when a certain name names
+ * it whole, or when it may only come whole; when only uncertain names reach
+ * it and by just one path, that path was sent.
+ */
+type SomeOf<T, K extends keyof T, P extends string, Maybe extends string, Whole extends boolean> = K extends P
   ? T[K]
-  : string extends Maybe
-    ? SelectSome<T[K], Below<P, K & string>, string>
-    : K extends Maybe
-      ? [Below<P, K & string> | Below<Maybe, K & string>] extends [never] ? T[K] : SelectSome<T[K], Below<P, K & string>, string>
-      : SelectSome<T[K], Below<P, K & string>, Below<Maybe, K & string>>
+  : Whole extends true ? SomeBelow<T[K], Below<P, K & string>, Below<Maybe, K & string>, true>
+    : K extends Maybe ? SomeBelow<T[K], Below<P, K & string>, Below<Maybe, K & string>, true>
+      : [Below<P, K & string>] extends [never]
+          ? IsUnion<Below<Maybe, K & string>> extends true ? SelectSome<T[K], never, Below<Maybe, K & string>, false> : SelectSome<T[K], Below<Maybe, K & string>, never, false>
+          : SelectSome<T[K], Below<P, K & string>, Below<Maybe, K & string>, false>
+
+/** A field that may come whole: whole, unless names reach below it. */
+type SomeBelow<V, P extends string, Maybe extends string, Whole extends boolean> = [P | Maybe] extends [never] ? V : SelectSome<V, P, Maybe, Whole>
 
 /** `Defer` where some names may or may not have been deferred (`Maybe`): a field they name is optional. */
 type DeferSome<T, D extends string, Maybe extends string> = T extends Leaf
@@ -293,7 +300,7 @@ type DeferredOf<T, K extends keyof T, D extends string, Maybe extends string> = 
 
 /** The records of literal lists one of whose names is a union: what is certain kept as it is, the rest optional. */
 type NarrowedSome<R extends RouteShape, Only, Deferred> = DeferSome<
-  SelectSome<R['record'], SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, Certain<Only> & string>, Expanded<R, Uncertain<Only> & string>>,
+  SelectSome<R['record'], SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, Certain<Only> & string>, Expanded<R, Uncertain<Only> & string>, false>,
   Certain<Deferred> & string,
   Uncertain<Deferred> & string
 >
