@@ -36,11 +36,11 @@ export async function unionNames (which: 'id' | 'name', part: 'owner' | 'labels'
   const deep = await api.GET('/items', { params: { query: { only: ['owner'], defer: [nested] } } })
   const deeper: Expect<Equal<typeof deep.data, Array<{ owner: { id?: number, name?: string } }> | undefined>> = true
   // @ts-expect-error the owner's id may have been deferred
-  console.log(sure, kept, inside, maybeLeft, deeper, deep.data?.[0].owner.id.toFixed())
+  console.log(sure, kept, inside, maybeLeft, deeper, beside, whole, into, left, deep.data?.[0].owner.id.toFixed())
   // Without a union, as before: every name written is sent.
   const both = await api.GET('/items', { params: { query: { only: ['id', 'name'] } } })
   const exact: Expect<Equal<typeof both.data, Array<{ id: number, name: string }> | undefined>> = true
-  console.log(exact)
+  console.log(exact, both)
 }
 
 export async function literals (): Promise<void> {
@@ -55,7 +55,7 @@ export async function literals (): Promise<void> {
   const query: Expect<Equal<typeof tagged.data, Array<{ id: number }> | undefined>> = true
   const rest = await api.GET('/items', { params: { query: { tag: ['new'], defer: ['labels', 'owner'] } } })
   const deferred: Expect<Equal<typeof rest.data, Array<{ id: number, name: string }> | undefined>> = true
-  console.log(body, array, query, deferred)
+  console.log(body, array, query, deferred, created, batch, tagged, rest)
   // @ts-expect-error the body's labels are strings
   await api.POST('/items', { body: { name: 'Ada', labels: [1] }, params: { query: { only: ['id'] } } })
   // @ts-expect-error 'nmae' is not a field of an item, whatever else the call holds
@@ -73,7 +73,7 @@ export async function notOptedIn (): Promise<void> {
   const error: Expect<Equal<typeof note.error, { message: string } | undefined>> = true
   const read = await api.GET('/notes/{id}', { params: { path: { id: 1 } } })
   const got: Expect<Equal<typeof read.data, { id: number, text: string } | undefined>> = true
-  console.log(asDocumented, asOpenapiFetch, error, got)
+  console.log(asDocumented, asOpenapiFetch, error, got, note, direct)
   // @ts-expect-error the note's body is the operation's
   await api.POST('/notes', { body: { txt: 'hi' } })
   // @ts-expect-error the note's id is a required path parameter
