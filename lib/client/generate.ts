@@ -68,8 +68,9 @@ function statusEntries (operation: any, described: Described, at: string): strin
 
 /**
  * The TypeScript source of `RestrictedRoutes` for a document: one entry per
- * path and method, with what narrowing needs where the plugin restricts it. Throws when the document is not
- * OpenAPI 3 (openapi-typescript reads no other).
+ * path and method, with what narrowing needs where the plugin restricts it.
+ * Throws when the document is not OpenAPI 3 (openapi-typescript reads no
+ * other).
  *
  * @example writeFileSync('restricted.ts', restrictedRoutesSource(await (await fetch(url)).json()))
  */
