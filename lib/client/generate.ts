@@ -1,11 +1,11 @@
 /**
  * Writes the `RestrictedRoutes` type of a client from an OpenAPI 3 document
- * served by the plugin: for each operation whose `x-restricted-fields` key
- * says what it sends, openapi-typescript's type of the operation, and for
- * each restricted status its complete record (a component of
- * openapi-typescript's `components`) and where the records sit; then its
- * field sets, default fields and `maxDepth`. The document is read as it is:
- * nothing of the server is imported.
+ * served by the plugin: for each operation, openapi-typescript's type of it;
+ * for one whose `x-restricted-fields` key says what it sends, each
+ * restricted status's complete record (a component of openapi-typescript's
+ * `components`) and where the records sit, then its field sets, default
+ * fields and `maxDepth`. The document is read as it is: nothing of the
+ * server is imported.
  */
 // A type only: the description of one operation, as the plugin writes it; nothing of the server is imported.
 import type { RecordsDescription, RouteFieldsDescription as Described } from '../openapi/route-fields.js'
@@ -68,8 +68,9 @@ function statusEntries (operation: any, described: Described, at: string): strin
 
 /**
  * The TypeScript source of `RestrictedRoutes` for a document: one entry per
- * path and method that the plugin restricts. Throws when the document is not
- * OpenAPI 3 (openapi-typescript reads no other).
+ * path and method, with what narrowing needs where the plugin restricts it.
+ * Throws when the document is not OpenAPI 3 (openapi-typescript reads no
+ * other).
  *
  * @example writeFileSync('restricted.ts', restrictedRoutesSource(await (await fetch(url)).json()))
  */
@@ -81,11 +82,15 @@ export function restrictedRoutesSource (document: unknown, options: GenerateOpti
     const operations: string[] = []
     for (const method of METHODS) {
       const operation = item?.[method] as Record<string, unknown> | undefined
-      const described = operation?.['x-restricted-fields']
-      if (!isDescribed(described)) continue
+      if (typeof operation !== 'object' || operation === null) continue
+      const described = operation['x-restricted-fields']
       const at = `paths[${text(path)}][${text(method)}]`
-      const statuses = statusEntries(operation, described, at)
-      if (statuses.length === 0) continue
+      const statuses = isDescribed(described) ? statusEntries(operation, described, at) : []
+      // A route that did not opt in is called through the same client, typed as documented.
+      if (!isDescribed(described) || statuses.length === 0) {
+        operations.push(`    ${method}: {\n      operation: ${at}\n    }`)
+        continue
+      }
       operations.push([
         `    ${method}: {`,
         `      operation: ${at}`,
@@ -104,8 +109,8 @@ export function restrictedRoutesSource (document: unknown, options: GenerateOpti
     if (operations.length > 0) entries.push(`  ${text(path)}: {\n${operations.join('\n')}\n  }`)
   }
   return [
-    '// What each restricted operation of the document sends, for fastify-restricted-fields/client.',
-    '// Generated from the document\'s x-restricted-fields keys: do not edit.',
+    '// What each operation of the document sends, for fastify-restricted-fields/client.',
+    '// Generated from the document\'s operations and their x-restricted-fields keys: do not edit.',
     `import type { components, paths } from ${text(options.types ?? './api.js')}`,
     '',
     'export interface RestrictedRoutes {',

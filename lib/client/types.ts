@@ -38,6 +38,27 @@ export interface RestrictedOperation {
   readonly maxDepth: number
 }
 
+/**
+ * An operation the plugin does not restrict (its route did not opt in), as
+ * the generated `RestrictedRoutes` lists it: openapi-typescript's type of
+ * it, called as documented.
+ */
+export interface DocumentedOperation {
+  /** openapi-typescript's operation: its `parameters`, `requestBody` and `responses`. */
+  readonly operation: unknown
+}
+
+/** A documented operation read as a restricted one with no restricted status: its replies as documented. */
+interface Unrestricted<Operation> {
+  readonly operation: Operation
+  readonly statuses: {}
+  readonly only: never
+  readonly defer: never
+  readonly sets: {}
+  readonly defaultFields: never
+  readonly maxDepth: 8
+}
+
 /** The HTTP methods a client calls, as openapi-typescript keys them. */
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch'
 
@@ -47,8 +68,13 @@ export type RestrictedPaths<Routes, M extends Method> = { [P in keyof Routes]: R
 /** The paths of `Routes` whose GET operation is restricted. */
 export type RestrictedGetPaths<Routes> = RestrictedPaths<Routes, 'get'>
 
-/** The restricted operation of `Routes` at path `P` for method `M`. */
-export type OperationOf<Routes, P, M extends Method> = P extends keyof Routes ? Routes[P] extends { readonly [K in M]: infer O extends RestrictedOperation } ? O : never : never
+/** The paths of `Routes` with an operation for `M`, restricted or not. */
+export type CallablePaths<Routes, M extends Method> = { [P in keyof Routes]: Routes[P] extends { readonly [K in M]: DocumentedOperation } ? P : never }[keyof Routes] & string
+
+/** The operation of `Routes` at path `P` for method `M`: a restricted one as it is, another as one with no restricted status. */
+export type OperationOf<Routes, P, M extends Method> = P extends keyof Routes
+  ? Routes[P] extends { readonly [K in M]: infer O extends DocumentedOperation } ? O extends RestrictedOperation ? O : Unrestricted<O['operation']> : never
+  : never
 
 type Operation<O extends RestrictedOperation> = O['operation'] extends object ? O['operation'] : {}
 
@@ -65,10 +91,25 @@ export type OperationPath<O extends RestrictedOperation> = DeclaredPaths<RecordO
 /** A name `only` accepts on the operation: a path, `*`, `@default`, or `@` and a set's name. */
 export type OperationOnlyName<O extends RestrictedOperation> = OperationPath<O> | '*' | '@default' | `@${keyof O['sets'] & string}`
 
+/**
+ * A list of names, as the call writes it. The tuple beside the array makes
+ * the checker read an array literal as a tuple, whose names the types know,
+ * without a `const` type parameter: that one would also make the body's and
+ * the other parameters' arrays readonly, which their mutable types refuse.
+ */
+type NameList<N> = readonly N[] | readonly [N, ...N[]]
+
+/**
+ * The same names, known to be strings before the call's path is: the checker
+ * reads a literal's names as literals only where it can tell they are
+ * strings (`only`'s `'*'` tells it), else it widens them to `string`.
+ */
+type Names<N> = [N] extends [infer S extends string] ? S : never
+
 /** The query of a call: the operation's own parameters, with `only` and `defer` as lists of the names the route accepts. */
 export type RestrictedQuery<O extends RestrictedOperation> = Omit<QueryOf<O>, O['only'] | O['defer']>
-& { readonly [K in O['only']]?: readonly OperationOnlyName<O>[] }
-& { readonly [K in O['defer']]?: readonly OperationPath<O>[] }
+& { readonly [K in O['only']]?: NameList<OperationOnlyName<O>> }
+& { readonly [K in O['defer']]?: NameList<Names<OperationPath<O>>> }
 
 /** The `params` of a call: path, header and cookie parameters as the document types them, and the restricted query. */
 export type RestrictedParams<O extends RestrictedOperation> = Omit<Parameters<O>, 'query'> & { readonly query?: RestrictedQuery<O> }
@@ -139,11 +180,11 @@ export type RestrictedResult<O extends RestrictedOperation, Init> =
   | { data: RestrictedData<O, Init>, error?: never, response: Response }
   | { data?: never, error: ErrorBody<O>, response: Response }
 
-/** One method of the client: a call to a restricted operation, with or without options. */
+/** One method of the client: a call to an operation, with or without options; a restricted one's records narrowed, another's reply as documented. */
 export interface RestrictedMethod<Routes, M extends Method> {
   /** Without options: the route's default fields, or every field. */
-  <P extends RestrictedPaths<Routes, M>>(path: InitOptional<OperationOf<Routes, P, M>> extends true ? P : never): Promise<RestrictedResult<OperationOf<Routes, P, M>, {}>>
-  <P extends RestrictedPaths<Routes, M>, const Init extends RestrictedInit<OperationOf<Routes, P, M>>>(path: P, init: Init): Promise<RestrictedResult<OperationOf<Routes, P, M>, Init>>
+  <P extends CallablePaths<Routes, M>>(path: InitOptional<OperationOf<Routes, P, M>> extends true ? P : never): Promise<RestrictedResult<OperationOf<Routes, P, M>, {}>>
+  <P extends CallablePaths<Routes, M>, Init extends RestrictedInit<OperationOf<Routes, P, M>>>(path: P, init: Init): Promise<RestrictedResult<OperationOf<Routes, P, M>, Init>>
 }
 
 /**

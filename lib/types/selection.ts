@@ -194,7 +194,9 @@ export type RoutePath<R extends RouteShape> = DeclaredPaths<R['record'], TypeDep
 export type OnlyName<R extends RouteShape> = RoutePath<R> | '*' | '@default' | `@${keyof R['sets'] & string}`
 
 /** The paths a name of `only` stands for: a set's members, `@default`'s, every top-level field of each variant for `*`. */
-type Expanded<R extends RouteShape, N extends string> = N extends '*'
+type Expanded<R extends RouteShape, N extends string> = [N & ('*' | `@${string}`)] extends [never] ? N : ExpandedEach<R, N>
+
+type ExpandedEach<R extends RouteShape, N extends string> = N extends '*'
   ? AllFieldNames<R['record']>
   : N extends '@default'
     ? DefaultPaths<R>
@@ -238,6 +240,71 @@ type Loosened<T> = T extends Leaf
         ? { [K in keyof T]?: Loosened<T[K]> }
         : T
 
+/**
+ * The names of a list written with a name typed as a union (`[which]`, with
+ * `which: 'id' | 'name'`): one of the union's members is sent, and the types
+ * cannot tell which.
+ */
+type Uncertain<L> = L extends readonly unknown[] ? { [I in keyof L]: IsUnion<L[I]> extends true ? L[I] : never }[number] : never
+
+/** The names of a list that are sent whatever a union-typed name of it turns out to be. */
+type Certain<L> = L extends readonly unknown[] ? { [I in keyof L]: IsUnion<L[I]> extends true ? never : L[I] }[number] : never
+
+/** An object type written out, its modifiers kept: what the two halves of a partly optional object read as. */
+type Flat<T> = { [K in keyof T]: T[K] }
+
+/**
+ * `Select` where some names may or may not have been sent (`Maybe`): a field
+ * that only they name is optional. `Whole` says the object may also have
+ * been sent whole (an uncertain name named it), so that every field is.
+ */
+type SelectSome<T, P extends string, Maybe extends string, Whole extends boolean> = T extends Leaf
+  ? T
+  : IsList<T> extends true
+    ? Array<SelectSome<(T & readonly unknown[])[number], P, Maybe, Whole>>
+    : T extends readonly unknown[]
+      ? T
+      : T extends object
+        ? Flat<{ [K in keyof T as K extends Head<P> ? K : never]: SomeOf<T, K, P, Maybe, Whole> }
+        & { [K in keyof T as K extends Head<P> ? never : Whole extends true ? K : K extends Head<Maybe> ? K : never]?: SomeOf<T, K, P, Maybe, Whole> }>
+        : T
+
+/**
+ * What `SelectSome` keeps of the field `K`: whole when a certain name names
+ * it whole, or when it may only come whole; when only uncertain names reach
+ * it and by just one path, that path was sent.
+ */
+type SomeOf<T, K extends keyof T, P extends string, Maybe extends string, Whole extends boolean> = K extends P
+  ? T[K]
+  : Whole extends true ? SomeBelow<T[K], Below<P, K & string>, Below<Maybe, K & string>, true>
+    : K extends Maybe ? SomeBelow<T[K], Below<P, K & string>, Below<Maybe, K & string>, true>
+      : [Below<P, K & string>] extends [never]
+          ? IsUnion<Below<Maybe, K & string>> extends true ? SelectSome<T[K], never, Below<Maybe, K & string>, false> : SelectSome<T[K], Below<Maybe, K & string>, never, false>
+          : SelectSome<T[K], Below<P, K & string>, Below<Maybe, K & string>, false>
+
+/** A field that may come whole: whole, unless names reach below it. */
+type SomeBelow<V, P extends string, Maybe extends string, Whole extends boolean> = [P | Maybe] extends [never] ? V : SelectSome<V, P, Maybe, Whole>
+
+/** `Defer` where some names may or may not have been deferred (`Maybe`): a field they name is optional. */
+type DeferSome<T, D extends string, Maybe extends string> = T extends Leaf
+  ? T
+  : IsList<T> extends true
+    ? Array<DeferSome<(T & readonly unknown[])[number], D, Maybe>>
+    : T extends readonly unknown[]
+      ? T
+      : T extends object
+        ? Flat<{ [K in keyof T as K extends D | Maybe ? never : K]: DeferredOf<T, K, D, Maybe> } & { [K in keyof T as K extends D ? never : K extends Maybe ? K : never]?: DeferredOf<T, K, D, Maybe> }>
+        : T
+
+type DeferredOf<T, K extends keyof T, D extends string, Maybe extends string> = K extends Head<D> | Head<Maybe> ? DeferSome<T[K], Below<D, K & string>, Below<Maybe, K & string>> : T[K]
+
+/** The records of literal lists one of whose names is a union: what is certain kept as it is, the rest optional. */
+type NarrowedSome<R extends RouteShape, Only, Deferred> = DeferSome<
+  SelectSome<R['record'], SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, Certain<Only> & string>, Expanded<R, Uncertain<Only> & string>, false>,
+  Certain<Deferred> & string,
+  Uncertain<Deferred> & string
+>
+
 /** The paths `only` keeps: its names expanded, or the route's default fields when it sends none. */
 type OnlyPaths<R extends RouteShape, Only> = SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, (Only & readonly string[])[number]>
 
@@ -251,7 +318,10 @@ type OnlyPaths<R extends RouteShape, Only> = SendsNothing<Only> extends true ? D
  */
 export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['reply'], R['records'], R['key'],
   [IsLiteral<Only>, IsLiteral<Deferred>] extends [true, true]
-    ? Defer<Select<R['record'], OnlyPaths<R, Only>>, [Deferred] extends [readonly string[]] ? Deferred[number] : never>
+    ? [Uncertain<Only> | Uncertain<Deferred>] extends [never]
+        ? Defer<Select<R['record'], OnlyPaths<R, Only>>, [Deferred] extends [readonly string[]] ? Deferred[number] : never>
+        // A name typed as a union sends one of its members: the fields only such names keep, or leave out, may be absent.
+        : NarrowedSome<R, Only, Deferred>
     // Any of the names may be sent: the widest records it may keep, none of their fields certain.
     : Loosened<Select<R['record'], IsLiteral<Only> extends true ? OnlyPaths<R, Only> : Expanded<R, (Only & readonly string[])[number]> | DefaultPaths<R>>>
 >

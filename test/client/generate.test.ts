@@ -8,7 +8,7 @@ const described = (more: Json = {}): Json => ({ statuses: { 200: records() }, on
 const json = { 'application/json': { schema: {} } }
 const operation = (key: unknown, content: Json = json): Json => ({ 'x-restricted-fields': key, responses: { 200: { content }, 201: { content }, '2XX': { content } } })
 
-test('each described operation becomes an entry of RestrictedRoutes, with each restricted status, typed through openapi-typescript\'s paths and components', async (t) => {
+test('each operation becomes an entry of RestrictedRoutes, typed through openapi-typescript\'s paths; a described one with each restricted status\'s record from its components, one that is not or cannot be read as described with none', async (t) => {
   const document = {
     openapi: '3.1.0',
     paths: {
@@ -28,8 +28,8 @@ test('each described operation becomes an entry of RestrictedRoutes, with each r
       }
     }
   }
-  t.equal(restrictedRoutesSource(document, { types: './generated/api.js' }), `// What each restricted operation of the document sends, for fastify-restricted-fields/client.
-// Generated from the document's x-restricted-fields keys: do not edit.
+  t.equal(restrictedRoutesSource(document, { types: './generated/api.js' }), `// What each operation of the document sends, for fastify-restricted-fields/client.
+// Generated from the document's operations and their x-restricted-fields keys: do not edit.
 import type { components, paths } from './generated/api.js'
 
 export interface RestrictedRoutes {
@@ -71,6 +71,34 @@ export interface RestrictedRoutes {
       sets: {}
       defaultFields: ''
       maxDepth: 8
+    }
+  }
+  '/plain': {
+    get: {
+      operation: paths['/plain']['get']
+    }
+  }
+  '/odd': {
+    get: {
+      operation: paths['/odd']['get']
+    }
+    put: {
+      operation: paths['/odd']['put']
+    }
+    delete: {
+      operation: paths['/odd']['delete']
+    }
+    options: {
+      operation: paths['/odd']['options']
+    }
+    head: {
+      operation: paths['/odd']['head']
+    }
+    patch: {
+      operation: paths['/odd']['patch']
+    }
+    trace: {
+      operation: paths['/odd']['trace']
     }
   }
 }

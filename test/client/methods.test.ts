@@ -5,11 +5,18 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { test } from 'tap'
 import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import createClient from 'openapi-fetch'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import openapiTS, { astToString } from 'openapi-typescript'
 import fastifyRestrictedFields from '../../lib/index.js'
 import { restrictedRoutesSource } from '../../lib/client/generate.js'
+import { restrictedClient } from '../../lib/client/index.js'
+import type { paths } from '../types/generated/items/api.js'
+import type { RestrictedRoutes } from '../types/generated/items/restricted.js'
+
+type Json = Record<string, unknown>
 
 const user = {
   $id: 'user',
@@ -49,6 +56,41 @@ async function documentOf (): Promise<unknown> {
 
 const generated = (name: string): URL => new URL(`../types/generated/${name}`, import.meta.url)
 
+const item = {
+  $id: 'item',
+  type: 'object',
+  required: ['id', 'name', 'labels', 'owner'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    labels: { type: 'array', items: { type: 'string' } },
+    secret: { type: 'string' },
+    owner: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } }
+  }
+}
+const note = { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer' }, text: { type: 'string' } } }
+const newItem = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } } }
+
+/** An app as a new user writes one: restricted routes whose calls carry array literals of their own (a body's list, an array body, an array query parameter), beside routes that did not opt in. */
+async function itemsApp (): Promise<FastifyInstance> {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'items', version: '1' } }, refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === undefined ? ['secret'] : [] })
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  app.addSchema(item)
+  const stored = (name: string, labels: string[] = []): Json => ({ id: 1, name, labels, secret: 's', owner: { id: 7, name: 'Ann' } })
+  app.post<{ Body: { name: string, labels?: string[] } }>('/items', { restrictFields: true, schema: { operationId: 'createItem', body: newItem, response: { 201: { $ref: 'item#' } } } },
+    async (request, reply) => await reply.code(201).send(stored(request.body.name, request.body.labels)))
+  app.post<{ Body: Array<{ name: string }> }>('/items/batch', { restrictFields: true, schema: { operationId: 'createItems', body: { type: 'array', items: newItem }, response: { 200: { type: 'array', items: { $ref: 'item#' } } } } },
+    async (request) => request.body.map(({ name }) => stored(name)))
+  app.get<{ Querystring: { tag?: string[] } }>('/items', { restrictFields: true, schema: { operationId: 'listItems', querystring: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } }, response: { 200: { type: 'array', items: { $ref: 'item#' } } } } },
+    async (request) => [stored('Ada', request.query.tag)])
+  app.get<{ Params: { id: number } }>('/notes/:id', { schema: { operationId: 'getNote', params: idParams, response: { 200: note } } }, async (request) => ({ id: request.params.id, text: 'hello' }))
+  app.post<{ Body: { text: string } }>('/notes', { schema: { operationId: 'createNote', body: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } }, response: { 201: note, 400: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } } } },
+    async (request, reply) => await reply.code(201).send({ id: 2, text: request.body.text }))
+  return app
+}
+
 test('the generated types of a route of each method are what the generators write from its document', async (t) => {
   const document = await documentOf()
   const files = {
@@ -61,4 +103,34 @@ test('the generated types of a route of each method are what the generators writ
   }
   t.match(files['restricted.ts'], /'\/users\/\{id\}': \{\n {4}put: \{[^]*\n {4}delete: \{[^]*\n {4}patch: \{[^]*\n {8}202: \{/, 'PUT, PATCH (with its 202) and DELETE are described')
   t.notMatch(files['restricted.ts'] + files['api.ts'], /secret/, 'the anonymous document names no hidden field')
+})
+
+test('the generated types of restricted routes with array literals of their own, beside routes that did not opt in, are what the generators write', async (t) => {
+  const app = await itemsApp()
+  const document = (await app.inject('/documentation/json')).json()
+  await app.close()
+  const files = {
+    'items/api.ts': astToString(await openapiTS(JSON.parse(JSON.stringify(document)))),
+    'items/restricted.ts': restrictedRoutesSource(document, { types: './api.js' })
+  }
+  for (const [name, text] of Object.entries(files)) {
+    if (process.env.WRITE_GENERATED === '1') writeFileSync(generated(name), text)
+    t.equal(readFileSync(generated(name), 'utf8'), text, `test/types/generated/${name} is up to date`)
+  }
+  t.notMatch(files['items/restricted.ts'] + files['items/api.ts'], /secret/, 'the anonymous document names no hidden field')
+})
+
+test('one restricted client calls the routes that did not opt in as documented, and the restricted ones with their selection, through openapi-fetch', async (t) => {
+  const app = await itemsApp()
+  t.teardown(() => app.close())
+  const api = restrictedClient<RestrictedRoutes>(createClient<paths>({ baseUrl: await app.listen({ port: 0, host: '127.0.0.1' }) }))
+  const note = await api.POST('/notes', { body: { text: 'hi' } })
+  t.same([note.response.status, note.data], [201, { id: 2, text: 'hi' }], 'a POST to a route that did not opt in')
+  const read = await api.GET('/notes/{id}', { params: { path: { id: 3 } } })
+  t.same(read.data, { id: 3, text: 'hello' }, 'a GET with a path parameter')
+  const created = await api.POST('/items', { body: { name: 'Ada', labels: ['x'] }, params: { query: { only: ['id', 'labels'] } } })
+  t.same([created.response.status, created.data], [201, { id: 1, labels: ['x'] }], 'a restricted POST, with a list in its body')
+  const listed = await api.GET('/items', { params: { query: { tag: ['new'], only: ['labels'] } } })
+  t.same(listed.data, [{ labels: ['new'] }], 'a restricted GET, with a list parameter of its own')
+  t.equal(new URL(listed.response.url).search, '?tag=new&only=labels', 'both lists sent as openapi-fetch sends them')
 })

@@ -247,6 +247,24 @@ export type NotLiteral = Expect<Equal<Restricted<RouteFields<Deep[]>, { only: Ar
   Array<{ id?: number, name?: string, profile?: { city?: string, geo?: { lat?: number } } | null }>>>
 export type NotLiteralWithDefaults = Expect<Equal<Restricted<RouteFields<Deep, {}, 'name'>, { only: Array<'id'> }>, { id?: number, name?: string }>>
 export type DeferNotLiteral = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['id', 'name'], defer: Array<'name'> }>, { id?: number, name?: string }>>
+// A name typed as a union (`[which]`) sends one of its members: a field that only such names keep, or leave out, is optional.
+export type UnionName = Expect<Equal<Restricted<Route, { only: ['id' | 'name'] }>, { id?: number, name?: string }>>
+export type UnionBeside = Expect<Equal<Restricted<Route, { only: ['name', '@summary' | 'email'] }>, { name: string, id?: number, email?: string | null }>>
+export type UnionStar = Expect<Equal<Restricted<RouteFields<Tag>, { only: ['id', '*' | 'id'] }>, { id: number, label?: string }>>
+// Reached by one uncertain path only, a field holds that path when it is sent; by several, any of them.
+export type UnionNested = Expect<Equal<Restricted<RouteFields<Deep[]>, { only: ['id', 'profile.geo.lat' | 'name'] }>,
+  Array<{ id: number, name?: string, profile?: { geo: { lat: number } } | null }>>>
+export type UnionNestedTwo = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['profile.city' | 'profile.geo'] }>,
+  { profile?: { city?: string, geo?: { lat: number } } | null }>>
+export type UnionWhole = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['profile.city', 'profile' | 'id'] }>,
+  { id?: number, profile: { city: string, geo?: { lat: number } } | null }>>
+export type UnionArray = Expect<Equal<Restricted<Route, { only: ['tags.label' | 'id'] }>, { id?: number, tags?: Array<{ label: string }> }>>
+export type UnionVariants = Expect<Equal<Restricted<RouteFields<Pet>, { only: ['kind', 'lives' | 'barks'] }>, { kind: 'cat', lives?: number } | { kind: 'dog', barks?: boolean }>>
+export type UnionDefer = Expect<Equal<Restricted<RouteFields<Deep>, { defer: ['profile.city' | 'name'] }>,
+  { id: number, name?: string, profile: { city?: string, geo: { lat: number } } | null }>>
+export type UnionDeferBeside = Expect<Equal<Restricted<Route, { only: ['@summary', 'email'], defer: ['email', 'id' | 'name'] }>, { id?: number, name?: string }>>
+// @ts-expect-error a union's members are checked as any other name
+export type UnionTypo = Restricted<Route, { only: ['id' | 'nmae'] }>
 // An empty list is not sent: the route's default fields.
 export type EmptyOnly = Expect<Equal<Restricted<RouteFields<Deep, {}, 'name'>, { only: [] }>, { name: string }>>
 // A route's maxDepth bounds the paths its names accept; a field at that depth is kept whole.

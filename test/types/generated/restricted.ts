@@ -1,5 +1,5 @@
-// What each restricted operation of the document sends, for fastify-restricted-fields/client.
-// Generated from the document's x-restricted-fields keys: do not edit.
+// What each operation of the document sends, for fastify-restricted-fields/client.
+// Generated from the document's operations and their x-restricted-fields keys: do not edit.
 import type { components, paths } from './api.js'
 
 export interface RestrictedRoutes {
