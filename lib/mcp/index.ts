@@ -52,9 +52,17 @@ interface DocumentedInstance {
  * known yet; -32000 is JSON-RPC's first code for server errors, the one the
  * SDK's transport answers refused HTTP requests with.
  */
-function jsonRpcError (reply: FastifyReply, statusCode: number, message: string): FastifyReply {
-  return reply.code(statusCode).type('application/json').send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })
+function jsonRpcError (reply: FastifyReply, statusCode: number, message: string, code = -32000): FastifyReply {
+  return reply.code(statusCode).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null })
 }
+
+/**
+ * The headers that say who and where the caller is, passed on as received
+ * with the client's address, so that the route's `request.ip`, `host` and
+ * `protocol` are the endpoint's under the app's own `trustProxy` (rate limits,
+ * allow-lists and host-based tenancy see the caller, not the process).
+ */
+const CALLER_HEADERS = ['host', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']
 
 function positiveInteger (value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback
@@ -99,7 +107,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
 
   function forwarded (request: FastifyRequest): Record<string, string | string[]> {
     const headers: Record<string, string | string[]> = { accept: 'application/json' }
-    for (const name of forwardHeaders) {
+    for (const name of [...CALLER_HEADERS, ...forwardHeaders]) {
       const value = request.headers[name]
       if (value !== undefined) headers[name] = value
     }
@@ -114,8 +122,14 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   function mcpServer (request: FastifyRequest): Server {
     const server = new Server(serverInfo, serverOptions)
     server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const document = await documented.restrictedFieldsDocument(request)
-      return { tools: documentTools(document, include).map((tool) => tool.definition) }
+      try {
+        const document = await documented.restrictedFieldsDocument(request)
+        return { tools: documentTools(document, include).map((tool) => tool.definition) }
+      } catch (error) {
+        // A rule or a transform of the app failed: its message may name what the caller may not see.
+        request.log.error({ err: error }, 'MCP tools could not be made')
+        throw new McpError(ErrorCode.InternalError, 'The tools could not be made; the server logged why')
+      }
     })
     server.setRequestHandler(CallToolRequestSchema, async (call) => {
       const tool = callableTools().get(call.params.name)
@@ -124,7 +138,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
       const target = callUrl(tool.call, call.params.arguments, maxArgumentsLength)
       if ('refused' in target) return target.refused
       try {
-        const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request) })
+        const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
         return callResult(tool.call, response.statusCode, response.body)
       } catch (error) {
         request.log.error({ err: error, tool: call.params.name }, 'MCP tool call failed')
@@ -149,6 +163,8 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     handler: async function mcpEndpoint (request, reply) {
       // Stateless: no session to resume, so no event stream to open (GET) or session to end (DELETE).
       if (request.method !== 'POST') return jsonRpcError(reply.header('allow', 'POST'), 405, 'Method not allowed: this stateless endpoint takes POST only')
+      // The current protocol revision has no batches: one POST may not run a hundred routes at once.
+      if (Array.isArray(request.body)) return jsonRpcError(reply, 400, 'Invalid Request: batches are not supported; send one JSON-RPC message per request', -32600)
       const server = mcpServer(request)
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
       reply.hijack()
