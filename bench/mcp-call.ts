@@ -7,7 +7,8 @@
  * one sends plain requests with fetch, one at a time, so that the client's
  * own work is not counted. Slices of `BENCH_CALLS` requests run back to back
  * in each of `BENCH_PAIRS` rounds: the route over HTTP, the same route as a
- * tool call, the floor's tool call, and the route over HTTP again (the
+ * tool call, a `ping` of the endpoint (what a POST costs before any route
+ * runs), the floor's tool call, and the route over HTTP again (the
  * calibration pair: a ratio of 1 is what noise looks like). The figures are
  * the medians of the per-round ratios, beside the median microseconds of
  * server CPU per request, and the load average the machine had.
@@ -32,17 +33,18 @@ async function serverCpu (): Promise<number> {
 }
 
 let id = 0
-function toolCall (origin: string, name: string, args: Record<string, unknown>): () => Promise<void> {
+function rpc (origin: string, method: string, params?: unknown): () => Promise<void> {
   return async () => {
     const response = await fetch(`${origin}/mcp`, {
       method: 'POST',
       headers: MCP_HEADERS,
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: args } })
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, ...params === undefined ? {} : { params } })
     })
     const body = await response.json() as { result?: { isError?: boolean } }
-    if (response.status !== 200 || body.result === undefined || body.result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(body)}`)
+    if (response.status !== 200 || body.result === undefined || body.result.isError === true) throw new Error(`${method} failed: ${JSON.stringify(body)}`)
   }
 }
+const toolCall = (origin: string, name: string, args: Record<string, unknown>): () => Promise<void> => rpc(origin, 'tools/call', { name, arguments: args })
 
 async function httpGet (): Promise<void> {
   const response = await fetch(`${origins.app}${ROUTE}`)
@@ -53,6 +55,7 @@ async function httpGet (): Promise<void> {
 const KINDS = {
   http: httpGet,
   mcp: toolCall(origins.app, 'getUser', { id: 5, only: ['name', 'email'] }),
+  ping: rpc(origins.app, 'ping'),
   floor: toolCall(origins.floor, 'echo', {}),
   calibration: httpGet
 }
@@ -88,6 +91,7 @@ console.log('| Request | µs | × HTTP |')
 console.log('|---|---|---|')
 console.log(`| GET ${ROUTE} over HTTP | ${micros('http')} | 1 |`)
 console.log(`| tools/call getUser, the same request | ${micros('mcp')} | ${ratio('mcp')} |`)
+console.log(`| ping, the endpoint alone: a JSON-RPC POST that runs no route | ${micros('ping')} | ${ratio('ping')} |`)
 console.log(`| the SDK's minimal stateless server, tools/call of one trivial tool | ${micros('floor')} | ${ratio('floor')} |`)
 console.log(`| calibration: the GET again | ${micros('calibration')} | ${ratio('calibration')} |`)
 console.log(`Load average: ${loadavg().map((load) => load.toFixed(2)).join(', ')}`)

@@ -121,13 +121,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
       serverInfo,
       ...options.instructions === undefined ? {} : { instructions: options.instructions },
       async listTools () {
-        try {
-          return { tools: (await toolsFor(request)).map((tool) => tool.definition) }
-        } catch (error) {
-          // A rule or a transform of the app failed: its message may name what the caller may not see.
-          request.log.error({ err: error }, 'MCP tools could not be made')
-          throw new McpError(ErrorCode.InternalError, 'The tools could not be made; the server logged why')
-        }
+        return { tools: (await toolsFor(request)).map((tool) => tool.definition) }
       },
       async callTool (params) {
         const tool = callableTools().get(params.name)
@@ -143,6 +137,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
           return errorResult(new ToolFailedError())
         }
       },
+      // A rule or a transform of the app that failed while the tools were made: its message may name what the caller may not see.
       failed (error) {
         request.log.error({ err: error }, 'MCP request failed')
       }
