@@ -24,11 +24,13 @@ function isScalar (value: unknown): value is Scalar {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean'
 }
 
-/** A path parameter as a segment: `.` and `..` escaped, or a URL parser would climb to another route. */
-function pathSegment (value: Scalar): string {
-  const encoded = encodeURIComponent(String(value))
-  return encoded === '.' || encoded === '..' ? encoded.replaceAll('.', '%2E') : encoded
-}
+/**
+ * Values that a URL parser does not keep as a segment of their own: an empty
+ * one falls to the route one level up, `.` and `..` (escaped or not, `%2E` is
+ * a dot to WHATWG's parser) climb. Every other value is encoded whole
+ * (`/`, `?`, `#` and `%` included), so it lands in its own parameter.
+ */
+const NOT_A_SEGMENT = new Set(['', '.', '..'])
 
 /** An error result, its text the error's JSON as the routes send theirs. */
 export function errorResult (error: { statusCode?: number, code?: string, message: string }): ToolResult {
@@ -41,7 +43,8 @@ export function errorResult (error: { statusCode?: number, code?: string, messag
  * The URL that runs the call's route with `args`, or the error result that
  * refuses them: not an object, an argument the tool does not have, a value
  * that is not a string, number or boolean (or, for an array argument, a list
- * of them), a missing path parameter, or a query string longer than `maxLength`.
+ * of them), a missing path parameter, a path parameter that is empty, `.` or `..`, or
+ * a query string longer than `maxLength`.
  */
 export function callUrl (call: ToolCall, args: unknown, maxLength: number): { url: string } | { refused: ToolResult } {
   const refuse = (message: string): { refused: ToolResult } => ({ refused: errorResult(new InvalidArgumentsError(message)) })
@@ -60,8 +63,9 @@ export function callUrl (call: ToolCall, args: unknown, maxLength: number): { ur
       if (!value.every(isScalar)) return refuse(`Argument '${name}' must be a list of strings, numbers or booleans`)
       for (const member of value) query.append(name, String(member))
     } else if (isScalar(value)) {
-      if (inPath) path = path.replaceAll(`{${name}}`, pathSegment(value))
-      else query.append(name, String(value))
+      if (!inPath) query.append(name, String(value))
+      else if (NOT_A_SEGMENT.has(String(value))) return refuse(`Argument '${name}' must be a path segment: neither empty, '.' nor '..'`)
+      else path = path.replaceAll(`{${name}}`, encodeURIComponent(String(value)))
     } else {
       return refuse(`Argument '${name}' must be ${call.arrays.includes(name) ? 'a list of strings, numbers or booleans' : 'a string, a number or a boolean'}`)
     }

@@ -2,18 +2,18 @@
  * `fastify-restricted-fields/mcp`: the opted-in routes as MCP tools, served
  * over Streamable HTTP, stateless, beside the REST routes. Each caller's tools
  * are made from that caller's OpenAPI document; a call runs its route with
- * `inject`, with the caller's credentials, so every hook, rule and loader of
- * the route applies as it does over HTTP.
+ * `inject`, with the caller's credentials, address and host, so every hook,
+ * rule and loader of the route applies as it does over HTTP. The JSON-RPC
+ * methods are answered in `protocol.ts`, with the SDK's schemas.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { InvalidOptionError, McpWithoutDocumentError, ToolFailedError, quote } from '../errors.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import { normalizeOrigin, originAllowed } from './origin.js'
+import { answer, transportError } from './protocol.js'
+import type { Answer, ToolServer } from './protocol.js'
 import { documentTools, includeRestrictedRoutes } from './tools.js'
 import type { IncludeTools, Tool } from './tools.js'
 
@@ -47,14 +47,19 @@ interface DocumentedInstance {
   swagger?: () => unknown
 }
 
-/**
- * A JSON-RPC error sent before the SDK sees the request, so no request id is
- * known yet; -32000 is JSON-RPC's first code for server errors, the one the
- * SDK's transport answers refused HTTP requests with.
- */
-function jsonRpcError (reply: FastifyReply, statusCode: number, message: string): FastifyReply {
-  return reply.code(statusCode).type('application/json').send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })
+/** Sends an answer of the endpoint: JSON, written once, or no body. */
+function send (reply: FastifyReply, { status, body }: Answer): FastifyReply {
+  reply.code(status)
+  return body === undefined ? reply.send() : reply.type('application/json').send(JSON.stringify(body))
 }
+
+/**
+ * The headers that say who and where the caller is, passed on as received
+ * with the client's address, so that the route's `request.ip`, `host` and
+ * `protocol` are the endpoint's under the app's own `trustProxy` (rate limits,
+ * allow-lists and host-based tenancy see the caller, not the process).
+ */
+const CALLER_HEADERS = ['host', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']
 
 function positiveInteger (value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback
@@ -99,43 +104,48 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
 
   function forwarded (request: FastifyRequest): Record<string, string | string[]> {
     const headers: Record<string, string | string[]> = { accept: 'application/json' }
-    for (const name of forwardHeaders) {
+    for (const name of [...CALLER_HEADERS, ...forwardHeaders]) {
       const value = request.headers[name]
       if (value !== undefined) headers[name] = value
     }
     return headers
   }
 
-  // A server is made for each request, and would make a validator of its own (a new Ajv, the larger part of a call's CPU time)
-  // for elicitation results, which these servers never ask for: one serves them all.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator()
-  const serverOptions = { capabilities: { tools: {} }, jsonSchemaValidator, ...options.instructions === undefined ? {} : { instructions: options.instructions } }
+  /** The caller's tools, made from the caller's document. */
+  async function toolsFor (request: FastifyRequest): Promise<Tool[]> {
+    return documentTools(await documented.restrictedFieldsDocument(request), include)
+  }
 
-  function mcpServer (request: FastifyRequest): Server {
-    const server = new Server(serverInfo, serverOptions)
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const document = await documented.restrictedFieldsDocument(request)
-      return { tools: documentTools(document, include).map((tool) => tool.definition) }
-    })
-    server.setRequestHandler(CallToolRequestSchema, async (call) => {
-      const tool = callableTools().get(call.params.name)
-      // The spec's answer to an unknown tool: a JSON-RPC error, not a result; the name it echoes is cut short.
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(call.params.name)}`)
-      const target = callUrl(tool.call, call.params.arguments, maxArgumentsLength)
-      if ('refused' in target) return target.refused
-      try {
-        const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request) })
-        return callResult(tool.call, response.statusCode, response.body)
-      } catch (error) {
-        request.log.error({ err: error, tool: call.params.name }, 'MCP tool call failed')
-        return errorResult(new ToolFailedError())
+  function toolServer (request: FastifyRequest): ToolServer {
+    return {
+      serverInfo,
+      ...options.instructions === undefined ? {} : { instructions: options.instructions },
+      async listTools () {
+        return { tools: (await toolsFor(request)).map((tool) => tool.definition) }
+      },
+      async callTool (params) {
+        const tool = callableTools().get(params.name)
+        // The spec's answer to an unknown tool: a JSON-RPC error, not a result; the name it echoes is cut short.
+        if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(params.name)}`)
+        const target = callUrl(tool.call, params.arguments, maxArgumentsLength)
+        if ('refused' in target) return target.refused
+        try {
+          const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
+          return callResult(tool.call, response.statusCode, response.body)
+        } catch (error) {
+          request.log.error({ err: error, tool: params.name }, 'MCP tool call failed')
+          return errorResult(new ToolFailedError())
+        }
+      },
+      // A rule or a transform of the app that failed while the tools were made: its message may name what the caller may not see.
+      failed (error) {
+        request.log.error({ err: error }, 'MCP request failed')
       }
-    })
-    return server
+    }
   }
 
   const checkOrigin: onRequestHookHandler = async function checkOrigin (request, reply) {
-    if (!originAllowed(request.headers.origin, allowedOrigins)) return jsonRpcError(reply, 403, 'Forbidden: this origin may not call the MCP endpoint')
+    if (!originAllowed(request.headers.origin, allowedOrigins)) return send(reply, transportError(403, 'Forbidden: this origin may not call the MCP endpoint'))
   }
   const userHooks = [options.onRequest ?? []].flat()
 
@@ -148,16 +158,8 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     schema: { hide: true } as FastifySchema,
     handler: async function mcpEndpoint (request, reply) {
       // Stateless: no session to resume, so no event stream to open (GET) or session to end (DELETE).
-      if (request.method !== 'POST') return jsonRpcError(reply.header('allow', 'POST'), 405, 'Method not allowed: this stateless endpoint takes POST only')
-      const server = mcpServer(request)
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-      reply.hijack()
-      reply.raw.on('close', () => {
-        transport.close().catch(() => {})
-        server.close().catch(() => {})
-      })
-      await server.connect(transport)
-      await transport.handleRequest(request.raw, reply.raw, request.body)
+      if (request.method !== 'POST') return send(reply.header('allow', 'POST'), transportError(405, 'Method not allowed: this stateless endpoint takes POST only'))
+      return send(reply, await answer(toolServer(request), request.body, request.headers))
     }
   })
 }

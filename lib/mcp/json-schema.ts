@@ -20,7 +20,7 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'contains', 'propertyNames', 'prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'])
 
 /** A nullable schema as JSON Schema: `null` added to its type, or to its choices. */
-function withNull (schema: Json): Json {
+export function withNull (schema: Json): Json {
   if (typeof schema.type === 'string') {
     const nullable: Json = { ...schema, type: [schema.type, 'null'] }
     if (Array.isArray(schema.enum) && !schema.enum.includes(null)) nullable.enum = [...schema.enum, null]

@@ -8,7 +8,7 @@
  */
 import { isRecord } from '../json.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
-import { toJsonSchema } from './json-schema.js'
+import { toJsonSchema, withNull } from './json-schema.js'
 
 type Json = Record<string, any>
 
@@ -134,11 +134,13 @@ function operationTool (document: Json, path: string, pathItem: Json, operation:
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {
       schema = { ...schema, description: parameter.description }
     }
-    properties[name] = schema
+    if (schema.type === 'array') arrays.push(name)
     if (parameter.in === 'path') pathParams.push(name)
     else queryParams.push(name)
+    // A call takes null for an absent argument, and says so: some clients check a model's arguments against the schema first.
     if (parameter.in === 'path' || parameter.required === true) required.push(name)
-    if (schema.type === 'array') arrays.push(name)
+    else if (Object.keys(schema).some((keyword) => keyword !== 'description')) schema = withNull(schema)
+    properties[name] = schema
   }
   const inputSchema: Json = { type: 'object', properties, ...required.length > 0 ? { required } : {}, additionalProperties: false }
   // The primary restricted status comes first; its reply is what a tool call returns.

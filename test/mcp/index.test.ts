@@ -87,8 +87,8 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
       type: 'object',
       properties: {
         id: { type: 'integer', minimum: 1, description: 'The id of the user.' },
-        only: { type: 'array', items: { type: 'string', enum: [...ANONYMOUS_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' },
-        defer: { type: 'array', items: { type: 'string', enum: ANONYMOUS_FIELDS }, description: 'The fields to leave out.' }
+        only: { type: ['array', 'null'], items: { type: 'string', enum: [...ANONYMOUS_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' },
+        defer: { type: ['array', 'null'], items: { type: 'string', enum: ANONYMOUS_FIELDS }, description: 'The fields to leave out.' }
       },
       required: ['id'],
       additionalProperties: false
@@ -115,8 +115,8 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
   const listing = JSON.stringify(anonymous)
   for (const hidden of ['last_login', 'phone']) t.notOk(listing.includes(hidden), `the anonymous listing does not name ${hidden}`)
   for (const tool of staff) {
-    t.same(tool.inputSchema.properties?.only, { type: 'array', items: { type: 'string', enum: [...STAFF_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' })
-    t.same(tool.inputSchema.properties?.defer, { type: 'array', items: { type: 'string', enum: STAFF_FIELDS }, description: 'The fields to leave out.' })
+    t.same(tool.inputSchema.properties?.only, { type: ['array', 'null'], items: { type: 'string', enum: [...STAFF_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' })
+    t.same(tool.inputSchema.properties?.defer, { type: ['array', 'null'], items: { type: 'string', enum: STAFF_FIELDS }, description: 'The fields to leave out.' })
   }
   const staffUser = staff.find((tool) => tool.name === 'getUser')?.outputSchema as Record<string, any>
   t.same([Object.keys(staffUser.properties), staffUser.properties.profile.properties.phone], [
@@ -125,7 +125,7 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
   ])
   const page = staff.find((tool) => tool.name === 'listUsers') as Tool
   t.same([page.outputSchema?.type, page.outputSchema?.required, page.inputSchema.properties.page], [
-    'object', ['count', 'next', 'previous', 'results'], { type: 'string', description: "A page number from 1, or 'last'; absent means 1" }
+    'object', ['count', 'next', 'previous', 'results'], { type: ['string', 'null'], description: "A page number from 1, or 'last'; absent means 1" }
   ])
 })
 

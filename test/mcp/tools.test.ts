@@ -72,8 +72,8 @@ test('a restricted GET becomes a tool whose input is its parameters, with the ca
         type: 'object',
         properties: {
           id: { type: 'integer' },
-          only: { type: 'array', items: { type: 'string', enum: ['id', 'name', '*'] }, description: 'The fields to return; absent: the default ones.' },
-          defer: { type: 'array', items: { type: 'string', enum: ['id', 'name'] }, description: 'The fields to leave out.' },
+          only: { type: ['array', 'null'], items: { type: 'string', enum: ['id', 'name', '*'] }, description: 'The fields to return; absent: the default ones.' },
+          defer: { type: ['array', 'null'], items: { type: 'string', enum: ['id', 'name'] }, description: 'The fields to leave out.' },
           page: { type: 'integer', description: 'The page.' }
         },
         required: ['id', 'page'],
@@ -137,6 +137,6 @@ test('a parameter without a schema takes anything, and a restriction parameter d
   })
   t.same(tool.definition.inputSchema.properties, {
     q: {},
-    only: { type: 'array', items: { type: 'string' }, description: 'The fields to return; absent: the default ones.' }
+    only: { type: ['array', 'null'], items: { type: 'string' }, description: 'The fields to return; absent: the default ones.' }
   })
 })
