@@ -10,9 +10,9 @@
  *   shared schema of the instance, and fast-json-stringify checks and
  *   indexes each of them on every compile: with a thousand of them a
  *   ten-field selection took 30 ms instead of 1. Where the route uses that
- *   default compiler, the plugin calls fast-json-stringify itself, with
- *   Fastify's `serializerOpts` and the reached schemas alone; a custom
- *   compiler is called as Fastify calls it.
+ *   default compiler, the plugin makes that compiler anew from the app's
+ *   own Fastify, with its `serializerOpts` and the reached schemas alone
+ *   (lib/fastify-compiler.ts); a custom compiler is called as Fastify calls it.
  * - A compile is estimated before it runs, from the size of what it is
  *   handed: the pruned schema and the shared schemas it reaches (the
  *   compiler's work is about linear in them, and the chains of variants
@@ -23,11 +23,8 @@
  *   of the cache's ration per `COST_UNIT` of its estimate, so a client
  *   cannot buy many expensive compiles at the price of cheap ones.
  */
-import { createRequire } from 'node:module'
-import fastJsonStringify from 'fast-json-stringify'
 import { isRecord } from './json.js'
 import type { JsonSchema } from './schema/tree.js'
-import type { Serializer } from './write.js'
 
 /**
  * The share of a status's recent lookups that a selection must make up to be
@@ -104,36 +101,4 @@ export function keptBytes (cost: number): number {
 /** The units of the compilation ration that a compile of this estimated cost spends: one at least. */
 export function rationUnits (cost: number): number {
   return Math.max(1, Math.ceil(cost / COST_UNIT))
-}
-
-/**
- * Fastify's own fast-json-stringify: the one its default serializer compiler
- * (@fastify/fast-json-stringify-compiler) calls, so that a selection is
- * written by the same version as the route; the plugin's own where it cannot be found.
- */
-function fastifysFastJsonStringify (): Build {
-  try {
-    const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'))
-    const fromCompiler = createRequire(fromFastify.resolve('@fastify/fast-json-stringify-compiler'))
-    return fromCompiler('fast-json-stringify') as Build
-    /* c8 ignore start: Fastify installed without its compiler beside it */
-  } catch {
-    return fastJsonStringify as unknown as Build
-  }
-  /* c8 ignore stop */
-}
-
-/** fast-json-stringify's build, as the plugin calls it. */
-type Build = (schema: JsonSchema, options: Record<string, unknown>) => Serializer
-
-let defaultBuild: Build | undefined
-
-/**
- * Compiles as Fastify's default serializer compiler does (fast-json-stringify
- * with the instance's `serializerOpts`), handing it only the shared schemas
- * that `schema` reaches; throws when fast-json-stringify refuses it.
- */
-export function compileWithReached (schema: JsonSchema, reached: Record<string, JsonSchema>, serializerOptions: Record<string, unknown> | undefined): Serializer {
-  defaultBuild ??= fastifysFastJsonStringify()
-  return defaultBuild(schema, { ...serializerOptions, schema: reached })
 }

@@ -6,10 +6,10 @@
  * payload is validated through its own schema first. A status without fields
  * only loses the hidden paths.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify'
-import fastJsonStringify from 'fast-json-stringify'
+import type { FastifyReply } from 'fastify'
 import { AdmissionCache } from './cache.js'
-import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, compileWithReached, keptBytes, rationUnits, reachedSchemas } from './compile.js'
+import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, keptBytes, rationUnits, reachedSchemas } from './compile.js'
+import { compileWithFastJsonStringify, defaultCompilerOf } from './fastify-compiler.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
 import type { DeclaredResponse, FieldTree, JsonSchema, PathTrie, PayloadShape } from './schema/tree.js'
@@ -33,29 +33,6 @@ export interface RouteCompiling {
   readonly ownCompiler: boolean
 }
 
-/** The value an instance (or one of its ancestors) keeps under Fastify's symbol of this description. */
-function fastifyInternal (server: object, description: string): any {
-  for (let level: object | null = server; level !== null; level = Object.getPrototypeOf(level)) {
-    for (const symbol of Object.getOwnPropertySymbols(level)) {
-      if (symbol.description === description) return (level as Record<symbol, unknown>)[symbol]
-    }
-  }
-  /* c8 ignore next 2: every Fastify 5 instance holds both; another Fastify is then called as it calls its compiler */
-  return undefined
-}
-
-/**
- * The `serializerOpts` of an instance that serializes with Fastify's default
- * compiler, found where Fastify keeps them; null when the instance has a
- * compiler of its own, or when they cannot be found: it is then called as Fastify calls it.
- */
-function defaultCompilerOptions (server: FastifyInstance): { serializerOpts: Record<string, unknown> | undefined } | null {
-  const controller = fastifyInternal(server, 'fastify.schemaController')
-  const options = fastifyInternal(server, 'fastify.options')
-  if (controller?.isCustomSerializerCompiler !== false || !isRecord(options)) return null
-  return { serializerOpts: options.serializerOpts as Record<string, unknown> | undefined }
-}
-
 /**
  * Compiles a schema for a status; null when the compiler refuses it. With
  * Fastify's default compiler, fast-json-stringify gets the shared schemas
@@ -64,12 +41,12 @@ function defaultCompilerOptions (server: FastifyInstance): { serializerOpts: Rec
  */
 function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema, compiling: RouteCompiling, reached = reachedSchemas(schema, compiling.shared)): Serializer | null {
   try {
-    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
-    if (status.standard !== null) return fastJsonStringify(schema)
-    const defaults = compiling.ownCompiler ? null : defaultCompilerOptions(reply.server)
-    if (defaults !== null) {
+    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema: the app's fast-json-stringify does.
+    if (status.standard !== null) return compileWithFastJsonStringify(reply.server, schema)
+    const compileDefault = compiling.ownCompiler ? null : defaultCompilerOf(reply.server)
+    if (compileDefault !== null) {
       try {
-        return compileWithReached(schema, reached, defaults.serializerOpts)
+        return compileDefault(schema, reached)
       } catch {}
     }
     return reply.compileSerializationSchema(schema, status.key) as Serializer
