@@ -46,6 +46,17 @@ export const COMPILE_SHARE = 1 / 32
  */
 const CHARACTERS_PER_MS = 250
 
+/**
+ * Characters of variant tests that ajv compiles in about a millisecond: in a
+ * selection's schema, each test with its shared schemas counted at every
+ * reference (fast-json-stringify's ajv writes the code of a shared schema
+ * without references of its own into each test that refers to it); in the
+ * writer's tests (lib/variant-chooser.ts), each shared schema once. Measured
+ * here on GitHub's and Mailchimp's variants at a load average of 18 on two
+ * cores, 23 to 78 (docs/internals.md): an estimate errs on the side of cost.
+ */
+export const TEST_CHARACTERS_PER_MS = 20
+
 /** The estimated cost, in milliseconds, above which a selection is not compiled on the request path but written. */
 export const MAX_COMPILE_COST = 20
 
@@ -81,11 +92,28 @@ export function reachedSchemas (schema: JsonSchema, shared: Readonly<Record<stri
   return reached
 }
 
-/** What a compile of `schema` with the `reached` shared schemas is estimated to cost, in milliseconds. */
+/**
+ * What a compile of `schema` with the `reached` shared schemas is estimated
+ * to cost, in milliseconds: fast-json-stringify's work on the text it is
+ * handed, and ajv's on each variant test (an `if`), which it compiles by the
+ * first record it writes.
+ */
 export function compileCost (schema: JsonSchema, reached: Readonly<Record<string, JsonSchema>>): number {
   let characters = JSON.stringify(schema).length
   for (const id in reached) characters += JSON.stringify(reached[id]).length
-  return characters / CHARACTERS_PER_MS
+  // Past the bound, how much further does not matter: a shared schema that refers to itself expands without end.
+  const limit = (MAX_COMPILE_COST + 1) * TEST_CHARACTERS_PER_MS
+  let testCharacters = 0
+  const pending: unknown[] = [schema]
+  while (pending.length > 0 && testCharacters <= limit) {
+    const value = pending.pop()
+    if (!isRecord(value)) continue
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'if' && isRecord(inner)) testCharacters += expandedCharacters(inner, reached, limit)
+      else if (isRecord(inner)) pending.push(inner)
+    }
+  }
+  return characters / CHARACTERS_PER_MS + testCharacters / TEST_CHARACTERS_PER_MS
 }
 
 /**
@@ -101,4 +129,29 @@ export function keptBytes (cost: number): number {
 /** The units of the compilation ration that a compile of this estimated cost spends: one at least. */
 export function rationUnits (cost: number): number {
   return Math.max(1, Math.ceil(cost / COST_UNIT))
+}
+
+/** The characters of a schema with the shared schemas it refers to counted where they are referred to, up to `limit`. */
+export function expandedCharacters (schema: JsonSchema, shared: Readonly<Record<string, JsonSchema>>, limit: number): number {
+  let characters = 0
+  const pending: unknown[] = [schema]
+  while (pending.length > 0 && characters <= limit) {
+    const value = pending.pop()
+    if (Array.isArray(value)) {
+      pending.push(...value)
+    } else if (isRecord(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        characters += key.length + 3
+        if (key === '$ref' && typeof inner === 'string') {
+          const id = inner.split('#')[0]
+          if (Object.hasOwn(shared, id)) pending.push(shared[id])
+        } else if (typeof inner === 'object' && inner !== null) {
+          pending.push(inner)
+        } else {
+          characters += String(inner).length
+        }
+      }
+    }
+  }
+  return characters
 }

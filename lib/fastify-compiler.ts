@@ -107,13 +107,8 @@ export function fastifyModulesOf (server: object): FastifyModules | null {
   return modules
 }
 
-/**
- * Fastify's default serializer compiler of `server`, made anew for each
- * compile with only the shared schemas it reaches, as the app's Fastify
- * makes it with all of them; null unless the instance is seen to use that
- * default compiler, with options the plugin can read.
- */
-export function defaultCompilerOf (server: object): ((schema: JsonSchema, reached: Record<string, JsonSchema>) => Serializer) | null {
+/** The modules and `serializerOpts` of an instance seen to use Fastify's default serializer compiler; null otherwise. */
+function defaultCompiling (server: object): { modules: FastifyModules, serializerOpts: Record<string, unknown> | undefined } | null {
   const modules = fastifyModulesOf(server)
   if (modules === null) return null
   const internal = server as Record<symbol, any>
@@ -125,8 +120,49 @@ export function defaultCompilerOf (server: object): ((schema: JsonSchema, reache
   // The compiler the instance hands publicly: a parent's custom compiler, inherited, sits beside the default builder.
   const compiler = (server as { serializerCompiler?: unknown }).serializerCompiler
   if (typeof compiler !== 'function' || compiler.name !== DEFAULT_COMPILER_NAME) return null
-  const serializerOpts = options.serializerOpts
+  return { modules, serializerOpts: options.serializerOpts }
+}
+
+/**
+ * Fastify's default serializer compiler of `server`, made anew for each
+ * compile with only the shared schemas it reaches, as the app's Fastify
+ * makes it with all of them; null unless the instance is seen to use that
+ * default compiler, with options the plugin can read.
+ */
+export function defaultCompilerOf (server: object): ((schema: JsonSchema, reached: Record<string, JsonSchema>) => Serializer) | null {
+  const compiling = defaultCompiling(server)
+  if (compiling === null) return null
+  const { modules, serializerOpts } = compiling
   return (schema, reached) => modules.selector()(reached, serializerOpts)({ schema })
+}
+
+/**
+ * fast-json-stringify's own validator of the variants it chooses between
+ * (`lib/validator.js`: ajv with the options fast-json-stringify gives it,
+ * `serializerOpts.ajv` among them, and its own reading of strings that may
+ * be objects with a `toJSON`; shared schemas not inlined), made for `server` where it serializes with
+ * Fastify's default compiler; null otherwise, or where that file is not found.
+ */
+export function variantValidatorOf (server: object): VariantValidator | null {
+  const compiling = defaultCompiling(server)
+  if (compiling === null) return null
+  let Validator: new (ajvOptions: unknown) => VariantValidator
+  try {
+    Validator = compiling.modules.requireBesideBuild('./lib/validator.js')
+    /* c8 ignore start: a fast-json-stringify without its validator where 6.x and 7.x keep it */
+  } catch {
+    return null
+  }
+  /* c8 ignore stop */
+  // Each shared schema compiled once, as a function of its own, rather than written again into every test that
+  // refers to it: how ajv writes its code, not what it accepts; options of the app's own come after.
+  return new Validator({ inlineRefs: false, ...(compiling.serializerOpts?.ajv as Record<string, unknown> | undefined) })
+}
+
+/** What the plugin uses of fast-json-stringify's validator: schemas added by key, and ajv, which compiles them. */
+export interface VariantValidator {
+  addSchema: (schema: JsonSchema, key: string) => void
+  readonly ajv: { getSchema: (key: string) => ((data: unknown) => boolean) | undefined }
 }
 
 /** Compiles with the app's fast-json-stringify, for schemas no route compiler takes (a Standard Schema route's); null when it cannot be found. */
