@@ -142,15 +142,11 @@ export function expandedCharacters (schema: JsonSchema, shared: Readonly<Record<
     } else if (isRecord(value)) {
       for (const [key, inner] of Object.entries(value)) {
         characters += key.length + 3
-        if (key === '$ref' && typeof inner === 'string') {
-          const id = inner.split('#')[0]
-          if (Object.hasOwn(shared, id)) pending.push(shared[id])
-        } else if (typeof inner === 'object' && inner !== null) {
-          pending.push(inner)
-        } else {
-          characters += String(inner).length
-        }
+        pending.push(inner)
+        if (key === '$ref' && typeof inner === 'string' && Object.hasOwn(shared, inner.split('#')[0])) pending.push(shared[inner.split('#')[0]])
       }
+    } else {
+      characters += String(value).length
     }
   }
   return characters
