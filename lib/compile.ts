@@ -106,8 +106,7 @@ export function compileCost (schema: JsonSchema, reached: Readonly<Record<string
   let testCharacters = 0
   const pending: unknown[] = [schema]
   while (pending.length > 0 && testCharacters <= limit) {
-    const value = pending.pop()
-    if (!isRecord(value)) continue
+    const value = pending.pop() as Record<string, unknown>
     for (const [key, inner] of Object.entries(value)) {
       if (key === 'if' && isRecord(inner)) testCharacters += expandedCharacters(inner, reached, limit)
       else if (isRecord(inner)) pending.push(inner)
