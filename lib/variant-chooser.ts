@@ -4,7 +4,7 @@
  * passes, each test run by fast-json-stringify's own validator (ajv with its
  * options and its reading of strings). Nothing else of fast-json-stringify
  * runs: no schema check of a chooser schema, no code written around the
- * tests. One validator serves every level of a route, so a shared schema
+ * tests. One validator serves every level of a route's status, so a shared schema
  * that several tests reach is compiled once; each test is compiled on first
  * use, alone, or all of a level's tests at once when the route is made
  * ready, where compiling them on a first reply could cost more than the
