@@ -10,9 +10,9 @@
  *   shared schema of the instance, and fast-json-stringify checks and
  *   indexes each of them on every compile: with a thousand of them a
  *   ten-field selection took 30 ms instead of 1. Where the route uses that
- *   default compiler, the plugin calls fast-json-stringify itself, with
- *   Fastify's `serializerOpts` and the reached schemas alone; a custom
- *   compiler is called as Fastify calls it.
+ *   default compiler, the plugin makes that compiler anew from the app's
+ *   own Fastify, with its `serializerOpts` and the reached schemas alone
+ *   (lib/fastify-compiler.ts); a custom compiler is called as Fastify calls it.
  * - A compile is estimated before it runs, from the size of what it is
  *   handed: the pruned schema and the shared schemas it reaches (the
  *   compiler's work is about linear in them, and the chains of variants
@@ -23,11 +23,8 @@
  *   of the cache's ration per `COST_UNIT` of its estimate, so a client
  *   cannot buy many expensive compiles at the price of cheap ones.
  */
-import { createRequire } from 'node:module'
-import fastJsonStringify from 'fast-json-stringify'
 import { isRecord } from './json.js'
 import type { JsonSchema } from './schema/tree.js'
-import type { Serializer } from './write.js'
 
 /**
  * The share of a status's recent lookups that a selection must make up to be
@@ -48,6 +45,17 @@ export const COMPILE_SHARE = 1 / 32
  * an estimate errs on the side of cost, since a schema of variants costs more per character.
  */
 const CHARACTERS_PER_MS = 250
+
+/**
+ * Characters of variant tests that ajv compiles in about a millisecond: in a
+ * selection's schema, each test with its shared schemas counted at every
+ * reference (fast-json-stringify's ajv writes the code of a shared schema
+ * without references of its own into each test that refers to it); in the
+ * writer's tests (lib/variant-chooser.ts), each shared schema once. Measured
+ * here on GitHub's and Mailchimp's variants at a load average of 18 on two
+ * cores, 23 to 78 (docs/internals.md): an estimate errs on the side of cost.
+ */
+export const TEST_CHARACTERS_PER_MS = 20
 
 /** The estimated cost, in milliseconds, above which a selection is not compiled on the request path but written. */
 export const MAX_COMPILE_COST = 20
@@ -84,11 +92,27 @@ export function reachedSchemas (schema: JsonSchema, shared: Readonly<Record<stri
   return reached
 }
 
-/** What a compile of `schema` with the `reached` shared schemas is estimated to cost, in milliseconds. */
+/**
+ * What a compile of `schema` with the `reached` shared schemas is estimated
+ * to cost, in milliseconds: fast-json-stringify's work on the text it is
+ * handed, and ajv's on each variant test (an `if`), which it compiles by the
+ * first record it writes.
+ */
 export function compileCost (schema: JsonSchema, reached: Readonly<Record<string, JsonSchema>>): number {
   let characters = JSON.stringify(schema).length
   for (const id in reached) characters += JSON.stringify(reached[id]).length
-  return characters / CHARACTERS_PER_MS
+  // Past the bound, how much further does not matter: a shared schema that refers to itself expands without end.
+  const limit = (MAX_COMPILE_COST + 1) * TEST_CHARACTERS_PER_MS
+  let testCharacters = 0
+  const pending: unknown[] = [schema]
+  while (pending.length > 0 && testCharacters <= limit) {
+    const value = pending.pop() as Record<string, unknown>
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'if' && isRecord(inner)) testCharacters += expandedCharacters(inner, reached, limit)
+      else if (isRecord(inner)) pending.push(inner)
+    }
+  }
+  return characters / CHARACTERS_PER_MS + testCharacters / TEST_CHARACTERS_PER_MS
 }
 
 /**
@@ -106,34 +130,23 @@ export function rationUnits (cost: number): number {
   return Math.max(1, Math.ceil(cost / COST_UNIT))
 }
 
-/**
- * Fastify's own fast-json-stringify: the one its default serializer compiler
- * (@fastify/fast-json-stringify-compiler) calls, so that a selection is
- * written by the same version as the route; the plugin's own where it cannot be found.
- */
-function fastifysFastJsonStringify (): Build {
-  try {
-    const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'))
-    const fromCompiler = createRequire(fromFastify.resolve('@fastify/fast-json-stringify-compiler'))
-    return fromCompiler('fast-json-stringify') as Build
-    /* c8 ignore start: Fastify installed without its compiler beside it */
-  } catch {
-    return fastJsonStringify as unknown as Build
+/** The characters of a schema with the shared schemas it refers to counted where they are referred to, up to `limit`. */
+export function expandedCharacters (schema: JsonSchema, shared: Readonly<Record<string, JsonSchema>>, limit: number): number {
+  let characters = 0
+  const pending: unknown[] = [schema]
+  while (pending.length > 0 && characters <= limit) {
+    const value = pending.pop()
+    if (Array.isArray(value)) {
+      pending.push(...value)
+    } else if (isRecord(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        characters += key.length + 3
+        pending.push(inner)
+        if (key === '$ref' && typeof inner === 'string' && Object.hasOwn(shared, inner.split('#')[0])) pending.push(shared[inner.split('#')[0]])
+      }
+    } else {
+      characters += String(value).length
+    }
   }
-  /* c8 ignore stop */
-}
-
-/** fast-json-stringify's build, as the plugin calls it. */
-type Build = (schema: JsonSchema, options: Record<string, unknown>) => Serializer
-
-let defaultBuild: Build | undefined
-
-/**
- * Compiles as Fastify's default serializer compiler does (fast-json-stringify
- * with the instance's `serializerOpts`), handing it only the shared schemas
- * that `schema` reaches; throws when fast-json-stringify refuses it.
- */
-export function compileWithReached (schema: JsonSchema, reached: Record<string, JsonSchema>, serializerOptions: Record<string, unknown> | undefined): Serializer {
-  defaultBuild ??= fastifysFastJsonStringify()
-  return defaultBuild(schema, { ...serializerOptions, schema: reached })
+  return characters
 }

@@ -116,6 +116,13 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     done()
   })
 
+  // The variant tests a route's first written reply would compile past the cost bound, compiled before any request.
+  const preparing: Array<() => void> = []
+  fastify.addHook('onReady', function prepareRestrictedRoutes (done: (error?: Error) => void) {
+    for (const prepare of preparing.splice(0)) prepare()
+    done()
+  })
+
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
@@ -129,6 +136,8 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     declaredByAnyRoute.add(spec.tree)
     const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), { shared, ownCompiler: routeOptions.serializerCompiler !== undefined })
     const hooks = restrictedHooks(spec, state)
+    const server = this
+    preparing.push(() => state.serializers.prepare(server))
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
     // without one gets none: its validator compiler may take no JSON Schema (Zod's does not).

@@ -6,13 +6,14 @@
  * payload is validated through its own schema first. A status without fields
  * only loses the hidden paths.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify'
-import fastJsonStringify from 'fast-json-stringify'
+import type { FastifyReply } from 'fastify'
 import { AdmissionCache } from './cache.js'
-import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, compileWithReached, keptBytes, rationUnits, reachedSchemas } from './compile.js'
+import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, keptBytes, rationUnits, reachedSchemas } from './compile.js'
+import { compileWithFastJsonStringify, defaultCompilerOf, variantValidatorOf } from './fastify-compiler.js'
+import { VariantTester } from './variant-chooser.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
-import type { DeclaredResponse, FieldTree, JsonSchema, PathTrie, PayloadShape } from './schema/tree.js'
+import type { DeclaredResponse, FieldTree, JsonSchema, PathTrie, PayloadShape, Variants } from './schema/tree.js'
 import { variantTag } from './schema/variant-tests.js'
 import type { VariantTag } from './schema/variant-tests.js'
 import { isRecord } from './json.js'
@@ -33,29 +34,6 @@ export interface RouteCompiling {
   readonly ownCompiler: boolean
 }
 
-/** The value an instance (or one of its ancestors) keeps under Fastify's symbol of this description. */
-function fastifyInternal (server: object, description: string): any {
-  for (let level: object | null = server; level !== null; level = Object.getPrototypeOf(level)) {
-    for (const symbol of Object.getOwnPropertySymbols(level)) {
-      if (symbol.description === description) return (level as Record<symbol, unknown>)[symbol]
-    }
-  }
-  /* c8 ignore next 2: every Fastify 5 instance holds both; another Fastify is then called as it calls its compiler */
-  return undefined
-}
-
-/**
- * The `serializerOpts` of an instance that serializes with Fastify's default
- * compiler, found where Fastify keeps them; null when the instance has a
- * compiler of its own, or when they cannot be found: it is then called as Fastify calls it.
- */
-function defaultCompilerOptions (server: FastifyInstance): { serializerOpts: Record<string, unknown> | undefined } | null {
-  const controller = fastifyInternal(server, 'fastify.schemaController')
-  const options = fastifyInternal(server, 'fastify.options')
-  if (controller?.isCustomSerializerCompiler !== false || !isRecord(options)) return null
-  return { serializerOpts: options.serializerOpts as Record<string, unknown> | undefined }
-}
-
 /**
  * Compiles a schema for a status; null when the compiler refuses it. With
  * Fastify's default compiler, fast-json-stringify gets the shared schemas
@@ -64,12 +42,12 @@ function defaultCompilerOptions (server: FastifyInstance): { serializerOpts: Rec
  */
 function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema, compiling: RouteCompiling, reached = reachedSchemas(schema, compiling.shared)): Serializer | null {
   try {
-    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema.
-    if (status.standard !== null) return fastJsonStringify(schema)
-    const defaults = compiling.ownCompiler ? null : defaultCompilerOptions(reply.server)
-    if (defaults !== null) {
+    // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema: the app's fast-json-stringify does.
+    if (status.standard !== null) return compileWithFastJsonStringify(reply.server, schema)
+    const compileDefault = compiling.ownCompiler ? null : defaultCompilerOf(reply.server)
+    if (compileDefault !== null) {
       try {
-        return compileWithReached(schema, reached, defaults.serializerOpts)
+        return compileDefault(schema, reached)
       } catch {}
     }
     return reply.compileSerializationSchema(schema, status.key) as Serializer
@@ -141,6 +119,9 @@ class StatusSerializers {
 
   readonly #cacheBytes: number
 
+  /** Runs the status's variant tests as Fastify's default compiler does; found on first use (null: the route's compiler is another). */
+  #tester: VariantTester | null = null
+
   constructor (status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling) {
     this.#status = status
     this.#compiling = compiling
@@ -148,8 +129,35 @@ class StatusSerializers {
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
-    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema, compiling))
+    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema, compiling),
+      (variants, instead) => this.#testerFor(this.#writingFor!.server)?.chooser(variants.tests, instead) ?? null)
     this.#encoded = writerRoute(status.shape, null)
+  }
+
+  /**
+   * The tester of the status's variants where its serializer is Fastify's
+   * default compiler; null elsewhere, and while that cannot be seen yet.
+   */
+  #testerFor (server: object): VariantTester | null {
+    const status = this.#status
+    if (this.#tester !== null || this.#compiling.ownCompiler || status.standard !== null) return this.#tester
+    const validator = variantValidatorOf(server)
+    if (validator !== null) this.#tester = new VariantTester(validator, this.#compiling.shared, status.declared!.localDefinitions)
+    return this.#tester
+  }
+
+  /**
+   * Compiles now, as the route is made ready, the variant tests of each level
+   * that could cost more than the bound of a compile on the request path
+   * (lib/compile.ts) on the route's first written reply; cheaper ones wait for their first use.
+   */
+  prepare (server: object): void {
+    const declared = this.#status.declared
+    const tester = declared === null ? null : this.#testerFor(server)
+    if (tester === null) return
+    for (const variants of untaggedLevels(declared!.tree)) {
+      if (tester.testsCost(variants.tests) > MAX_COMPILE_COST) tester.prepare(variants.tests)
+    }
   }
 
   /**
@@ -280,6 +288,18 @@ class StatusSerializers {
   }
 }
 
+/** The levels of variants of a tree, at any depth, that are not told apart by a tag. */
+function untaggedLevels (tree: FieldTree, levels: Variants[] = [], seen = new Set<FieldTree>()): Variants[] {
+  if (seen.has(tree)) return levels
+  seen.add(tree)
+  if (tree.variants !== null) {
+    if (variantTag(tree.variants) === null) levels.push(tree.variants)
+    for (const own of tree.variants.own) untaggedLevels(own, levels, seen)
+  }
+  for (const node of tree.nodes) if (node.children !== null) untaggedLevels(node.children, levels, seen)
+  return levels
+}
+
 /** JSON text of a payload of `shape` whose records may not hold the `hidden` paths, without them. */
 function stripRecordsText (text: string, hidden: PathTrie, shape: PayloadShape): string {
   if (shape.kind !== 'envelope') return stripHiddenText(text, hidden)
@@ -321,6 +341,11 @@ export class RouteSerializers {
     this.#spec = spec
     this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options, compiling)]))
     this.#projections = new Map(spec.statuses.map((status) => [status, new WeakMap()]))
+  }
+
+  /** Compiles, as the route is made ready on `server`, what its first written reply would otherwise compile past the cost bound. */
+  prepare (server: object): void {
+    for (const serializers of this.#statuses.values()) serializers.prepare(server)
   }
 
   /**

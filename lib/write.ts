@@ -134,11 +134,17 @@ function simpleLeaf (node: FieldNode, value: unknown): string | undefined {
 export class ProjectionWriter {
   readonly #route: WriterRoute
   readonly #compile: (schema: JsonSchema) => Serializer | null
+  readonly #tests: ((variants: Variants, instead: () => VariantIndex | null) => VariantIndex | null) | undefined
 
-  /** `compile` compiles a JSON Schema with the route's serializer compiler; null when it refuses. */
-  constructor (route: WriterRoute, compile: (schema: JsonSchema) => Serializer | null) {
+  /**
+   * `compile` compiles a JSON Schema with the route's serializer compiler; null when it refuses.
+   * `tests` runs a level's variant tests as that compiler would, without compiling a chooser
+   * (lib/variant-chooser.ts), `instead` where a test cannot run so; null where it cannot at all, and the chooser is compiled.
+   */
+  constructor (route: WriterRoute, compile: (schema: JsonSchema) => Serializer | null, tests?: (variants: Variants, instead: () => VariantIndex | null) => VariantIndex | null) {
     this.#route = route
     this.#compile = compile
+    this.#tests = tests
   }
 
   /**
@@ -238,8 +244,11 @@ export class ProjectionWriter {
   #chooser (variants: Variants): VariantIndex | null {
     const tag = variantTag(variants)
     if (tag !== null) return (record) => tag.values.indexOf(record[tag.name])
-    const compiled = this.#compile(variantChooserSchema(this.#route.declared!, variants))
-    return compiled === null ? null : (record) => Number(compiled(record))
+    const compiledChooser = (): VariantIndex | null => {
+      const compiled = this.#compile(variantChooserSchema(this.#route.declared!, variants))
+      return compiled === null ? null : (record) => Number(compiled(record))
+    }
+    return this.#tests?.(variants, compiledChooser) ?? compiledChooser()
   }
 
   #writeEnvelope (payload: Record<string, unknown>, tree: FieldTree, projection: Projection, key: string): string {

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { MAX_COMPILE_COST, compileCost, rationUnits, reachedSchemas } from '../lib/compile.js'
+import { MAX_COMPILE_COST, TEST_CHARACTERS_PER_MS, compileCost, expandedCharacters, rationUnits, reachedSchemas } from '../lib/compile.js'
 import type { JsonSchema } from '../lib/schema/tree.js'
 
 const shared: Record<string, JsonSchema> = {
@@ -29,4 +29,27 @@ test('compileCost grows with what a compile is handed; rationUnits spends one un
   const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`field${i}`, { type: 'string', description: 'a field' }])) }
   t.ok(compileCost(wide, {}) > MAX_COMPILE_COST, 'a thousand fields are past the request path\'s limit')
   t.same([0, 0.2, 2, 2.5, 7, 20].map(rationUnits), [1, 1, 1, 2, 4, 10])
+})
+
+test('expandedCharacters counts a shared schema at every reference to it, and stops past its limit', async (t) => {
+  const sharedSchemas: Record<string, JsonSchema> = { name: { type: 'string' }, loop: { items: { $ref: 'loop#' } } }
+  // "type" (4 + 3) and "string" (6): 13 characters for the shared schema, 7 for each "$ref" key, and its value.
+  t.equal(expandedCharacters({ $ref: 'name#' }, sharedSchemas, Infinity), 7 + 'name#'.length + 13)
+  t.equal(expandedCharacters({ anyOf: [{ $ref: 'name#' }, { $ref: 'name#' }] }, sharedSchemas, Infinity), 8 + 2 * (7 + 'name#'.length + 13))
+  t.equal(expandedCharacters({ enum: ['a', 1, null] }, {}, Infinity), 7 + 1 + 1 + 4)
+  t.equal(expandedCharacters({ $ref: 'elsewhere#' }, sharedSchemas, Infinity), 7 + 'elsewhere#'.length, 'an id that is not shared is not followed')
+  const endless = expandedCharacters({ $ref: 'loop#' }, sharedSchemas, 1000)
+  t.ok(endless > 1000 && endless < 1100, 'a shared schema that refers to itself is counted up to the limit')
+})
+
+test('compileCost counts the variant tests of a selection\'s chain as ajv compiles them, each shared schema at every reference', async (t) => {
+  const plain = { type: 'object', properties: { id: { type: 'integer' } } }
+  const test = { type: 'object', required: ['user'], properties: { user: { $ref: 'user#' }, owner: { $ref: 'user#' } } }
+  const chain = { if: test, then: plain, else: { $ref: '#/$defs/next' }, $defs: { next: { if: test, then: plain } } }
+  const reached = { user: shared.user }
+  const text = JSON.stringify(chain).length + JSON.stringify(shared.user).length
+  t.equal(compileCost(chain, reached), text / 250 + 2 * expandedCharacters(test, reached, Infinity) / TEST_CHARACTERS_PER_MS)
+  t.equal(compileCost(plain, {}), JSON.stringify(plain).length / 250, 'a schema without tests costs its text')
+  const selfReferring = { loop: { type: 'object', properties: { next: { $ref: 'loop#' } } } }
+  t.ok(compileCost({ if: { $ref: 'loop#' }, then: plain }, selfReferring) > MAX_COMPILE_COST, 'a test of a schema that refers to itself is past the bound, and counted in bounded time')
 })

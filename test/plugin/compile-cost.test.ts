@@ -108,3 +108,31 @@ test('cacheBytes bounds the compiled serializers a route keeps: one that does no
     t.equal(compiled, compiles, `cacheBytes ${String(cacheBytes)}`)
   }
 })
+
+test('a level whose variant tests could cost a first written reply past the bound is compiled when the route is made ready, a cheap one on first use', async (t) => {
+  const level = (count: number, size: number): JsonSchema => ({
+    type: 'array',
+    items: {
+      anyOf: Array.from({ length: count }, (_, index) => ({
+        type: 'object',
+        'x-counted': true,
+        required: [`own${index}`],
+        properties: { id: { type: 'integer', description: 'd'.repeat(size) }, [`own${index}`]: { type: 'string' } }
+      }))
+    }
+  })
+  for (const { count, size, onFirstReply } of [{ count: 3, size: 500, onFirstReply: 0 }, { count: 2, size: 0, onFirstReply: 2 }]) {
+    // A keyword of the app's own ajv options, in every test: ajv calls its compile function for each schema it compiles.
+    let compiles = 0
+    const keyword = { keyword: 'x-counted', compile: () => { compiles++; return () => true } }
+    const app = Fastify({ serializerOpts: { ajv: { keywords: [keyword] } } })
+    await app.register(fastifyRestrictedFields)
+    t.teardown(() => app.close())
+    app.get('/items', { restrictFields: true, schema: { response: { 200: level(count, size) } } }, async () => [{ id: 1, own0: 'a' }, { id: 2, [`own${count - 1}`]: 'c' }])
+    await app.ready()
+    const ready = compiles
+    t.equal((await app.inject('/items?only=id')).body, '[{"id":1},{"id":2}]')
+    // The records are of the first and last variants: the last one's test is compiled after those before it.
+    t.equal(compiles - ready, onFirstReply, `${count} variants, descriptions of ${size} characters: ${onFirstReply} tests compiled on the first written reply`)
+  }
+})
