@@ -16,6 +16,7 @@ import type { LevelMaps } from './hidden-keywords.js'
 import { namesHidden } from './hidden-names.js'
 import { hiddenText } from './leaks.js'
 import { restrictedStatuses } from './operations.js'
+import { withoutHiddenLinks } from './links.js'
 import { shapeNote, withNote } from './notes.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
 
@@ -246,8 +247,9 @@ export function relaxSuccess (relaxation: Relaxation, version: Version, operatio
     if (version === '2.0') {
       if (response.schema !== undefined) response.schema = relax(response.schema, shape)
       if (hidden !== null) withoutHiddenExamples(response, version, shape, hidden)
-    } else if (isRecord(response.content)) {
-      for (const media of Object.values(response.content)) {
+    } else {
+      if (hidden !== null) withoutHiddenLinks(response, shape, hidden)
+      for (const media of Object.values(isRecord(response.content) ? response.content : {})) {
         if (!isRecord(media)) continue
         if (media.schema !== undefined) media.schema = relax(media.schema, shape)
         if (hidden !== null) withoutHiddenExamples(media, version, shape, hidden)
