@@ -24,6 +24,7 @@
  *   cannot buy many expensive compiles at the price of cheap ones.
  */
 import { isRecord } from './json.js'
+import { heldSchemas, keywordOf } from './schema/vocabulary.js'
 import type { JsonSchema } from './schema/tree.js'
 
 /**
@@ -67,25 +68,30 @@ export const MAX_COMPILE_COST = 20
  */
 const COST_UNIT = 2
 
-/** The shared schemas a schema reaches through its `$ref`s, and theirs, by id: all a compile of it needs. */
+/**
+ * The shared schemas a schema reaches through its `$ref`s, and theirs, by id:
+ * all a compile of it needs. Only schemas are walked, as the vocabulary says
+ * where they sit: a property named `default` or `enum` is a schema like any
+ * other, and an instance's keys are never taken for a schema's.
+ */
 export function reachedSchemas (schema: JsonSchema, shared: Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> {
   const reached: Record<string, JsonSchema> = {}
   const pending: unknown[] = [schema]
   while (pending.length > 0) {
     const value = pending.pop()
-    if (Array.isArray(value)) {
-      pending.push(...value)
-    } else if (isRecord(value)) {
-      for (const [key, inner] of Object.entries(value)) {
-        if (key === '$ref' && typeof inner === 'string') {
-          const id = inner.split('#')[0]
-          if (id !== '' && Object.hasOwn(shared, id) && !Object.hasOwn(reached, id)) {
-            reached[id] = shared[id]
-            pending.push(shared[id])
-          }
-        } else if (typeof inner === 'object' && inner !== null && key !== 'const' && key !== 'enum' && key !== 'default' && key !== 'examples') {
-          pending.push(inner)
+    if (!isRecord(value)) continue
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string') {
+        const id = inner.split('#')[0]
+        if (id !== '' && Object.hasOwn(shared, id) && !Object.hasOwn(reached, id)) {
+          reached[id] = shared[id]
+          pending.push(shared[id])
         }
+      } else if (keywordOf(key) === null) {
+        // A keyword of no dialect may still hold schemas that fast-json-stringify follows: it is read as one, or a list of them.
+        pending.push(...(Array.isArray(inner) ? inner : [inner]))
+      } else {
+        for (const held of heldSchemas(key, inner)) pending.push(held.schema)
       }
     }
   }

@@ -15,7 +15,12 @@ test('reachedSchemas: the shared schemas a schema reaches through its $refs, and
     { title: 'local refs and unknown ids', schema: { $ref: '#/definitions/a', definitions: { a: { $ref: 'urn:elsewhere#/x' } } }, reached: [] },
     { title: 'a ref in an array, and the refs of what it reaches, through cycles', schema: { anyOf: [{ $ref: 'user#' }] }, reached: ['user', 'org'] },
     { title: 'values that are data, not schemas', schema: { const: { $ref: 'tag#' }, enum: [{ $ref: 'tag#' }], default: { $ref: 'tag#' }, examples: [{ $ref: 'tag#' }] }, reached: [] },
-    { title: 'a property named $ref is a schema', schema: { properties: { $ref: { $ref: 'tag' } } }, reached: ['tag'] }
+    { title: 'a property named $ref is a schema', schema: { properties: { $ref: { $ref: 'tag' } } }, reached: ['tag'] },
+    { title: 'properties named like the keywords of instances are schemas', schema: { properties: { default: { $ref: 'tag' }, enum: { $ref: 'user' } } }, reached: ['tag', 'user', 'org'] },
+    { title: 'a property named const or examples, in patternProperties and $defs too', schema: { patternProperties: { const: { $ref: 'tag' } }, $defs: { examples: { $ref: 'unrelated' } } }, reached: ['tag', 'unrelated'] },
+    { title: 'dependencies hold schemas or names', schema: { dependencies: { a: ['tag'], b: { $ref: 'tag' } }, items: [{ $ref: 'unrelated' }] }, reached: ['tag', 'unrelated'] },
+    { title: 'annotations and extensions hold no schema', schema: { 'x-ref': { $ref: 'tag' }, discriminator: { mapping: { a: 'tag' } }, xml: { $ref: 'tag' } }, reached: [] },
+    { title: 'a keyword of no dialect is read as a schema or a list of them', schema: { myKeyword: [{ $ref: 'tag' }], other: { $ref: 'unrelated' }, plain: 1 }, reached: ['tag', 'unrelated'] }
   ]
   for (const { title, schema, reached } of cases) {
     t.same(Object.keys(reachedSchemas(schema, shared)).sort(), reached.sort(), title)

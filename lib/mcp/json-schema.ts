@@ -6,6 +6,7 @@
  * Schema, so that any validator, a client's included, reads it as written.
  */
 import { MAX_REF_HOPS, decodePointerToken, isRecord } from '../json.js'
+import { keywordOf } from '../schema/vocabulary.js'
 
 type Json = Record<string, any>
 
@@ -13,11 +14,6 @@ const COMPONENT_PREFIX = '#/components/schemas/'
 
 /** OpenAPI keywords with no meaning in JSON Schema: strict validators refuse them, and they cost an agent tokens. */
 const OPENAPI_ONLY = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example', 'x-restricted-fields'])
-
-/** Keywords whose value is a map of names to schemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
-/** Keywords whose value is a schema, or a list of schemas. */
-const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'contains', 'propertyNames', 'prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'])
 
 /** A nullable schema as JSON Schema: `null` added to its type, or to its choices. */
 export function withNull (schema: Json): Json {
@@ -70,9 +66,11 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
     const converted: Json = {}
     for (const [keyword, member] of Object.entries(value)) {
       if (OPENAPI_ONLY.has(keyword)) continue
-      if (SCHEMA_MAPS.has(keyword) && isRecord(member)) {
-        converted[keyword] = Object.fromEntries(Object.entries(member).map(([name, property]) => [name, convert(property, stack)]))
-      } else if (SCHEMA_VALUES.has(keyword)) {
+      // Where schemas sit is the vocabulary's: a property named `nullable` or `example` is a schema, not the keyword.
+      const holds = keywordOf(keyword)?.holds
+      if ((holds === 'schemaMap' || holds === 'namesOrSchemaMap') && isRecord(member)) {
+        converted[keyword] = Object.fromEntries(Object.entries(member).map(([name, property]) => [name, Array.isArray(property) ? property : convert(property, stack)]))
+      } else if (holds === 'schema' || holds === 'schemas' || holds === 'schemaOrSchemas') {
         converted[keyword] = convert(member, stack)
       } else {
         converted[keyword] = member

@@ -17,6 +17,7 @@ import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
 import { hiddenNameFinder } from './leaks.js'
+import { liftLocalDefinitions } from './local-definitions.js'
 import { documentVersion, findOperations } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
@@ -48,6 +49,7 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   const found = findOperations(copy, version, routes)
   if (found.length === 0) return copy
   const components = new Components(copy, version)
+  liftLocalDefinitions(components, version, found)
   const relaxation = new Relaxation(components)
   // OpenAPI 3.1 schemas are JSON Schema 2020-12: they have if, then, else and dependentRequired.
   const conditionals = version === '3' && !String(copy.openapi).startsWith('3.0')

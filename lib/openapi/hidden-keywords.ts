@@ -1,17 +1,22 @@
 /**
  * Leaves a caller's hidden fields out of the keywords of one schema level
- * that name fields or hold instances: `required`, `dependentRequired`,
- * `dependencies`, `dependentSchemas`, `discriminator`, `patternProperties`,
- * `propertyNames`, the subschemas that describe the same level (`then`,
- * `else`, tuple items; a condition, `if`, or a negation, `not`, that names
- * a hidden path goes whole), and the values (`example`,
- * `examples`, `default`, `const`, `enum`). `properties`, `items`, the
- * members of `allOf`/`anyOf`/`oneOf` and `$ref`s are the relaxer's.
+ * that name fields or hold instances, each read as the vocabulary says
+ * (lib/schema/vocabulary.ts): the names (`required`, `dependentRequired`,
+ * `dependencies`, `dependentSchemas`, `discriminator`), the schemas over
+ * names (`propertyNames`) and over the values of names (`patternProperties`,
+ * `additionalProperties`, `unevaluatedProperties`), the subschemas that
+ * describe the same level or its items (`then`, `else`, tuple items; a
+ * condition, `if`, or a negation, `not`, that names a hidden path goes
+ * whole), and the instances (`example`, `examples`, `default`, `const`,
+ * `enum`). `properties`, `items`, the members of `allOf`/`anyOf`/`oneOf`
+ * and `$ref`s are the relaxer's.
  */
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
+import { keywordOf } from '../schema/vocabulary.js'
 import { stripHidden } from '../visibility.js'
-import { hiddenName, namesHiddenName, patternNames } from './leaks.js'
+import { belowNames, hiddenName, namesHiddenName, patternNames, undeclaredBelow } from './hidden-names.js'
+import type { Resolve } from './hidden-names.js'
 import type { Json } from './types.js'
 
 /** What `hiddenKeyword` returns for a keyword that must go. */
@@ -27,11 +32,24 @@ export interface LevelMaps {
   readonly reference: (ref: string) => string
   /** Whether a subschema of the same level names a hidden path. */
   readonly names: (schema: unknown) => boolean
+  /** What a `$ref` of the document names, or undefined. */
+  readonly resolve: Resolve
 }
 
-// Keywords whose value is a schema of the same level, or a list of them (a tuple's items), that a record must match:
-// without a hidden path, each allows at least what it allowed, so the description stays true.
-const SAME_LEVEL = ['then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']
+/**
+ * Whether a keyword holds schemas of the same level or of its items (a
+ * tuple's), that a record must match: without a hidden path, each allows at
+ * least what it allowed, so the description stays true. The conditions and
+ * negations (`if`, `not`) and the relaxer's own keywords are not mapped so.
+ */
+function holdsSameLevel (keyword: string): boolean {
+  const known = keywordOf(keyword)
+  return (known?.describes === 'same' || known?.describes === 'items') && SCHEMA_FORMS.includes(known.holds) && !OWN_RULES.includes(keyword)
+}
+
+const SCHEMA_FORMS = ['schema', 'schemas', 'schemaOrSchemas']
+// A condition and a negation have their own rule; the members of a composition are the relaxer's.
+const OWN_RULES = ['if', 'not', 'allOf', 'anyOf', 'oneOf']
 
 /** A map of names to a list of names or a schema (`dependencies`, `dependentRequired`, `dependentSchemas`) without the hidden ones. */
 function withoutHiddenDependencies (value: Json, hidden: PathTrie, maps: LevelMaps): Json {
@@ -57,12 +75,22 @@ function withoutHiddenDiscriminator (discriminator: Json, hidden: PathTrie, maps
 
 /** The value of one keyword of `level`, a level from which `hidden` is hidden, or LEAVE_OUT. */
 export function hiddenKeyword (keyword: string, value: unknown, level: Json, hidden: PathTrie, maps: LevelMaps): unknown {
-  if (SAME_LEVEL.includes(keyword)) {
+  if (holdsSameLevel(keyword)) {
     // A condition that names a hidden path goes with its branches: without the path it would choose another branch.
     if ((keyword === 'then' || keyword === 'else') && maps.names(level.if)) return LEAVE_OUT
     return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
   }
+  const holds = keywordOf(keyword)?.holds
+  if (holds === 'instance') return stripHidden(value, hidden)
+  // JSON Schema's `examples` and `enum` are lists of instances; OpenAPI's media type `examples` is not a schema's.
+  if (holds === 'instances') return Array.isArray(value) ? value.map((instance) => stripHidden(instance, hidden)) : value
   switch (keyword) {
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      // They describe the names the level does not declare, @fastify/swagger's rewrite of patternProperties included.
+      const below = undeclaredBelow(level, hidden)
+      return below === null ? value : maps.below(value, below)
+    }
     case 'if':
     case 'not':
       // Taking a name out of a condition or a negation changes what it says; leaving it out only allows more.
@@ -83,15 +111,7 @@ export function hiddenKeyword (keyword: string, value: unknown, level: Json, hid
       return withoutHiddenDiscriminator(value, hidden, maps)
     case 'propertyNames':
       // It only narrows the names a record may have: without it, the description stays true.
-      return isRecord(value) && namesHiddenName(value, hidden) ? LEAVE_OUT : value
-    case 'example':
-    case 'default':
-    case 'const':
-      return stripHidden(value, hidden)
-    case 'examples':
-    case 'enum':
-      // JSON Schema's `examples` and `enum` are lists of instances; OpenAPI's media type `examples` is not a schema's.
-      return Array.isArray(value) ? value.map((instance) => stripHidden(instance, hidden)) : value
+      return namesHiddenName(value, hidden, maps.resolve) ? LEAVE_OUT : value
     default:
       return value
   }
@@ -112,7 +132,9 @@ export function withoutHiddenPatterns (level: Json, hidden: PathTrie, maps: Leve
   for (const [pattern, schema] of Object.entries(level.patternProperties)) {
     const matched = [...hidden.children].filter(([name]) => patternNames(pattern, name))
     if (matched.some(([, below]) => below.whole)) {
-      dropped.push(schema)
+      // What it allowed is still allowed, without what is hidden below the names it matches.
+      const below = belowNames(hidden, (name) => patternNames(pattern, name))
+      dropped.push(below === null ? schema : maps.below(schema, below))
       changed = true
       continue
     }

@@ -7,12 +7,16 @@
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
+import { heldSchemas, holdsInstances, keywordOf } from '../schema/vocabulary.js'
+import type { Describes } from '../schema/vocabulary.js'
 import { stripHidden } from '../visibility.js'
 import type { Components } from './components.js'
 import { LEAVE_OUT, hiddenKeyword, withoutHiddenPatterns } from './hidden-keywords.js'
 import type { LevelMaps } from './hidden-keywords.js'
-import { hiddenText, namesHidden } from './leaks.js'
+import { namesHidden } from './hidden-names.js'
+import { hiddenText } from './leaks.js'
 import { restrictedStatuses } from './operations.js'
+import { withoutHiddenLinks } from './links.js'
 import { shapeNote, withNote } from './notes.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
 
@@ -25,10 +29,7 @@ export { responseKey } from './operations.js'
 // one allowed. `discriminator` names a property a restriction may leave out.
 const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else', 'not', 'discriminator']
 
-// Keywords whose values are instances of the schema: a caller's document shows them without its hidden paths.
-const VALUES = ['example', 'default', 'const']
-// Keywords whose values are lists of instances.
-const VALUE_LISTS = ['examples', 'enum']
+const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 
 /**
  * The components that a full relaxation changes: those with a requiring
@@ -42,10 +43,9 @@ function changingComponents (components: Components): Set<string> {
     const target = components.nameOf(schema.$ref)
     if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
     if (REQUIRING.some((keyword) => Object.hasOwn(schema, keyword))) changing.add(owner)
-    if (isRecord(schema.properties)) for (const property of Object.values(schema.properties)) visit(property, owner)
-    visit(schema.items, owner)
-    for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
-      if (Array.isArray(schema[keyword])) for (const member of schema[keyword]) visit(member, owner)
+    // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
+    for (const [keyword, value] of Object.entries(schema)) {
+      for (const held of heldSchemas(keyword, value)) if (FIELDS_AT.includes(held.describes)) visit(held.schema, owner)
     }
   }
   for (const [name, schema] of Object.entries(components.schemas)) visit(schema, name)
@@ -129,16 +129,20 @@ export class Relaxation {
     return {
       sameLevel: (schema) => this.relaxRecords(schema, depth, hidden),
       below: (schema, below) => this.relaxRecords(schema, depth - 1, below),
-      names: (schema) => namesHidden(schema, hidden, (ref) => {
-        const target = this.#components.nameOf(ref)
-        return target === null ? undefined : this.#components.schemas[target]
-      }, this.#components.version),
+      names: (schema) => namesHidden(schema, hidden, this.#resolve),
+      resolve: this.#resolve,
       reference: (ref) => {
         // A discriminator's mapping may name a component by its name alone.
         const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
         return target === null ? ref : this.#recordsRef(this.#components.ref(target), depth >= 1, hidden) as string
       }
     }
+  }
+
+  /** What a `$ref` names among the components; a discriminator's mapping may name one by its name alone. */
+  readonly #resolve = (ref: string): unknown => {
+    const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
+    return target === null ? undefined : this.#components.schemas[target]
   }
 
   #relaxProperties (properties: Json, depth: number, hidden: PathTrie | null): Json {
@@ -196,8 +200,8 @@ export class Relaxation {
       if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
     }
     if (hidden !== null) {
-      for (const keyword of [...VALUES, ...VALUE_LISTS]) {
-        if (Object.hasOwn(schema, keyword)) relaxed = { ...relaxed, [keyword]: envelopeValues(keyword, schema[keyword], key, hidden) }
+      for (const keyword of Object.keys(schema)) {
+        if (holdsInstances(keyword)) relaxed = { ...relaxed, [keyword]: envelopeValues(keyword, schema[keyword], key, hidden) }
       }
     }
     return relaxed
@@ -214,7 +218,7 @@ function envelopeValues (keyword: string, value: unknown, key: string, hidden: P
   const strip = (envelope: unknown): unknown => isRecord(envelope) && Object.hasOwn(envelope, key)
     ? { ...envelope, [key]: stripHidden(envelope[key], hidden) }
     : envelope
-  return VALUE_LISTS.includes(keyword) && Array.isArray(value) ? value.map(strip) : strip(value)
+  return keywordOf(keyword)?.holds === 'instances' && Array.isArray(value) ? value.map(strip) : strip(value)
 }
 
 /** The examples @fastify/swagger puts beside a response's schema, without the hidden paths: on the media type (OpenAPI 3) or the response (Swagger 2.0). */
@@ -243,8 +247,9 @@ export function relaxSuccess (relaxation: Relaxation, version: Version, operatio
     if (version === '2.0') {
       if (response.schema !== undefined) response.schema = relax(response.schema, shape)
       if (hidden !== null) withoutHiddenExamples(response, version, shape, hidden)
-    } else if (isRecord(response.content)) {
-      for (const media of Object.values(response.content)) {
+    } else {
+      if (hidden !== null) withoutHiddenLinks(response, shape, hidden)
+      for (const media of Object.values(isRecord(response.content) ? response.content : {})) {
         if (!isRecord(media)) continue
         if (media.schema !== undefined) media.schema = relax(media.schema, shape)
         if (hidden !== null) withoutHiddenExamples(media, version, shape, hidden)

@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../json.js'
 import type { Located } from './references.js'
+import { keywordOf } from './vocabulary.js'
 import type { JsonSchema, Variants } from './tree.js'
 
 /** The properties a schema's parts require to hold one constant (`const`, or an `enum` of one value), with that value. */
@@ -72,8 +73,12 @@ export function variantTag (variants: Variants): VariantTag | null {
   return name === null ? null : { name, values }
 }
 
-const OBJECT_KEYWORDS = new Set(['properties', 'required', 'patternProperties', 'additionalProperties', 'propertyNames', 'minProperties', 'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'unevaluatedProperties'])
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'])
+const appliesToObjects = (key: string): boolean => keywordOf(key)?.appliesTo === 'object'
+// Words and instances that constrain nothing; an identifier (`$id`, `$anchor`) is not copied into a second place.
+const constrainsNothing = (key: string): boolean => {
+  const holds = keywordOf(key)?.holds
+  return (holds === 'annotation' && !key.startsWith('$')) || key === '$comment' || key === 'default' || key === 'examples' || key === 'example'
+}
 
 /**
  * A variant's test as the selection's serializers read it. ajv in strict mode
@@ -85,7 +90,7 @@ const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'de
 export function typedObjectTest (test: JsonSchema): JsonSchema {
   if ('type' in test) return test
   const keys = Object.keys(test)
-  if (!keys.every((key) => OBJECT_KEYWORDS.has(key) || ANNOTATIONS.has(key)) || !keys.some((key) => OBJECT_KEYWORDS.has(key))) return test
+  if (!keys.every((key) => appliesToObjects(key) || constrainsNothing(key)) || !keys.some(appliesToObjects)) return test
   const typed: JsonSchema = { ...test, type: 'object' }
   if (isRecord(test.properties)) {
     typed.properties = Object.fromEntries(Object.entries(test.properties).map(([name, inner]) => [name, typedObjectTest(inner)]))

@@ -11,7 +11,8 @@ const maps: LevelMaps = {
   sameLevel: (schema) => ({ same: schema }),
   below: (schema, below: PathTrie) => ({ below: [...below.children.keys()], schema }),
   reference: (ref) => `${ref}Visible`,
-  names: (schema) => JSON.stringify(schema ?? null).includes('ssn')
+  names: (schema) => JSON.stringify(schema ?? null).includes('ssn'),
+  resolve: (ref) => ref === '#/names' ? { enum: ['ssn'] } : undefined
 }
 
 const table: Array<{ keyword: string, value: unknown, level?: Json, expected: unknown }> = [
@@ -40,6 +41,19 @@ const table: Array<{ keyword: string, value: unknown, level?: Json, expected: un
   { keyword: 'propertyNames', value: { pattern: '^s' }, expected: LEAVE_OUT },
   { keyword: 'propertyNames', value: { const: 'id' }, expected: { const: 'id' } },
   { keyword: 'propertyNames', value: false, expected: false },
+  { keyword: 'propertyNames', value: { not: { const: 'ssn' } }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { anyOf: [{ const: 'id' }, { const: 'ssn' }] }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { oneOf: [{ enum: ['id'] }, { allOf: [{ examples: ['ssn'] }] }] }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { $ref: '#/names' }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { $ref: '#/nothing' }, expected: { $ref: '#/nothing' } },
+  { keyword: 'propertyNames', value: { pattern: '^s\\-?sn$' }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { allowedNames: ['ssn'] }, expected: LEAVE_OUT },
+  { keyword: 'propertyNames', value: { 'x-names': 'id', allowedNames: ['id'], anyOf: [{ const: 'id' }], pattern: 7 }, expected: { 'x-names': 'id', allowedNames: ['id'], anyOf: [{ const: 'id' }], pattern: 7 } },
+  { keyword: 'additionalProperties', value: { type: 'object' }, expected: { below: ['ssn'], schema: { type: 'object' } } },
+  { keyword: 'additionalProperties', value: { type: 'object' }, level: { properties: { owner: {} } }, expected: { type: 'object' } },
+  { keyword: 'unevaluatedProperties', value: false, expected: { below: ['ssn'], schema: false } },
+  { keyword: 'unevaluatedItems', value: { c: 3 }, expected: { same: { c: 3 } } },
+  { keyword: 'contentSchema', value: { required: ['ssn'] }, expected: { required: ['ssn'] } },
   { keyword: 'example', value: { id: 1, ssn: 's', owner: { ssn: 't', city: 'c' } }, expected: { id: 1, owner: { city: 'c' } } },
   { keyword: 'default', value: 'ssn', expected: 'ssn' },
   { keyword: 'const', value: [{ ssn: 's' }], expected: [{}] },
@@ -61,7 +75,11 @@ test('a pattern that names a hidden field goes, and what it allowed joins additi
     [{ patternProperties: patterns }, { patternProperties: { '^own': { below: ['ssn'], schema: { type: 'object' } }, '^x': { type: 'integer' } } }],
     [{ patternProperties: patterns, additionalProperties: true }, { patternProperties: { '^own': { below: ['ssn'], schema: { type: 'object' } }, '^x': { type: 'integer' } }, additionalProperties: true }],
     [{ patternProperties: { 'ssn|x': {} }, additionalProperties: false }, { patternProperties: {}, additionalProperties: {} }],
-    [{ patternProperties: { '^s': { type: 'string' }, '[': {} }, additionalProperties: { type: 'integer' } }, { patternProperties: { '[': {} }, additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }] } }]
+    // A pattern that compiles in no form may match any name: it goes, its schema without what is hidden below the names it may match.
+    [{ patternProperties: { '^s': { type: 'string' }, '[': {} }, additionalProperties: { type: 'integer' } },
+      { patternProperties: {}, additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }, { below: ['ssn'], schema: {} }] } }],
+    // One that compiles only without the u flag names what it matches so.
+    [{ patternProperties: { '^s\\-?sn$': { type: 'string' }, '^x': {} }, additionalProperties: false }, { patternProperties: { '^x': {} }, additionalProperties: { type: 'string' } }]
   ]
   for (const [level, expected] of rows) t.same(withoutHiddenPatterns(level, hidden, maps), expected, JSON.stringify(level))
   const unchanged = { patternProperties: { '^x': {} } }

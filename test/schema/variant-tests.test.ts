@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import type { JsonSchema } from '../../lib/schema/tree.js'
-import { variantTag } from '../../lib/schema/variant-tests.js'
+import { typedObjectTest, variantTag } from '../../lib/schema/variant-tests.js'
 import { treeOf } from '../fixtures.js'
 
 test('declaredResponse tells tagged variants apart by their tag alone, and others by the whole variant', async (t) => {
@@ -40,4 +40,21 @@ test('variantTag reads the tag of variants tested by one property\'s primitive c
   for (const [title, tests, expected] of cases) t.same(variantTag({ tests, own: [] }), expected, title)
   const pets = treeOf({ oneOf: [test('kind', 'cat'), test('kind', 'dog')].map((tagTest) => ({ ...tagTest, properties: { ...tagTest.properties, name: { type: 'string' } } })) })
   t.same(variantTag(pets.variants!), { name: 'kind', values: ['cat', 'dog'] }, 'the tests declaredResponse writes for tagged variants')
+})
+
+test('typedObjectTest types a test whose keywords the vocabulary says apply to objects alone, besides words that constrain nothing', async (t) => {
+  const typed = (test: JsonSchema): JsonSchema => ({ anyOf: [{ not: { type: 'object' } }, { ...test, type: 'object' }] })
+  const rows: Array<[JsonSchema, JsonSchema]> = [
+    [{ required: ['a'] }, typed({ required: ['a'] })],
+    [{ minProperties: 1, title: 't', default: {}, $comment: 'c' }, typed({ minProperties: 1, title: 't', default: {}, $comment: 'c' })],
+    // Vendor keys and OpenAPI's words constrain nothing either.
+    [{ required: ['a'], 'x-note': 'n', example: {}, externalDocs: { url: 'u' } }, typed({ required: ['a'], 'x-note': 'n', example: {}, externalDocs: { url: 'u' } })],
+    [{ properties: { a: { required: ['b'] } } }, typed({ properties: { a: typed({ required: ['b'] }) } })],
+    [{ required: ['a'], $id: 'x' }, { required: ['a'], $id: 'x' }],
+    [{ required: ['a'], minimum: 1 }, { required: ['a'], minimum: 1 }],
+    [{ required: ['a'], unknownKeyword: 1 }, { required: ['a'], unknownKeyword: 1 }],
+    [{ title: 't' }, { title: 't' }],
+    [{ type: 'object', required: ['a'] }, { type: 'object', required: ['a'] }]
+  ]
+  for (const [test, expected] of rows) t.same(typedObjectTest(test), expected, JSON.stringify(test))
 })

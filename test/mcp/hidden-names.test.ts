@@ -1,0 +1,46 @@
+import { test } from 'tap'
+import Fastify from 'fastify'
+import swagger from '@fastify/swagger'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { z } from 'zod'
+import fastifyRestrictedFields from '../../lib/index.js'
+import restrictedFieldsMcp from '../../lib/mcp/index.js'
+
+const text = { type: 'string' }
+const id = { type: 'integer' }
+const inner = z.object({ b: z.string(), secret: z.string() })
+
+// One route for each way a hidden name reached the tools: local $defs (Zod 4's and JSON Schema's), propertyNames of any shape, a pattern's schema.
+const ROUTES: Record<string, unknown> = {
+  '/zod': z.toJSONSchema(z.object({ id: z.int(), a: inner, c: inner }), { reused: 'ref', target: 'draft-2020-12' }),
+  '/defs': { type: 'object', properties: { id, a: { $ref: '#/$defs/inner' } }, $defs: { inner: { type: 'object', required: ['secret'], properties: { b: text, secret: text } } } },
+  '/names-not': { type: 'object', properties: { id, secret: text }, propertyNames: { not: { const: 'secret' } } },
+  '/names-any': { type: 'object', properties: { id, secret: text }, propertyNames: { anyOf: [{ const: 'id' }, { const: 'secret' }] } },
+  '/names-ref': { type: 'object', properties: { id, secret: text }, propertyNames: { $ref: 'FieldNames#' } },
+  '/patterned': { type: 'object', properties: { id, data: { type: 'object', patternProperties: { '^item': { type: 'object', properties: { b: text, secret: text } } } } } }
+}
+const HIDDEN = ['secret', 'a.secret', 'c.secret', 'data.item1.secret']
+
+test('the anonymous tools/list names no hidden field through local $defs, propertyNames or a pattern\'s schema; staff\'s does', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'test', version: '1.0.0' } } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'staff' ? [] : HIDDEN })
+  await app.register(restrictedFieldsMcp)
+  app.addSchema({ $id: 'FieldNames', type: 'string', enum: ['id', 'secret'] })
+  for (const [url, schema] of Object.entries(ROUTES)) {
+    app.get(url, { restrictFields: true, schema: { operationId: 'get_' + url.slice(1).replace('-', '_'), response: { 200: schema } } }, async () => ({ id: 1 }))
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const listed = async (headers: Record<string, string>): Promise<string> => {
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
+    t.teardown(() => client.close())
+    return JSON.stringify((await client.listTools()).tools)
+  }
+  const anonymous = await listed({})
+  t.match(anonymous, /get_zod.*get_defs.*get_names_not.*get_names_any.*get_names_ref.*get_patterned/, 'every route is a tool')
+  t.notMatch(anonymous, /secret/)
+  t.match(await listed({ authorization: 'staff' }), /secret/, 'staff')
+})

@@ -1,0 +1,66 @@
+import { test } from 'tap'
+import { belowNames, hiddenName, namesHidden, undeclaredBelow } from '../../lib/openapi/hidden-names.js'
+import { hiddenTrie } from '../../lib/visibility.js'
+
+const hidden = hiddenTrie(['ssn', 'owner.ssn', 'meta.secret'])
+const components: Record<string, unknown> = {
+  person: { properties: { ssn: {} } },
+  plain: { properties: { id: {} } },
+  looped: { properties: { next: { $ref: 'looped' } } },
+  names: { enum: ['ssn'] },
+  loopedNames: { anyOf: [{ const: 'id' }, { $ref: 'loopedNames' }] }
+}
+const resolve = (ref: string): unknown => components[ref]
+
+test('namesHidden finds a hidden path wherever the vocabulary says a schema names one, and not elsewhere', async (t) => {
+  const rows: Array<[unknown, boolean]> = [
+    [{ properties: { ssn: {} } }, true],
+    [{ properties: { id: {}, owner: { properties: { ssn: {} } } } }, true],
+    [{ properties: { id: {}, owner: { properties: { city: {} } } } }, false],
+    [{ properties: { default: {}, enum: {} } }, false],
+    [{ required: ['ssn'] }, true],
+    [{ required: 'ssn' }, false],
+    [{ dependentRequired: { id: ['ssn'] } }, true],
+    [{ dependentRequired: { ssn: [] } }, true],
+    [{ dependencies: { id: { required: ['ssn'] } } }, true],
+    [{ dependencies: { id: ['owner'] } }, false],
+    [{ dependentSchemas: { ssn: {} } }, true],
+    [{ dependentSchemas: { id: {} } }, false],
+    [{ discriminator: 'ssn' }, true],
+    [{ discriminator: { propertyName: 'ssn' } }, true],
+    [{ discriminator: { propertyName: 'kind', mapping: { b: 7, a: 'person' } } }, true],
+    [{ discriminator: { propertyName: 'kind', mapping: { a: 'plain' } } }, false],
+    [{ discriminator: { propertyName: 'kind' } }, false],
+    [{ $ref: 'person' }, true],
+    [{ $ref: 'looped' }, false],
+    [{ allOf: [{ $ref: 'plain' }, { $ref: 'plain' }] }, false],
+    [{ $ref: 7 }, false],
+    [{ const: { ssn: 1 } }, true],
+    [{ enum: [{ id: 1 }, { ssn: 1 }] }, true],
+    [{ enum: 'ssn' }, false],
+    [{ patternProperties: { '^s\\-?sn$': {} } }, true],
+    [{ patternProperties: { '^me': { properties: { secret: {} } } } }, true],
+    [{ patternProperties: { '^me': { properties: { other: {} } } } }, false],
+    [{ additionalProperties: { properties: { secret: {} } } }, true],
+    [{ properties: { meta: {}, owner: {} }, additionalProperties: { properties: { secret: {}, ssn: {} } } }, false],
+    [{ propertyNames: { $ref: 'names' } }, true],
+    [{ propertyNames: { const: 'id' } }, false],
+    [{ propertyNames: { $ref: 'loopedNames' } }, false],
+    [{ items: [{ required: ['ssn'] }] }, true],
+    [{ not: { anyOf: [{ required: ['id'] }, { if: { required: ['ssn'] } }] } }, true],
+    [{ contentSchema: { required: ['ssn'] }, $defs: { a: { required: ['ssn'] } } }, false],
+    [{ description: 'ssn', 'x-ssn': 'ssn' }, false],
+    [true, false]
+  ]
+  for (const [schema, expected] of rows) t.equal(namesHidden(schema, hidden, resolve), expected, JSON.stringify(schema))
+  t.equal(namesHidden({ required: ['ssn'] }, hiddenTrie([]), resolve), false, 'nothing hidden')
+})
+
+test('the hidden paths below the names a schema of several names describes', async (t) => {
+  t.same(belowNames(hidden, () => true), hiddenTrie(['ssn', 'secret']), 'below owner and meta, merged')
+  t.same(belowNames(hiddenTrie(['a.x.y', 'b.x.z', 'b.w']), () => true), hiddenTrie(['x.y', 'x.z', 'w']), 'the paths below two names, one name below both merged')
+  t.equal(belowNames(hidden, (name) => name === 'ssn'), null, 'a name hidden whole has nothing below')
+  t.equal(undeclaredBelow({ properties: { owner: {}, meta: {} } }, hidden), null)
+  t.same(undeclaredBelow({ properties: { owner: {} } }, hidden), hidden.children.get('meta'))
+  t.same([hiddenName(hidden, 'ssn'), hiddenName(hidden, 'owner'), hiddenName(hidden, 7)], [true, false, false])
+})
