@@ -17,14 +17,20 @@ import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
 import { hiddenNameFinder } from './leaks.js'
+import { scanHiddenNames } from './name-scan.js'
 import { documentVersion, findOperations } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
 import { prepareRouteFields } from './route-fields.js'
 import type { RestrictedRoute } from './types.js'
 
-/** Where a caller's document still names a field hidden from it: the route, and a JSON pointer into the document. */
-export interface DocumentLeak { route: string, pointer: string }
+/**
+ * Why a caller's document was refused, for the log: the route, a JSON
+ * pointer into the document, and what was found there: a hidden name, a
+ * reference the check cannot follow, or, with the pointer `''`, no
+ * operation where the route's was expected.
+ */
+export interface DocumentLeak { route: string, pointer: string, reason: 'hidden name' | 'unchecked reference' | 'operation not found' }
 
 /** Copies the document once per call, so that the generated one is never changed. */
 const cloneDocument = rfdc()
@@ -62,15 +68,24 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   }
   if (hidden === undefined || hidden.size === 0) return copy
   components.dropUnreferenced(copy)
+  const refuse = (route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason']): never => {
+    if (process.env.DEBUG_LEAK) console.error('LEAK', route.url, pointer, reason)
+    onLeak?.({ route: `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`, pointer, reason })
+    throw new DocumentLeakError()
+  }
+  // A route that hides something from this caller and whose operation is not where it was expected (a transform moved
+  // it without its key, or left it out) could be served unchecked: the document is refused instead.
+  const shown = new Set(found.map(({ id }) => id))
+  for (const [id, route] of routes) {
+    if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) refuse(route, '', 'operation not found')
+  }
   const findHiddenName = hiddenNameFinder(copy, version)
   for (const place of found) {
     const hiddenHere = hidden.get(place.id)
     const pointer = hiddenHere === undefined ? null : findHiddenName(place, hiddenHere)
-    if (pointer !== null) {
-      const { method, url } = place.route
-      onLeak?.({ route: `${typeof method === 'string' ? method : method.join(',')} ${url}`, pointer })
-      throw new DocumentLeakError()
-    }
+    if (pointer !== null) refuse(place.route, pointer, 'hidden name')
   }
+  const scanned = scanHiddenNames(copy, version, found, hidden)
+  if (scanned !== null) refuse(scanned.place.route, scanned.pointer, scanned.name === null ? 'unchecked reference' : 'hidden name')
   return copy
 }
