@@ -7,8 +7,8 @@
  * (relax.ts), documents the plugin's 400 (error-response.ts) and the
  * `only` and `defer` parameters (parameters.ts), and tells generated
  * clients what each selection sends (route-fields.ts). A caller's document
- * is checked last, route by route (leaks.ts), and refused if it still names
- * a field hidden from that caller.
+ * is checked last (last-check.ts), and refused if it still names a field
+ * hidden from that caller.
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
@@ -16,9 +16,9 @@ import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
-import { hiddenNameFinder } from './leaks.js'
-import { scanHiddenNames } from './name-scan.js'
+import { lastCheck } from './last-check.js'
 import { documentVersion, findOperations } from './operations.js'
+import type { Found } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
 import { prepareRouteFields } from './route-fields.js'
@@ -44,7 +44,9 @@ const cloneDocument = rfdc()
  * is that caller's document: the hidden fields appear neither in the
  * parameters nor in the response schemas, and the components that only
  * served to name them are left out. If what it gives a route still names
- * one of them, it throws DocumentLeakError, after telling `onLeak` where.
+ * one of them, refers to what the document does not hold, or the operation
+ * of a route that hides something from the caller is missing, it throws
+ * DocumentLeakError, after telling `onLeak` where.
  */
 export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>, onLeak?: (leak: DocumentLeak) => void): unknown {
   if (!isRecord(document)) return document
@@ -52,6 +54,7 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   if (version === null || !isRecord(document.paths)) return document
   const copy = cloneDocument(document)
   const found = findOperations(copy, version, routes)
+  if (hidden !== undefined) refuseMissing(routes, found, hidden, onLeak)
   if (found.length === 0) return copy
   const components = new Components(copy, version)
   const relaxation = new Relaxation(components)
@@ -68,24 +71,24 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   }
   if (hidden === undefined || hidden.size === 0) return copy
   components.dropUnreferenced(copy)
-  const refuse = (route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason']): never => {
-    if (process.env.DEBUG_LEAK) console.error('LEAK', route.url, pointer, reason)
-    onLeak?.({ route: `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`, pointer, reason })
-    throw new DocumentLeakError()
-  }
-  // A route that hides something from this caller and whose operation is not where it was expected (a transform moved
-  // it without its key, or left it out) could be served unchecked: the document is refused instead.
+  const refusal = lastCheck(copy, version, found, hidden)
+  if (refusal !== null) refuse(onLeak, refusal.place.route, refusal.pointer, refusal.reason)
+  return copy
+}
+
+function refuse (onLeak: ((leak: DocumentLeak) => void) | undefined, route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason']): never {
+  onLeak?.({ route: `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`, pointer, reason })
+  throw new DocumentLeakError()
+}
+
+/**
+ * Refuses a caller's document without the operation of a route that hides
+ * something from that caller: a transform that moved it without its key, or
+ * left it out, would have it served unchecked.
+ */
+function refuseMissing (routes: ReadonlyMap<string, RestrictedRoute>, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>, onLeak: ((leak: DocumentLeak) => void) | undefined): void {
   const shown = new Set(found.map(({ id }) => id))
   for (const [id, route] of routes) {
-    if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) refuse(route, '', 'operation not found')
+    if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) refuse(onLeak, route, '', 'operation not found')
   }
-  const findHiddenName = hiddenNameFinder(copy, version)
-  for (const place of found) {
-    const hiddenHere = hidden.get(place.id)
-    const pointer = hiddenHere === undefined ? null : findHiddenName(place, hiddenHere)
-    if (pointer !== null) refuse(place.route, pointer, 'hidden name')
-  }
-  const scanned = scanHiddenNames(copy, version, found, hidden)
-  if (scanned !== null) refuse(scanned.place.route, scanned.pointer, scanned.name === null ? 'unchecked reference' : 'hidden name')
-  return copy
 }

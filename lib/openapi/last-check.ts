@@ -1,5 +1,7 @@
 /**
- * The half of the last check that knows no JSON Schema keyword. A name that
+ * The last check of a caller's document, in two halves that share no blind
+ * spot: the structural walk of leaks.ts, and a reading that knows no JSON
+ * Schema keyword. A name that
  * a caller's rule hides and that the caller sees nowhere (no visible field
  * of a restricted route has it, nothing outside the restricted responses
  * shows it) has no reason to appear in what those responses reach: as a key,
@@ -13,7 +15,7 @@
  */
 import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
-import { patternNames } from './leaks.js'
+import { hiddenNameFinder, patternNames } from './leaks.js'
 import { restrictedStatuses } from './operations.js'
 import type { Found } from './operations.js'
 import { isHidden } from './parameters.js'
@@ -259,4 +261,25 @@ export function scanHiddenNames (document: Json, version: Version, found: readon
     if (!elsewhere.found.has(name)) return { ...where, name } as ScanFinding
   }
   return null
+}
+
+/** Why the last check refuses a caller's document: where, about which route, and what was found. */
+export interface Refusal { place: Found, pointer: string, reason: 'hidden name' | 'unchecked reference' }
+
+/**
+ * The last check of a caller's document, after it was relaxed: the first
+ * place where what it gives a restricted route still names a path the
+ * route's rule hides from the caller (`hidden`, by route id), read by each
+ * schema's structure and, for the names the caller sees nowhere, as plain
+ * JSON; or a reference there that cannot be followed. Null when none.
+ */
+export function lastCheck (document: Json, version: Version, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>): Refusal | null {
+  const findHiddenName = hiddenNameFinder(document, version)
+  for (const place of found) {
+    const hiddenHere = hidden.get(place.id)
+    const pointer = hiddenHere === undefined ? null : findHiddenName(place, hiddenHere)
+    if (pointer !== null) return { place, pointer, reason: 'hidden name' }
+  }
+  const scanned = scanHiddenNames(document, version, found, hidden)
+  return scanned === null ? null : { place: scanned.place, pointer: scanned.pointer, reason: scanned.name === null ? 'unchecked reference' : 'hidden name' }
 }
