@@ -163,16 +163,19 @@ class Scan {
     if (name !== undefined && !this.found.has(name)) this.found.set(name, { pointer, place: this.place })
   }
 
-  /** Reads a value found at `pointer`; `outer` are the objects around it, against which a local reference the document does not resolve is tried. */
-  read (value: unknown, pointer: string, outer: readonly unknown[] = []): void {
+  /** The objects around the value being read, against which a local reference the document does not resolve is tried. */
+  #outer: unknown[] = []
+
+  /** Reads a value found at `pointer`. */
+  read (value: unknown, pointer: string): void {
     if (typeof value === 'string') {
       this.#note(this.#named(value), pointer)
-      this.#follow(value, pointer, outer, false)
+      this.#follow(value, pointer, false)
       return
     }
     if (value === null || typeof value !== 'object' || this.#seen.has(value)) return
     this.#seen.add(value)
-    const around = [...outer, value]
+    this.#outer.push(value)
     for (const [key, member] of Object.entries(value)) {
       const here = at(pointer, key)
       if (!Array.isArray(value)) this.#note(this.#names.has(key) ? key : undefined, here)
@@ -183,11 +186,20 @@ class Scan {
       }
       if (/^\$(?:dynamic|recursive)?ref$/i.test(key) && typeof member === 'string') {
         this.#note(this.#named(member), here)
-        this.#follow(member, here, around, true)
+        this.#follow(member, here, true)
         continue
       }
-      this.read(member, here, around)
+      this.read(member, here)
     }
+    this.#outer.pop()
+  }
+
+  /** Reads what a reference names, as a value of its own: the objects around the reference are not around it. */
+  #readTarget (value: unknown, pointer: string): void {
+    const outer = this.#outer
+    this.#outer = []
+    this.read(value, pointer)
+    this.#outer = outer
   }
 
   /** The hidden name a string is, or holds as a segment of a path, a reference or an expression; the segments that name a component are skipped. */
@@ -206,14 +218,15 @@ class Scan {
   }
 
   /** Follows a string that refers to a place of the document, or to a component by its name (a discriminator's mapping). */
-  #follow (text: string, pointer: string, outer: readonly unknown[], reference: boolean): void {
+  #follow (text: string, pointer: string, reference: boolean): void {
+    const outer = this.#outer
     if (text.startsWith('#/')) {
       const target = resolvePointer(this.#document, text.slice(1))
-      if (target !== undefined) return this.read(target, text.slice(1))
+      if (target !== undefined) return this.#readTarget(target, text.slice(1))
       // A local `$defs` of the schema that holds the reference: read already, as part of it.
       if (outer.some((around) => resolvePointer(around, text.slice(1)) !== undefined)) return
     } else if (!text.startsWith('#') && Object.hasOwn(this.#components, text)) {
-      return this.read(this.#components[text], at(schemasPointer(this.#document), text))
+      return this.#readTarget(this.#components[text], at(schemasPointer(this.#document), text))
     } else if (text === '#' || text === '' || (text.startsWith('#') && outer.some((around) => holdsAnchor(around, text.slice(1))))) {
       return
     }

@@ -70,8 +70,8 @@ test('a transform that moves a restricted route with its key keeps it relaxed an
 test('a reference the document does not hold, in what a restricted route gives the caller, refuses the document', async (t) => {
   const external = { $ref: 'https://example.com/user.json' }
   const { app, lines } = await documentedApp(t, {
-    transformObject: ({ openapiObject }) => {
-      const document = openapiObject as Json
+    transformObject: (object) => {
+      const document = (object as Json).openapiObject
       document.paths['/users/{id}'].get.responses[200].content['application/json'].schema.properties.friend = external
       return document
     }
