@@ -822,6 +822,20 @@ test('a caller\'s document leaves hidden names out of patterns and conditions, b
   t.notMatch(JSON.stringify(result), /secret/)
 })
 
+test('a caller\'s document whose relaxed response refers to another document, or to nothing, is refused as one that cannot be checked', async (t) => {
+  const record = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, secret: { type: 'string' } },
+    allOf: [{ if: { $ref: '#/components/schemas/gone' }, then: { required: ['secret'] } }],
+    discriminator: { propertyName: 'id', mapping: { 1: 'elsewhere.json#/user' } }
+  }
+  const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) })
+  const leaks: unknown[] = []
+  t.throws(() => restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]]), (leak) => leaks.push(leak)), { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK' })
+  // The structural walk finds the mapping first; it does not tell a reference it cannot follow from a hidden name.
+  t.same(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/discriminator/mapping/1', reason: 'hidden name' }])
+})
+
 test('a caller\'s document that still names a hidden field is refused with DocumentLeakError, after telling where', async (t) => {
   const document = openapi({ 'get /users': marked('1', { 200: { content: { 'application/json': { schema: {}, examples: { shared: { $ref: '#/components/examples/user' } } } } } }) })
   document.components.examples = { user: { value: { id: 1, secret: 's' } } }

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { lastCheck, scanHiddenNames } from '../../lib/openapi/last-check.js'
-import { findHiddenName } from '../../lib/openapi/leaks.js'
+import { findHiddenName, namesHiddenName } from '../../lib/openapi/leaks.js'
 import type { Found } from '../../lib/openapi/operations.js'
 import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute, Version } from '../../lib/openapi/types.js'
@@ -338,4 +338,12 @@ test('the structural half finds what the plain reading cannot tell: a name both 
   t.same(lastCheck(link.document, '3', link.found, hidden)?.pointer, `${THINGS}/links/next`, 'a link to the hidden one, not the visible one')
   const external = scanDocument({ ...both, schema: { properties: { id: { $ref: 'other.json#/id' } } } })
   t.same(lastCheck(external.document, '3', external.found, hidden), { place: external.found[0], pointer: `${THINGS_SCHEMA}/properties/id/$ref`, reason: 'unchecked reference' }, 'a reference the structural walk does not read is still refused')
+})
+
+test('the relaxer\'s reading of propertyNames still names a hidden field by its const, enum or pattern', async (t) => {
+  const hidden = hiddenTrie(['ssn'])
+  t.equal(namesHiddenName({ enum: ['id'], pattern: '^i' }, hidden), false)
+  t.equal(namesHiddenName({ enum: ['id', 'ssn'] }, hidden), true)
+  t.equal(namesHiddenName({ const: 'ssn' }, hidden), true)
+  t.equal(namesHiddenName({ pattern: '^s\\-?sn$' }, hidden), true, 'a pattern valid only without the u flag')
 })
