@@ -157,6 +157,8 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
       otherStatuses: others.map((status) => ({ statusKey: status.key as string, shape: status.shape })),
       paths,
       hidesFields: resolved.hiddenFields !== null,
+      // @fastify/swagger leaves out a route whose schema says `hide`, and the HEAD routes Fastify adds unless told otherwise.
+      undocumented: schema?.hide === true || routeOptions.method === 'HEAD',
       hiddenFrom: hiddenFromDocument(resolved.hiddenFields, state, routeOptions, this)
     }, routeOptions.schema)
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)

@@ -131,7 +131,7 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
       if (generated === null) return null
       const document = restrictedDocument(generated(), routes, await hiddenByRoute(request, routes), (leak) => {
         // The place may name the hidden field: it goes to the log, never to the caller.
-        request.log.error({ route: leak.route, pointer: leak.pointer }, "A caller's OpenAPI document still named a hidden field of a route; it was refused")
+        request.log.error({ route: leak.route, pointer: leak.pointer, reason: leak.reason }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
       })
       return options?.yaml === true ? toYaml(document) : document
     }

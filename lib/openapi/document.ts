@@ -7,8 +7,8 @@
  * (relax.ts), documents the plugin's 400 (error-response.ts) and the
  * `only` and `defer` parameters (parameters.ts), and tells generated
  * clients what each selection sends (route-fields.ts). A caller's document
- * is checked last, route by route (leaks.ts), and refused if it still names
- * a field hidden from that caller.
+ * is checked last (last-check.ts), and refused if it still names a field
+ * hidden from that caller.
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
@@ -16,16 +16,22 @@ import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
-import { hiddenNameFinder } from './leaks.js'
+import { lastCheck } from './last-check.js'
 import { liftLocalDefinitions } from './local-definitions.js'
 import { documentVersion, findOperations } from './operations.js'
+import type { Found } from './operations.js'
 import { documentParameters } from './parameters.js'
 import { Relaxation, relaxSuccess } from './relax.js'
 import { prepareRouteFields } from './route-fields.js'
 import type { RestrictedRoute } from './types.js'
 
-/** Where a caller's document still names a field hidden from it: the route, and a JSON pointer into the document. */
-export interface DocumentLeak { route: string, pointer: string }
+/**
+ * Why a caller's document was refused, for the log: the route, a JSON
+ * pointer into the document, and what was found there: a hidden name, a
+ * reference the check cannot follow, or, with the pointer `''`, no
+ * operation where the route's was expected.
+ */
+export interface DocumentLeak { route: string, pointer: string, reason: 'hidden name' | 'unchecked reference' | 'operation not found' }
 
 /** Copies the document once per call, so that the generated one is never changed. */
 const cloneDocument = rfdc()
@@ -39,7 +45,9 @@ const cloneDocument = rfdc()
  * is that caller's document: the hidden fields appear neither in the
  * parameters nor in the response schemas, and the components that only
  * served to name them are left out. If what it gives a route still names
- * one of them, it throws DocumentLeakError, after telling `onLeak` where.
+ * one of them, refers to what the document does not hold, or the operation
+ * of a route that hides something from the caller is missing, it throws
+ * DocumentLeakError, after telling `onLeak` where.
  */
 export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>, onLeak?: (leak: DocumentLeak) => void): unknown {
   if (!isRecord(document)) return document
@@ -47,6 +55,7 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   if (version === null || !isRecord(document.paths)) return document
   const copy = cloneDocument(document)
   const found = findOperations(copy, version, routes)
+  if (hidden !== undefined) refuseMissing(routes, found, hidden, onLeak)
   if (found.length === 0) return copy
   const components = new Components(copy, version)
   liftLocalDefinitions(components, version, found)
@@ -64,15 +73,24 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   }
   if (hidden === undefined || hidden.size === 0) return copy
   components.dropUnreferenced(copy)
-  const findHiddenName = hiddenNameFinder(copy, version)
-  for (const place of found) {
-    const hiddenHere = hidden.get(place.id)
-    const pointer = hiddenHere === undefined ? null : findHiddenName(place, hiddenHere)
-    if (pointer !== null) {
-      const { method, url } = place.route
-      onLeak?.({ route: `${typeof method === 'string' ? method : method.join(',')} ${url}`, pointer })
-      throw new DocumentLeakError()
-    }
-  }
+  const refusal = lastCheck(copy, version, found, hidden)
+  if (refusal !== null) refuse(onLeak, refusal.place.route, refusal.pointer, refusal.reason)
   return copy
+}
+
+function refuse (onLeak: ((leak: DocumentLeak) => void) | undefined, route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason']): never {
+  onLeak?.({ route: `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`, pointer, reason })
+  throw new DocumentLeakError()
+}
+
+/**
+ * Refuses a caller's document without the operation of a route that hides
+ * something from that caller: a transform that moved it without its key, or
+ * left it out, would have it served unchecked.
+ */
+function refuseMissing (routes: ReadonlyMap<string, RestrictedRoute>, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>, onLeak: ((leak: DocumentLeak) => void) | undefined): void {
+  const shown = new Set(found.map(({ id }) => id))
+  for (const [id, route] of routes) {
+    if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) refuse(onLeak, route, '', 'operation not found')
+  }
 }

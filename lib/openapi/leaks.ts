@@ -42,11 +42,18 @@ export function hiddenName (hidden: PathTrie, name: unknown): boolean {
   return typeof name === 'string' && hidden.children.get(name)?.whole === true
 }
 
-/** Whether a pattern (`patternProperties`, `propertyNames`) names `name`: its text spells it, or it matches it. */
+/**
+ * Whether a pattern (`patternProperties`, `propertyNames`) names `name`: its
+ * text spells it, or it matches it with or without the `u` flag (`^s\-?sn$`
+ * is invalid with it, and a validator without it matches `ssn`).
+ */
 export function patternNames (pattern: string, name: string): boolean {
-  if (pattern.includes(name)) return true
+  return pattern.includes(name) || matches(pattern, 'u', name) || matches(pattern, '', name)
+}
+
+function matches (pattern: string, flags: string, name: string): boolean {
   try {
-    return new RegExp(pattern, 'u').test(name)
+    return new RegExp(pattern, flags).test(name)
   } catch {
     // A pattern that is not a JavaScript regular expression names only what it spells.
     return false
@@ -100,13 +107,66 @@ function responseTrie (hidden: PathTrie, shape: RecordsShape): PathTrie {
   return shape.kind === 'envelope' ? envelope : merged(hidden, envelope)
 }
 
+/** A schema the walk reached, and where it sits in the document. */
+interface Reached { value: unknown, pointer: string }
+
+// The author's own words: not read.
+const PROSE = new Set(['title', 'summary', 'description'])
+
+/** The first object inside `value` that a plain-name fragment (`#node`) names: by `$anchor`, `$dynamicAnchor` or an `$id` of `#node`; with its pointer. */
+function findAnchor (value: unknown, pointer: string, name: string, seen = new Set<unknown>()): Reached | undefined {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return undefined
+  seen.add(value)
+  if (isRecord(value) && (value.$anchor === name || value.$dynamicAnchor === name || value.$id === `#${name}`)) return { value, pointer }
+  for (const [key, member] of Object.entries(value)) {
+    const found = findAnchor(member, at(pointer, key), name, seen)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/** The pointer tokens of a fragment, each decoded (`~1`, `%25`). */
+function fragmentTokens (fragment: string): string[] {
+  return fragment.split('/').slice(1).map((token) => {
+    try {
+      return decodePointerToken(decodeURIComponent(token))
+    } catch {
+      return decodePointerToken(token)
+    }
+  })
+}
+
+/** Whether a JSON pointer into a response body (a link's `$response.body#/owner/ssn`) reaches a hidden path; array indexes pass through. */
+function pointsAtHidden (fragment: string, hidden: PathTrie): boolean {
+  let level = hidden
+  for (const token of fragmentTokens(fragment)) {
+    const below = level.children.get(token)
+    if (below === undefined) {
+      if (/^(?:\d+|-)$/.test(token)) continue
+      return false
+    }
+    if (below.whole) return true
+    level = below
+  }
+  return false
+}
+
+// A runtime expression that reads the response body at a pointer, alone or inside a string (`{$response.body#/id}`).
+const BODY_EXPRESSION = /\$response\.body#([^{}\s]*)/g
+
 /** One walk of a document: each schema reached through a `$ref` is checked once per set of hidden paths. */
 class Walk {
-  /** What a local `$ref` (`#/…`) names, or undefined. */
+  /** What a local `$ref` (`#/…`) names in the document, or undefined. */
   readonly #resolve: (ref: string) => unknown
   /** The `$ref` of the components (`#/components/schemas/`), which a discriminator's mapping may name by their names alone. */
   readonly #components: string
   readonly #seen = new Set<string>()
+  /**
+   * The outermost schema being walked (a response's, a component): a local
+   * `$ref` that the document does not resolve (`#/$defs/inner`, written by
+   * Zod and TypeBox) is resolved against it, as a validator of that schema does.
+   */
+  #root: Reached | null = null
 
   constructor (resolve: (ref: string) => unknown, components: string) {
     const resolved = new Map<string, unknown>()
@@ -117,26 +177,64 @@ class Walk {
     this.#components = components
   }
 
-  /** What a local `$ref` names, checked with the paths hidden where it is used. A reference to nothing describes nothing. */
-  reference (ref: unknown, hidden: PathTrie): string | null {
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return null
-    const key = `${ref} ${hiddenText(hidden)}`
+  /** A schema walked as the outermost one: its local `$ref`s resolve against it when the document does not resolve them. */
+  root (schema: unknown, pointer: string, hidden: PathTrie): string | null {
+    return this.#within({ value: schema, pointer }, () => this.schema(schema, pointer, hidden))
+  }
+
+  #within (root: Reached, walk: () => string | null): string | null {
+    const outer = this.#root
+    this.#root = root
+    try {
+      return walk()
+    } finally {
+      this.#root = outer
+    }
+  }
+
+  /** What a `$ref` names, with where it sits; undefined for what the document does not hold (another document, a place that is not there). */
+  #target (ref: string): Reached | undefined {
+    if (ref.startsWith('#/')) {
+      const value = this.#resolve(ref)
+      if (value !== undefined) return { value, pointer: ref.slice(1) }
+      const root = this.#root
+      const inRoot = root === null ? undefined : resolveRef(root.value, ref)
+      return inRoot === undefined ? undefined : { value: inRoot, pointer: `${(root as Reached).pointer}${ref.slice(1)}` }
+    }
+    return ref.startsWith('#') && this.#root !== null ? findAnchor(this.#root.value, this.#root.pointer, ref.slice(1)) : undefined
+  }
+
+  /**
+   * What a `$ref` names, checked with the paths hidden where it is used. A
+   * reference the document does not hold cannot be checked: its own place is
+   * returned, so that the document is refused rather than served unchecked.
+   */
+  reference (ref: unknown, hidden: PathTrie, pointer: string): string | null {
+    // A `$ref` of `#` refers to the schema that holds it, which is being walked.
+    if (typeof ref !== 'string' || ref === '#' || hidden.children.size === 0) return null
+    const target = this.#target(ref)
+    if (target === undefined) return pointer
+    const key = `${target.pointer} ${hiddenText(hidden)}`
     if (this.#seen.has(key)) return null
     this.#seen.add(key)
-    return this.schema(this.#resolve(ref), ref.slice(1), hidden)
+    // A place inside the schema being walked keeps it as the outermost; a component is the outermost schema of what it holds.
+    const tokens = target.pointer.split('/')
+    if (tokens[1] === 'paths' || (this.#root !== null && target.pointer.startsWith(this.#root.pointer + '/'))) return this.schema(target.value, target.pointer, hidden)
+    const component = tokens.slice(0, tokens[1] === 'components' ? 4 : 3).join('/')
+    return this.#within({ value: this.#resolve(`#${component}`), pointer: component }, () => this.schema(target.value, target.pointer, hidden))
   }
 
   /** The first place in a schema, found at `pointer`, that names a path of `hidden`; null when none. */
   schema (schema: unknown, pointer: string, hidden: PathTrie): string | null {
     if (!isRecord(schema) || hidden.children.size === 0) return null
     for (const [keyword, value] of Object.entries(schema)) {
-      const found = this.#keyword(keyword, value, at(pointer, keyword), hidden)
+      const found = this.#keyword(schema, keyword, value, at(pointer, keyword), hidden)
       if (found !== null) return found
     }
     return null
   }
 
-  #keyword (keyword: string, value: unknown, pointer: string, hidden: PathTrie): string | null {
+  #keyword (schema: Json, keyword: string, value: unknown, pointer: string, hidden: PathTrie): string | null {
     if (SAME_LEVEL.has(keyword)) return Array.isArray(value) ? this.#first(value, (item, index) => this.schema(item, at(pointer, index), hidden)) : this.schema(value, pointer, hidden)
     if (VALUES.has(keyword)) return holdsHidden(value, hidden) ? pointer : null
     if (VALUE_LISTS.has(keyword)) return firstIn(value, pointer, (instance) => holdsHidden(instance, hidden))
@@ -144,7 +242,7 @@ class Walk {
       if (keyword === 'required') return firstIn(value, pointer, (name) => hiddenName(hidden, name))
       // Swagger 2.0's discriminator is the property's name alone.
       if (keyword === 'discriminator') return hiddenName(hidden, value) ? pointer : null
-      return keyword === '$ref' ? this.reference(value, hidden) : null
+      return keyword === '$ref' ? this.reference(value, hidden, pointer) : null
     }
     switch (keyword) {
       case 'properties':
@@ -152,6 +250,12 @@ class Walk {
         return this.#first([...hidden.children], ([name, below]) => !Object.hasOwn(value, name)
           ? null
           : below.whole ? at(pointer, name) : this.schema(value[name], at(pointer, name), below))
+      case 'additionalProperties':
+      case 'unevaluatedProperties':
+        // The schema of every undeclared name (where @fastify/swagger and Swagger 2.0 put a pattern's): what is hidden below one may sit in it.
+        return this.#first([...hidden.children], ([name, below]) => below.whole || (isRecord(schema.properties) && Object.hasOwn(schema.properties, name))
+          ? null
+          : this.schema(value, pointer, below))
       case 'dependencies':
       case 'dependentRequired':
       case 'dependentSchemas':
@@ -161,18 +265,46 @@ class Walk {
       case 'discriminator':
         if (hiddenName(hidden, value.propertyName)) return at(pointer, 'propertyName')
         // Each value of the mapping refers to a variant: a `$ref`, or a component's name.
-        return this.#first(Object.values(isRecord(value.mapping) ? value.mapping : {}), (ref) =>
-          this.reference(typeof ref === 'string' && !ref.startsWith('#') ? this.#components + encodePointerToken(ref) : ref, hidden))
+        return this.#first(Object.entries(isRecord(value.mapping) ? value.mapping : {}), ([tag, ref]) =>
+          this.reference(typeof ref === 'string' && !ref.startsWith('#') ? this.#components + encodePointerToken(ref) : ref, hidden, at(at(pointer, 'mapping'), tag)))
       case 'patternProperties':
         return this.#first(Object.entries(value), ([pattern, property]) => this.#first([...hidden.children], ([name, below]) => {
           if (!patternNames(pattern, name)) return null
           return below.whole ? at(pointer, pattern) : this.schema(property, at(pointer, pattern), below)
         }))
       case 'propertyNames':
-        return namesHiddenName(value, hidden) ? pointer : null
+        return this.#namesIn(value, hidden, new Set()) ? pointer : null
       default:
         return null
     }
+  }
+
+  /**
+   * Whether a schema of names (`propertyNames`) names a hidden field, in any
+   * shape: any string it holds (`const`, `enum`, `not`, `anyOf` members),
+   * any `pattern` that matches one, and what its `$ref`s name (one the
+   * document does not hold counts as naming).
+   */
+  #namesIn (value: unknown, hidden: PathTrie, seen: Set<unknown>): boolean {
+    if (typeof value === 'string') return hiddenName(hidden, value)
+    if (value === null || typeof value !== 'object' || seen.has(value)) return false
+    seen.add(value)
+    return Object.entries(value).some(([key, member]) => {
+      if (PROSE.has(key) && typeof member === 'string') return false
+      if (key === 'pattern' && typeof member === 'string') return [...hidden.children].some(([name, below]) => below.whole && patternNames(member, name))
+      if (key !== '$ref' || typeof member !== 'string' || member === '#') return this.#namesIn(member, hidden, seen)
+      const target = this.#target(member)
+      return target === undefined || this.#namesIn(target.value, hidden, seen)
+    })
+  }
+
+  /** The first link of a response whose expressions read a hidden path of the body; a link the document does not hold counts as one. */
+  #links (links: unknown, pointer: string, hidden: PathTrie): string | null {
+    return this.#first(Object.entries(isRecord(links) ? links : {}), ([name, link]) => {
+      const held = isRecord(link) && typeof link.$ref === 'string' ? this.#target(link.$ref)?.value : link
+      if (held === undefined) return at(pointer, name)
+      return readsHidden(held, hidden) ? at(pointer, name) : null
+    })
   }
 
   #first<T> (items: T[], find: (item: T, index: number) => string | null): string | null {
@@ -183,31 +315,33 @@ class Walk {
     return null
   }
 
-  /** A response (or a `$ref` to one), its schemas and the examples beside them. */
+  /** A response (or a `$ref` to one), its schemas, the examples beside them and its links. */
   response (response: unknown, pointer: string, hidden: PathTrie, version: Version): string | null {
     if (!isRecord(response)) return null
     if (typeof response.$ref === 'string') {
-      // A response shared among the components, checked once per set of hidden paths.
+      // A response shared among the components, checked once per set of hidden paths; one the document does not hold is refused.
+      const target = response.$ref.startsWith('#/') ? this.#resolve(response.$ref) : undefined
+      if (target === undefined) return at(pointer, '$ref')
       const key = `${response.$ref} ${hiddenText(hidden)}`
-      if (!response.$ref.startsWith('#/') || this.#seen.has(key)) return null
+      if (this.#seen.has(key)) return null
       this.#seen.add(key)
-      return this.response(this.#resolve(response.$ref), response.$ref.slice(1), hidden, version)
+      return this.response(target, response.$ref.slice(1), hidden, version)
     }
     if (version === '2.0') {
-      return this.schema(response.schema, at(pointer, 'schema'), hidden) ??
+      return this.root(response.schema, at(pointer, 'schema'), hidden) ??
         this.#first(Object.entries(isRecord(response.examples) ? response.examples : {}), ([mime, example]) => holdsHidden(example, hidden) ? at(at(pointer, 'examples'), mime) : null)
     }
     return this.#first(Object.entries(isRecord(response.content) ? response.content : {}), ([mime, media]) => {
       if (!isRecord(media)) return null
       const here = at(at(pointer, 'content'), mime)
       if (Object.hasOwn(media, 'example') && holdsHidden(media.example, hidden)) return at(here, 'example')
-      return this.schema(media.schema, at(here, 'schema'), hidden) ??
+      return this.root(media.schema, at(here, 'schema'), hidden) ??
         this.#first(Object.entries(isRecord(media.examples) ? media.examples : {}), ([name, example]) => {
           // A named example, or a `$ref` to one among the components.
           const held = isRecord(example) && typeof example.$ref === 'string' && example.$ref.startsWith('#/') ? this.#resolve(example.$ref) : example
           return isRecord(held) && holdsHidden(held.value, hidden) ? at(at(at(here, 'examples'), name), 'value') : null
         })
-    })
+    }) ?? this.#links(response.links, at(pointer, 'links'), hidden)
   }
 
   /** The `only` and `defer` choices of an operation's parameters and of its path's. */
@@ -225,11 +359,18 @@ class Walk {
   routeFields (described: unknown, pointer: string, hidden: PathTrie): string | null {
     if (!isRecord(described)) return null
     const visible = (paths: unknown, here: string): string | null => firstIn(paths, here, (path) => isHidden(String(path), hidden))
-    return this.#first(Object.values(isRecord(described.statuses) ? described.statuses : {}), (status) =>
-      isRecord(status) && isRecord(status.record) ? this.reference(status.record.$ref, hidden) : null) ??
+    return this.#first(Object.entries(isRecord(described.statuses) ? described.statuses : {}), ([status, description]) =>
+      isRecord(description) && isRecord(description.record) ? this.reference(description.record.$ref, hidden, at(at(at(at(pointer, 'statuses'), status), 'record'), '$ref')) : null) ??
       this.#first(Object.entries(isRecord(described.sets) ? described.sets : {}), ([name, paths]) => visible(paths, at(at(pointer, 'sets'), name))) ??
       visible(described.defaultFields, at(pointer, 'defaultFields'))
   }
+}
+
+/** Whether a link (its parameters, its request body, anything it holds) reads a hidden path of the response body. */
+function readsHidden (value: unknown, hidden: PathTrie): boolean {
+  if (typeof value === 'string') return [...value.matchAll(BODY_EXPRESSION)].some(([, fragment]) => pointsAtHidden(fragment, hidden))
+  if (value === null || typeof value !== 'object') return false
+  return Object.values(value).some((member) => readsHidden(member, hidden))
 }
 
 const componentsRef = (version: Version): string => version === '2.0' ? '#/definitions/' : '#/components/schemas/'
@@ -241,7 +382,7 @@ const componentsRef = (version: Version): string => version === '2.0' ? '#/defin
  * meaning: a condition (`if`), a negation (`not`).
  */
 export function namesHidden (schema: unknown, hidden: PathTrie, resolve: (ref: string) => unknown, version: Version): boolean {
-  return new Walk(resolve, componentsRef(version)).schema(schema, '', hidden) !== null
+  return new Walk(resolve, componentsRef(version)).root(schema, '', hidden) !== null
 }
 
 /**

@@ -31,6 +31,12 @@ export interface RestrictedRoute extends DocumentedSets {
   readonly deferParam: string
   /** The declared dotted paths: the choices of both parameters. */
   readonly paths: readonly string[]
+  /**
+   * Whether @fastify/swagger leaves the route out of the document by what
+   * the route declares (its schema's `hide`): a caller's document without
+   * its operation is then not refused.
+   */
+  readonly undocumented?: boolean
   /** Whether a `hiddenFields` rule hides some fields from some requests. */
   readonly hidesFields?: boolean
   /**

@@ -691,6 +691,7 @@ test('a caller\'s document strips the media type\'s examples that carry a value,
     'text/plain': null
   }
   const document = openapi({ 'get /users': marked('1', { 200: { content } }) })
+  document.components.examples = { user: { value: { id: 1 } } }
   const result = restrictedDocument(document, routes(route), new Map([['1', hiddenTrie(['secret'])]])) as Json
   const relaxed = result.paths['/users'].get.responses['200'].content
   t.same(relaxed['application/json'].examples, { shared: { $ref: '#/components/examples/user' }, inline: { summary: 'one', value: { id: 1 } } })
@@ -805,20 +806,34 @@ test('a caller\'s document leaves hidden names out of patterns and conditions, b
     properties: { id: { type: 'integer' }, secret: { type: 'string' } },
     patternProperties: { '^sec': { type: 'string' }, '^x-': { type: 'string' } },
     additionalProperties: false,
-    allOf: [{ if: { $ref: '#/components/schemas/secretSet' }, then: { required: ['id'] } }, { if: { $ref: '#/components/schemas/gone' }, then: { required: ['secret'] } }],
-    discriminator: { propertyName: 'id', mapping: { 1: 'elsewhere.json#/user' } }
+    allOf: [{ if: { $ref: '#/components/schemas/secretSet' }, then: { required: ['id'] } }, { if: { $ref: '#/components/schemas/idSet' }, then: { required: ['secret'] } }],
+    discriminator: { propertyName: 'id' }
   }
-  const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) }, { secret: object({ secret: { type: 'string' } }), secretSet: { required: ['secret'] } })
+  const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) }, { secret: object({ secret: { type: 'string' } }), secretSet: { required: ['secret'] }, idSet: { required: ['id'] } })
   const result = restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]])) as Json
   t.same(result.paths['/users'].get.responses['200'].content['application/json'].schema.properties.deep, {
     type: 'object',
     properties: { id: { type: 'integer' } },
     patternProperties: { '^x-': { type: 'string' } },
     additionalProperties: { type: 'string' },
-    allOf: [{}, { if: { $ref: '#/components/schemas/gone' }, then: {} }],
-    discriminator: { propertyName: 'id', mapping: { 1: 'elsewhere.json#/user' } }
-  }, 'below maxDepth: the pattern that names it goes, a condition behind a $ref that names it goes with its branch, a branch loses it, a mapping to another document stays')
+    allOf: [{}, { if: { $ref: '#/components/schemas/idSet' }, then: {} }],
+    discriminator: { propertyName: 'id' }
+  }, 'below maxDepth: the pattern that names it goes, a condition behind a $ref that names it goes with its branch, a branch loses it')
   t.notMatch(JSON.stringify(result), /secret/)
+})
+
+test('a caller\'s document whose relaxed response refers to another document, or to nothing, is refused as one that cannot be checked', async (t) => {
+  const record = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, secret: { type: 'string' } },
+    allOf: [{ if: { $ref: '#/components/schemas/gone' }, then: { required: ['secret'] } }],
+    discriminator: { propertyName: 'id', mapping: { 1: 'elsewhere.json#/user' } }
+  }
+  const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) })
+  const leaks: unknown[] = []
+  t.throws(() => restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]]), (leak) => leaks.push(leak)), { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK' })
+  // The structural walk finds the mapping first; it does not tell a reference it cannot follow from a hidden name.
+  t.same(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/discriminator/mapping/1', reason: 'hidden name' }])
 })
 
 test('a caller\'s document that still names a hidden field is refused with DocumentLeakError, after telling where', async (t) => {
@@ -828,7 +843,7 @@ test('a caller\'s document that still names a hidden field is refused with Docum
   const hidden = new Map([['1', hiddenTrie(['secret'])]])
   const refused = { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', statusCode: 500 }
   t.throws(() => restrictedDocument(document, routes({ ...route, method: ['GET', 'HEAD'] }), hidden, (leak) => leaks.push(leak)), refused)
-  t.same(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value' }])
+  t.same(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name' }])
   t.throws(() => restrictedDocument(document, routes(route), hidden), refused, 'without a listener too')
   t.same(Object.keys((restrictedDocument(document, routes(route)) as Json).paths), ['/users'], 'the complete document is served')
 })

@@ -1,5 +1,11 @@
 import { test } from 'tap'
 import fc from 'fast-check'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import fastifyRestrictedFields from '../../lib/index.js'
+import { restrictedRoutesSource } from '../../lib/client/generate.js'
+import restrictedFieldsMcp from '../../lib/mcp/index.js'
 import { restrictedDocument } from '../../lib/openapi/document.js'
 import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
@@ -154,4 +160,153 @@ test('whatever the schema\'s shape, a caller\'s document names none of the field
     if (records.hidden.length > 0) hiding++
   }), { numRuns: 300 })
   t.ok(hiding > 150, `${hiding} of 300 documents hid some field`)
+})
+
+// Every description a caller gets, through the app. The keyword list here is the test's own (a second opinion on
+// JSON Schema): each keyword below places this level's names, hidden or not, where its kind of value holds them.
+const NAMES = ['a', 'b', 'zqa', 'zqb']
+const HIDDEN_MARK = /^zq/
+const STAFF = { 'x-staff': 'yes' }
+const RUNS = process.env.FST_DEEP === undefined ? 12 : 400
+// The shapes the relaxer does not take hidden names out of yet (issue 45's leaks): with these, the last check refuses.
+// A local `$defs` entry and a response link are the others.
+const UNKNOWN_TO_RELAXER = new Set(['propertyNamesNot', 'propertyNamesAnyOf', 'propertyNamesRef', 'patternWithoutU'])
+
+/** A keyword of a level, given the level's names, its properties and a value that fits it. */
+type Placement = (names: string[], value: Json) => fc.Arbitrary<Json>
+const pick = (names: string[]): fc.Arbitrary<string> => fc.constantFrom(...names)
+const PLACEMENTS: Record<string, Placement> = {
+  // names
+  required: (names) => fc.subarray(names, { minLength: 1 }).map((required) => ({ required })),
+  dependentRequired: (names) => fc.tuple(pick(names), pick(names)).map(([name, other]) => ({ dependentRequired: { [name]: [other] } })),
+  propertyNamesEnum: (names) => fc.constant({ propertyNames: { enum: names } }),
+  propertyNamesNot: (names) => pick(names).map((name) => ({ propertyNames: { not: { const: name } } })),
+  propertyNamesAnyOf: (names) => fc.constant({ propertyNames: { anyOf: names.map((name) => ({ const: name })) } }),
+  propertyNamesRef: (names) => fc.constant({ propertyNames: { $ref: '#/$defs/names' }, $defs: { names: { enum: names } } }),
+  // patterns over names, one valid only without the u flag
+  patternProperties: (names) => pick(names).map((name) => ({ patternProperties: { [`^${name}$`]: { type: 'string' } } })),
+  patternWithoutU: (names) => pick(names).map((name) => ({ patternProperties: { [`^${name[0]}\\-?${name.slice(1)}$`]: { type: 'string' } } })),
+  propertyNamesPattern: (names) => pick(names).map((name) => ({ propertyNames: { pattern: `^(${name}|other)$` } })),
+  // schemas of the same level and below
+  dependentSchemas: (names) => fc.tuple(pick(names), pick(names)).map(([name, other]) => ({ dependentSchemas: { [name]: { required: [other] } } })),
+  if: (names) => pick(names).map((name) => ({ if: { required: [name] }, then: { required: [name] }, else: { not: { required: [name] } } })),
+  not: (names) => pick(names).map((name) => ({ not: { required: [name] } })),
+  allOf: (names) => pick(names).map((name) => ({ allOf: [{ required: [name] }] })),
+  additionalProperties: () => fc.constantFrom<Json>({ additionalProperties: false }, { additionalProperties: { type: 'integer' } }),
+  // instance values
+  example: (names, value) => fc.constant({ example: value }),
+  default: (names, value) => fc.constant({ default: value }),
+  examples: (names, value) => fc.constant({ examples: [value] }),
+  enum: (names, value) => fc.constant({ enum: [value] }),
+  const: (names, value) => fc.constant({ const: value })
+}
+
+/** An object level with properties of `names` (one of them an object of the next level, inline or a local `$defs` entry), and random keywords over its names; with the `$defs` it adds to the root schema's, named by `depth`. */
+function placedLevel (depth: number): fc.Arbitrary<{ schema: Json, defs: Json, known: boolean }> {
+  return fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 2, maxLength: 4 }).chain((names) => {
+    const nested = depth === 0 ? fc.constant(null) : fc.option(fc.tuple(placedLevel(depth - 1), fc.boolean()), { nil: null })
+    return fc.tuple(nested, fc.subarray(Object.keys(PLACEMENTS), { maxLength: 4 })).chain(([inner, chosen]) => {
+      const properties: Json = Object.fromEntries(names.map((name) => [name, { type: 'string' }]))
+      const defs: Json = {}
+      if (inner !== null) {
+        const [level, local] = inner
+        Object.assign(defs, level.defs)
+        // A nested level, under a visible name; through a local `$defs` as Zod 4 and TypeBox write it.
+        properties.o = local ? { $ref: `#/$defs/inner${depth}` } : level.schema
+        if (local) defs[`inner${depth}`] = level.schema
+      }
+      const value = Object.fromEntries(names.map((name) => [name, 'x']))
+      return fc.tuple(...chosen.map((keyword) => PLACEMENTS[keyword](names, value))).map((placed) => {
+        const schema: Json = { type: 'object', properties }
+        for (const keywords of placed) {
+          for (const [keyword, held] of Object.entries(keywords)) {
+            if (keyword === '$defs') defs[`names${depth}`] = held.names
+            else if (keyword === 'propertyNames' && held.$ref !== undefined) schema.propertyNames = { $ref: `#/$defs/names${depth}` }
+            else schema[keyword] = held
+          }
+        }
+        const known = chosen.every((keyword) => !UNKNOWN_TO_RELAXER.has(keyword)) && (inner === null || (!inner[1] && inner[0].known))
+        return { schema, defs, known }
+      })
+    })
+  })
+}
+
+/** A route's response schema: the top level, with every level's `$defs`; and whether the relaxer knows every shape it holds. */
+const routeSchema = placedLevel(2).map(({ schema, defs, known }) => ({ schema: Object.keys(defs).length === 0 ? schema : { ...schema, $defs: defs }, known }))
+
+/** The app of one case: a route whose 200 is `schema`, documented in `version`, with the MCP endpoint; the rule hides `hidden.paths` from callers without the staff header. */
+async function describedApp (schema: Json, version: string, links: boolean, hidden: { paths: string[] }): Promise<FastifyInstance> {
+  const app = Fastify()
+  const info = { title: 'things', version: '1.0.0' }
+  await app.register(swagger, version === '2.0' ? { swagger: { info } } : { openapi: { openapi: version, info } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers['x-staff'] === 'yes' ? [] : hidden.paths })
+  if (version !== '2.0') await app.register(restrictedFieldsMcp)
+  const route: Json = { restrictFields: true, schema: { operationId: 'getThings', response: { 200: schema } } }
+  // A link that reads a hidden field of the body, as @fastify/swagger takes it from the route.
+  if (links && version !== '2.0') route.links = { 200: { next: { operationId: 'getThings', parameters: { ref: '$response.body#/zqa' } } } }
+  app.get('/things', route, async () => ({}))
+  app.get('/docs', async (request) => await app.restrictedFieldsDocument(request, { yaml: request.query !== null && 'yaml' in (request.query as Json) }))
+  await app.ready()
+  return app
+}
+
+/** Every description a caller gets, as text: the document as JSON and as YAML, the MCP tools, the generated client, the 400s' messages; a refused document as its error body. */
+async function descriptions (app: FastifyInstance, version: string, headers: Json): Promise<Array<{ kind: string, status: number, text: string }>> {
+  const json = await app.inject({ url: '/docs', headers })
+  const yaml = await app.inject({ url: '/docs?yaml', headers })
+  const texts = [{ kind: 'json', status: json.statusCode, text: json.body }, { kind: 'yaml', status: yaml.statusCode, text: yaml.body }]
+  if (version !== '2.0') {
+    const tools = await app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })
+    texts.push({ kind: 'tools/list', status: tools.statusCode, text: tools.body })
+    if (json.statusCode === 200) texts.push({ kind: 'client', status: 200, text: restrictedRoutesSource(json.json()) })
+  }
+  for (const only of ['nope', 'o.nope', 'a.nope']) {
+    const refused = await app.inject({ url: `/things?only=${only}`, headers })
+    texts.push({ kind: `400 for ${only}`, status: refused.statusCode, text: refused.body })
+  }
+  return texts
+}
+
+/** Whether a text names `name` as a word of its own (`zqa`, not `zqab`). */
+const names = (text: string, name: string): boolean => new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text)
+
+test('through every description a caller gets, a field hidden from it is never named, whatever keyword places it; staff\'s descriptions name it', async (t) => {
+  let refused = 0
+  let served = 0
+  await fc.assert(fc.asyncProperty(routeSchema, fc.constantFrom('3.0.3', '3.1.0', '2.0'), fc.boolean(), async ({ schema, known }, version, links) => {
+    const hidden = { paths: [] as string[] }
+    const app = await describedApp(schema, version, links, hidden)
+    try {
+      // The rule hides every declared field named zq…, as the staff document's `only` choices declare them.
+      const staffDocument = (await app.inject({ url: '/docs', headers: STAFF })).json()
+      const only = staffDocument.paths['/things'].get.parameters.find((parameter: Json) => parameter.name === 'only')
+      const declared: string[] = (only.schema ?? only).items.enum
+      hidden.paths = declared.filter((path) => path.split('.').some((segment) => HIDDEN_MARK.test(segment)) && !HIDDEN_MARK.test(path.split('.').slice(0, -1).join('.')))
+        .filter((path, index, all) => !all.some((other) => path.startsWith(`${other}.`)))
+      const hiddenNames = [...new Set(hidden.paths.map((path) => path.slice(path.lastIndexOf('.') + 1)))]
+      // A name also declared at a place the rule leaves visible is no secret: staff's view decides.
+      const secret = hiddenNames.filter((name) => !declared.some((path) => path.endsWith(name) && !hidden.paths.some((hiddenPath) => path === hiddenPath || path.startsWith(`${hiddenPath}.`))))
+      for (const { kind, status, text } of await descriptions(app, version, {})) {
+        if (kind === 'json' && status === 500) {
+          t.equal(JSON.parse(text).code, 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', 'a refused document is the coded 500')
+          // Where the relaxer knows every shape, it alone holds: the document is served, never refused.
+          if (known && !(links && version !== '2.0')) throw new Error(`${version}: a document of shapes the relaxer knows was refused: ${JSON.stringify(schema)}`)
+          refused++
+        } else if (kind === 'json') {
+          served++
+        }
+        const named = secret.filter((name) => names(text, name))
+        if (named.length > 0) throw new Error(`${version}, hiding ${hidden.paths.join(', ')}: the anonymous ${kind} (${status}) names ${named.join(', ')}`)
+      }
+      for (const { kind, status, text } of await descriptions(app, version, STAFF)) {
+        if (kind.startsWith('400') || kind === 'client') continue
+        const unnamed = hiddenNames.filter((name) => !names(text, name))
+        if (status !== 200 || unnamed.length > 0) throw new Error(`${version}: staff's ${kind} (${status}) does not name ${unnamed.join(', ')}`)
+      }
+    } finally {
+      await app.close()
+    }
+  }), { numRuns: RUNS })
+  t.equal(served + refused, RUNS, `${served} served, ${refused} refused`)
 })
