@@ -832,8 +832,8 @@ test('a caller\'s document whose relaxed response refers to another document, or
   const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) })
   const leaks: unknown[] = []
   t.throws(() => restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]]), (leak) => leaks.push(leak)), { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK' })
-  // The structural walk finds the mapping first; it does not tell a reference it cannot follow from a hidden name.
-  t.same(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/discriminator/mapping/1', reason: 'hidden name' }])
+  // The structural walk finds the condition's reference first; it does not tell a reference it cannot follow from a hidden name.
+  t.same(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/allOf/0/if/$ref', reason: 'hidden name' }])
 })
 
 test('a caller\'s document that still names a hidden field is refused with DocumentLeakError, after telling where', async (t) => {

@@ -30,7 +30,6 @@ const ROUTES: Record<string, { schema: Json, reply: Json, links?: Json }> = {
     reply: { id: 1, a: { b: 'B', secret: 'S' } }
   },
   '/zod': { schema: zodDefs, reply: { id: 1, a: { b: 'B', secret: 'S' }, c: { b: 'B', secret: 'S' } } },
-  '/typebox': { schema: typeboxDefs, reply: { id: 1, a: { b: 'B', secret: 'S' } } },
   '/typebox-pointer': { schema: typeboxPointer, reply: { id: 1, a: { b: 'B', secret: 'S' } } },
   '/links': {
     schema: { type: 'object', properties: { id, secret: text } },
@@ -54,15 +53,15 @@ const ROUTES: Record<string, { schema: Json, reply: Json, links?: Json }> = {
 
 const HIDDEN = ['secret', 'a.secret', 'c.secret', 'data.item1.secret']
 
-async function vocabularyApp (t: Test, version: string) {
+async function vocabularyApp (t: Test, version: string, routes = ROUTES, hidden = HIDDEN) {
   const app = Fastify()
   t.teardown(() => app.close())
   const info = { title: 'test', version: '1.0.0' }
   await app.register(swagger, version === '2.0' ? { swagger: { info } } : { openapi: { openapi: version, info } })
-  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'staff' ? [] : HIDDEN })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'staff' ? [] : hidden })
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
   app.addSchema({ $id: 'FieldNames', type: 'string', enum: ['id', 'secret'] })
-  for (const [url, { schema, reply, links }] of Object.entries(ROUTES)) {
+  for (const [url, { schema, reply, links }] of Object.entries(routes)) {
     // Swagger 2.0 has no links.
     const linked = links === undefined || version === '2.0' ? {} : { links }
     app.get(url, { restrictFields: true, schema: { operationId: operationIdOf(url), response: { 200: schema } }, ...linked }, async () => reply)
@@ -119,3 +118,12 @@ for (const version of ['3.1.0', '3.0.3', '2.0']) {
     }
   })
 }
+
+// TypeBox's Type.Ref by $id to a schema of the route's own $defs: @fastify/swagger writes it as a reference to a
+// component the document does not hold, which no check can follow, so the anonymous document fails closed.
+test('a reference the document does not hold (TypeBox Type.Ref by $id into $defs) refuses the anonymous document, and staff get theirs', async (t) => {
+  const app = await vocabularyApp(t, '3.1.0', { '/typebox': { schema: typeboxDefs, reply: { id: 1, a: { b: 'B', secret: 'S' } } } }, ['a.secret'])
+  t.equal((await app.inject('/typebox')).body, '{"id":1,"a":{"b":"B"}}', 'the route sends no hidden field')
+  for (const [url, document] of await documents(app)) t.equal(document.refused?.code, 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', url)
+  for (const [url, document] of await documents(app, { authorization: 'staff' })) t.equal(document.openapi, '3.1.0', `${url}: staff`)
+})
