@@ -96,7 +96,7 @@ test('declaredResponse lists a level\'s fields in the order fast-json-stringify 
   const record = { a: 'a', b: 'b', c: 'c', d: 'd', d1: 'd1', x1: 'x1', x2: 'x2', y1: 'y1', y2: 'y2', y3: 'y3', z1: 'z1' }
   const payload = { ...record, p: { ...record }, q: [{ ...record }], secret: 's' }
   for (const { title, schema } of cases) {
-    const written = fastJsonStringify(schema, { schema: shared })(payload)
+    const written = fastJsonStringify(schema as fastJsonStringify.Schema, { schema: shared as Record<string, fastJsonStringify.Schema> })(payload)
     t.same(declaredPaths(treeOf(schema, shared)), pathsOf(JSON.parse(written)), `${title}: ${written}`)
   }
 })
