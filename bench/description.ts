@@ -203,8 +203,9 @@ export function generate (schema: unknown, shared: ReadonlyMap<string, Json>, ra
       return merge(picked, at({ ...node, oneOf: undefined, anyOf: undefined }, depth))
     }
     if (Array.isArray(node.allOf)) {
-      return node.allOf.reduce((merged: unknown, member: unknown) => merge(merged, at(member, depth)),
-        node.properties === undefined ? undefined : at({ ...node, allOf: undefined }, depth))
+      // A member that says nothing of the value (a description, as Box's descriptions add) adds nothing to it.
+      return node.allOf.filter(saysWhat).reduce((merged: unknown, member: unknown) => merge(merged, at(member, depth)),
+        node.properties === undefined && node.required === undefined ? undefined : at({ ...node, allOf: undefined }, depth))
     }
     const types: string[] = Array.isArray(node.type) ? node.type : node.type === undefined ? [node.properties === undefined ? (node.items === undefined ? 'string' : 'array') : 'object'] : [node.type]
     const type = types.find((name) => name !== 'null') ?? 'null'
@@ -234,10 +235,22 @@ export function generate (schema: unknown, shared: ReadonlyMap<string, Json>, ra
   return at(schema, 0)
 }
 
-/** Two generated parts of one value (an `allOf`, a choice beside properties) as one. */
+const VALUE_KEYWORDS = ['type', 'properties', 'items', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', '$ref']
+
+/** Whether a schema says what its values are. */
+function saysWhat (schema: unknown): boolean {
+  return schema !== null && typeof schema === 'object' && VALUE_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword))
+}
+
+/** Two generated parts of one value (an `allOf`, a choice beside properties) as one, at every depth: members may each declare a nested field's own fields. */
 function merge (a: unknown, b: unknown): unknown {
   if (a === undefined) return b
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) return { ...a, ...b }
+  if (Array.isArray(a) && Array.isArray(b)) return b.map((item, index) => index < a.length ? merge(a[index], item) : item)
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const merged: Json = { ...a }
+    for (const [name, value] of Object.entries(b)) merged[name] = Object.hasOwn(merged, name) ? merge(merged[name], value) : value
+    return merged
+  }
   return b ?? a
 }
 

@@ -26,24 +26,32 @@ function isNullSchema (schema: unknown): boolean {
  * of objects, whether it may be null, and its items' schema when it is an array.
  */
 export interface Expanded {
+  /** The merged schemas that declare properties, in the order fast-json-stringify merges them: it writes their names in first-seen order. */
   parts: Located[]
-  variants: Array<{ test: JsonSchema | null, parts: Located[] }> | null
+  /** The names `required` anywhere in the merge, beside or inside `allOf`: fast-json-stringify writes those first. */
+  required: string[]
+  variants: Array<{ test: JsonSchema | null, parts: Located[], required: string[] }> | null
   nullable: boolean
-  items: Located | null
+  /** The schemas of its items, one for each merged schema that declares them: merged too. */
+  items: Located[] | null
   /** Every schema met on the way, refs followed, to read a default from. */
   seen: Located[]
 }
 
 /** An expansion of nothing, to merge others into. */
 export function emptyExpanded (): Expanded {
-  return { parts: [], variants: null, nullable: false, items: null, seen: [] }
+  return { parts: [], required: [], variants: null, nullable: false, items: null, seen: [] }
 }
 
-/** Merges `b` into `a` as `allOf` does: the parts of both; variants of both, crossed. */
+/**
+ * Merges `b` into `a` as `allOf` does: the parts of both; variants of both,
+ * crossed. `b` is an object's expansion: the items of merged schemas are read
+ * where they are merged (expandAll).
+ */
 export function mergeInto (a: Expanded, b: Expanded, refs: References, at: Located): void {
   a.parts.push(...b.parts)
+  a.required.push(...b.required)
   a.seen.push(...b.seen)
-  a.items ??= b.items
   if (b.variants !== null) {
     if (a.variants === null) {
       a.variants = b.variants
@@ -52,7 +60,7 @@ export function mergeInto (a: Expanded, b: Expanded, refs: References, at: Locat
       for (const left of a.variants) {
         for (const right of b.variants) {
           const tests = [left.test, right.test].filter((test) => test !== null)
-          crossed.push({ test: tests.length === 0 ? null : tests.length === 1 ? tests[0] : { allOf: tests }, parts: [...left.parts, ...right.parts] })
+          crossed.push({ test: tests.length === 0 ? null : tests.length === 1 ? tests[0] : { allOf: tests }, parts: [...left.parts, ...right.parts], required: [...left.required, ...right.required] })
         }
       }
       if (crossed.length > MAX_VARIANTS) refs.unreadable(at, 'allOf', `its members combine into ${crossed.length} variants, more than the ${MAX_VARIANTS} a level may have`)
@@ -76,8 +84,8 @@ function sameLocation (a: Located, b: Located): boolean {
  */
 export function unionInto (a: Expanded, b: Expanded, refs: References, at: Located): void {
   for (const part of b.parts) if (!a.parts.some((each) => sameLocation(each, part))) a.parts.push(part)
+  a.required.push(...b.required)
   a.seen.push(...b.seen)
-  a.items ??= b.items
   if (b.variants === null) return
   if (a.variants === null) {
     a.variants = [...b.variants]
@@ -86,7 +94,7 @@ export function unionInto (a: Expanded, b: Expanded, refs: References, at: Locat
   for (const variant of b.variants) {
     const test = JSON.stringify(variant.test)
     const known = a.variants.some((each) => JSON.stringify(each.test) === test && each.parts.length === variant.parts.length &&
-      each.parts.every((part, index) => sameLocation(part, variant.parts[index])))
+      each.parts.every((part, index) => sameLocation(part, variant.parts[index])) && each.required.join() === variant.required.join())
     if (!known) a.variants.push(variant)
   }
   if (a.variants.length > MAX_VARIANTS) refs.unreadable(at, 'oneOf', `the variants that declare it give it ${a.variants.length} variants, more than the ${MAX_VARIANTS} a level may have`)
@@ -97,31 +105,104 @@ export function isObjectLike (expanded: Expanded): boolean {
   return expanded.parts.length > 0 || expanded.variants !== null
 }
 
+/**
+ * The schemas whose keywords fast-json-stringify merges into the one it
+ * writes a value with, in its order: the declarations of the value (several
+ * where `allOf` members each declare a property), each after the chain of
+ * `$ref`s it makes, as it merges a `$ref`'s target before the keywords beside
+ * it; then, level after level, the `allOf` members of those, each after its
+ * own chain. The members of a level all come before any of theirs.
+ */
+function mergedSchemas (declarations: Located[], refs: References, hops: number): { merged: Located[], own: number } {
+  const merged: Located[] = []
+  let own = -1
+  let level = declarations
+  for (let depth = hops; level.length > 0; depth++) {
+    if (depth > MAX_REF_HOPS) refs.unreadable(level[0], '$ref', 'its references loop without reaching a schema')
+    const next: Located[] = []
+    const chains = depth === hops ? [declared(declarations, refs)] : level.map((member) => refChain(member, refs))
+    for (const chain of chains) {
+      for (const located of chain) {
+        merged.push(located)
+        const { schema, base, pointer } = located
+        if (!Array.isArray(schema.allOf)) continue
+        schema.allOf.forEach((member: unknown, index: number) => {
+          if (isRecord(member)) next.push({ schema: member, base, pointer: `${pointer}/allOf/${index}` })
+        })
+      }
+    }
+    if (own === -1) own = merged.length
+    level = next
+  }
+  return { merged, own }
+}
+
+/**
+ * The declarations of one value, after the targets of their `$ref`:
+ * fast-json-stringify merges several declarations keyword by keyword before
+ * it follows the `$ref` they make, so that its target comes before all of
+ * them. Declarations that make different `$ref`s are each read after their own.
+ */
+function declared (declarations: Located[], refs: References): Located[] {
+  if (declarations.length === 1) return refChain(declarations[0], refs)
+  const withRef = declarations.filter((located) => typeof located.schema.$ref === 'string')
+  const texts = new Set(withRef.map(({ schema, base }) => schema.$ref.startsWith('#') ? base + schema.$ref : schema.$ref))
+  if (texts.size === 1) return [...refChain(withRef[0], refs).slice(0, -1), ...declarations]
+  return declarations.flatMap((located) => refChain(located, refs))
+}
+
+/** A schema and the schemas its `$ref`s reach, the last target first and the schema itself last. */
+function refChain (located: Located, refs: References): Located[] {
+  const chain = [located]
+  for (let at = located; typeof at.schema.$ref === 'string';) {
+    at = refs.resolve(at.schema.$ref, at.base)
+    if (chain.some((each) => each.schema === at.schema)) refs.unreadable(at, '$ref', 'its references loop without reaching a schema')
+    chain.unshift(at)
+  }
+  return chain
+}
+
 /** Reads one value's schema, following its `$ref`s, `allOf` members and choices; `hops` counts the schemas followed to reach it. */
 export function expand (located: Located, refs: References, hops = 0): Expanded {
-  const { schema, base, pointer } = located
+  return expandAll([located], refs, hops)
+}
+
+/**
+ * Reads a value declared by several schemas at once (a property that several
+ * `allOf` members declare, the items of each declaration of an array) as the
+ * one schema fast-json-stringify merges them into.
+ */
+export function expandAll (declarations: Located[], refs: References, hops = 0): Expanded {
   const result = emptyExpanded()
-  result.seen.push(located)
-  if (hops > MAX_REF_HOPS) refs.unreadable(located, '$ref', 'its references loop without reaching a schema')
-  if (schema.nullable === true || typeIncludes(schema, 'null')) result.nullable = true
+  const { merged, own } = mergedSchemas(declarations, refs, hops)
+  const items: Located[] = []
+  let array = false
+  merged.forEach((located, index) => {
+    const { schema, base, pointer } = located
+    result.seen.push(located)
+    // What the declarations and their `$ref`s say of null; `allOf` members only narrow the value.
+    if (index < own && (schema.nullable === true || typeIncludes(schema, 'null'))) result.nullable = true
+    if (isRecord(schema.properties)) result.parts.push(located)
+    if (Array.isArray(schema.required)) result.required.push(...schema.required.filter((name: unknown) => typeof name === 'string'))
+    if (typeIncludes(schema, 'array')) array = true
+    if (isRecord(schema.items)) items.push({ schema: schema.items, base, pointer: `${pointer}/items` })
+  })
+  if (array && items.length > 0) result.items = items
+  for (const located of merged) choicesInto(result, located, refs, hops, declarations[0])
+  return result
+}
+
+/**
+ * Merges the choices one merged schema offers (`anyOf`/`oneOf` of objects,
+ * `if`/`then`/`else`) into the expansion of the value at `whole`, as variants.
+ */
+function choicesInto (result: Expanded, located: Located, refs: References, hops: number, whole: Located): void {
+  const { schema, base, pointer } = located
   const at = (keyword: string, index?: number): Located => ({
     schema: index === undefined ? schema[keyword] : schema[keyword][index],
     base,
     pointer: index === undefined ? `${pointer}/${keyword}` : `${pointer}/${keyword}/${index}`
   })
-  if (isRecord(schema.properties)) result.parts.push(located)
-  if (typeof schema.$ref === 'string') {
-    const target = expand(refs.resolve(schema.$ref, base), refs, hops + 1)
-    result.nullable ||= target.nullable
-    mergeInto(result, target, refs, located)
-  }
-  if (Array.isArray(schema.allOf)) {
-    for (let i = 0; i < schema.allOf.length; i++) {
-      if (!isRecord(schema.allOf[i])) continue
-      const member = expand(at('allOf', i), refs, hops + 1)
-      mergeInto(result, member, refs, located)
-    }
-  }
   for (const keyword of ['anyOf', 'oneOf']) {
     if (!Array.isArray(schema[keyword])) continue
     const members: Array<{ test: JsonSchema, expanded: Expanded }> = []
@@ -144,7 +225,7 @@ export function expand (located: Located, refs: References, hops = 0): Expanded 
     if (others || members.length === 0) continue
     if (members.length === 1) {
       result.nullable ||= members[0].expanded.nullable
-      mergeInto(result, members[0].expanded, refs, located)
+      mergeInto(result, members[0].expanded, refs, whole)
       continue
     }
     // Variants of variants are tested whole.
@@ -154,26 +235,26 @@ export function expand (located: Located, refs: References, hops = 0): Expanded 
     choice.variants = []
     for (const { test, expanded } of members) {
       if (expanded.variants === null) {
-        choice.variants.push({ test, parts: expanded.parts })
+        choice.variants.push({ test, parts: expanded.parts, required: expanded.required })
       } else {
         for (const inner of expanded.variants) {
-          choice.variants.push({ test: inner.test === null ? test : { allOf: [test, inner.test] }, parts: [...expanded.parts, ...inner.parts] })
+          choice.variants.push({ test: inner.test === null ? test : { allOf: [test, inner.test] }, parts: [...expanded.parts, ...inner.parts], required: [...expanded.required, ...inner.required] })
         }
       }
     }
     if (choice.variants.length > MAX_VARIANTS) refs.unreadable(located, keyword, `it has ${choice.variants.length} variants, more than the ${MAX_VARIANTS} a level may have`)
-    mergeInto(result, choice, refs, located)
+    mergeInto(result, choice, refs, whole)
   }
   // fast-json-stringify reads `if` only with a `then` or an `else`.
   if (isRecord(schema.if) && (isRecord(schema.then) || isRecord(schema.else))) {
-    const branch = (keyword: string): Located[] => isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1).parts : []
+    const branch = (keyword: string): Pick<Expanded, 'parts' | 'required'> => isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1) : { parts: [], required: [] }
+    const then = branch('then')
+    const otherwise = branch('else')
     const choice = emptyExpanded()
     choice.variants = [
-      { test: typedObjectTest(refs.rebase(schema.if, base)), parts: branch('then') },
-      { test: null, parts: branch('else') }
+      { test: typedObjectTest(refs.rebase(schema.if, base)), parts: then.parts, required: then.required },
+      { test: null, parts: otherwise.parts, required: otherwise.required }
     ]
-    mergeInto(result, choice, refs, located)
+    mergeInto(result, choice, refs, whole)
   }
-  if (typeIncludes(schema, 'array') && isRecord(schema.items)) result.items = at('items')
-  return result
 }

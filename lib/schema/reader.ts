@@ -10,7 +10,7 @@
  * variant has.
  */
 import { encodePointerToken, isRecord } from '../json.js'
-import { emptyExpanded, expand, isObjectLike, mergeInto, unionInto } from './composition.js'
+import { emptyExpanded, expand, expandAll, isObjectLike, mergeInto, unionInto } from './composition.js'
 import type { Expanded } from './composition.js'
 import { References } from './references.js'
 import type { Located, RefContext } from './references.js'
@@ -57,12 +57,15 @@ class Reader {
     this.refs = refs
   }
 
-  /** The properties of the given parts, by name, in the order fast-json-stringify writes them: required ones first. */
-  #properties (parts: Located[]): Map<string, Located[]> {
+  /**
+   * The properties of the given parts, by name, in the order fast-json-stringify
+   * writes them: those `required` anywhere in the merge first, then the others,
+   * each group in first-seen order.
+   */
+  #properties (parts: Located[], requiredNames: string[]): Map<string, Located[]> {
     const byName = new Map<string, Located[]>()
-    const required = new Set<string>()
+    const required = new Set(requiredNames)
     for (const part of parts) {
-      if (Array.isArray(part.schema.required)) for (const name of part.schema.required) required.add(name)
       for (const [name, property] of Object.entries(part.schema.properties as JsonSchema)) {
         if (!isRecord(property)) continue
         const located = { schema: property, base: part.base, pointer: `${part.pointer}/properties/${encodePointerToken(name)}` }
@@ -79,17 +82,17 @@ class Reader {
   /** Whether a value read from an expansion may hold keys: every schema met on the way must allow more than scalars. */
   #mayHoldFields (expanded: Expanded): boolean {
     if (isObjectLike(expanded)) return true
-    if (expanded.items !== null) return this.#mayHoldFields(expand(expanded.items, this.refs))
+    if (expanded.items !== null) return this.#mayHoldFields(expandAll(expanded.items, this.refs))
     return !expanded.seen.some((located) => onlyScalars(located.schema))
   }
 
   /** The tree of an object level read from an expansion. */
   level (expanded: Expanded, nullable: boolean, depthLeft: number): FieldTree {
     if (expanded.variants === null) {
-      const nodes = [...this.#properties(expanded.parts)].map(([name, locations]) => this.field(name, locations, depthLeft))
+      const nodes = [...this.#properties(expanded.parts, expanded.required)].map(([name, locations]) => this.field(name, locations, depthLeft))
       return makeTree(nodes, { variants: null, nullable })
     }
-    const variants = expanded.variants.map((variant) => this.#properties([...expanded.parts, ...variant.parts]))
+    const variants = expanded.variants.map((variant) => this.#properties([...expanded.parts, ...variant.parts], [...expanded.required, ...variant.required]))
     // Every name of every variant, in first-seen order; each variant keeps its own leaf of the names it has.
     const all = new Map<string, Located[][]>()
     for (const properties of variants) {
@@ -110,15 +113,8 @@ class Reader {
    * leaf is any of theirs, the children those of all).
    */
   field (name: string, locations: Located[], depthLeft: number, alternatives: Located[][] | null = null): FieldNode {
-    const expansions = (alternatives ?? [locations]).map((list) => {
-      const merged = emptyExpanded()
-      for (const located of list) {
-        const expanded = expand(located, this.refs)
-        merged.nullable ||= expanded.nullable
-        mergeInto(merged, expanded, this.refs, located)
-      }
-      return merged
-    })
+    // Several declarations are one schema, as fast-json-stringify merges them: the nested fields of each.
+    const expansions = (alternatives ?? [locations]).map((list) => expandAll(list, this.refs))
     const leafOf = (list: Located[]): JsonSchema => list.length === 1
       ? this.refs.rebase(list[0].schema, list[0].base)
       : { allOf: list.map((located) => this.refs.rebase(located.schema, located.base)) }
@@ -168,7 +164,7 @@ class Reader {
         combine(nested, expanded, this.refs, locations[0])
         objects++
       } else if (expanded.items !== null && !isObjectLike(expanded)) {
-        const items = expand(expanded.items, this.refs)
+        const items = expandAll(expanded.items, this.refs)
         if (isObjectLike(items) && items.items === null) {
           combine(nested, items, this.refs, locations[0])
           itemsNullable ||= items.nullable
@@ -198,7 +194,7 @@ export function declaredResponse (
     const envelope = top.variants === null ? envelopeOf(reader, top, resultsKey, maxDepth) : null
     declared = envelope ?? { tree: reader.level(top, top.nullable, maxDepth), shape: { kind: 'object' }, envelope: null }
   } else if (top.items !== null && !isObjectLike(top)) {
-    const items = expand(top.items, refs)
+    const items = expandAll(top.items, refs)
     if (isObjectLike(items) && items.items === null) {
       declared = { tree: reader.level(items, items.nullable, maxDepth), shape: { kind: 'array' }, envelope: null }
     }
@@ -234,10 +230,11 @@ function envelopeOf (reader: Reader, top: Expanded, resultsKey: string, maxDepth
       const rebased = reader.refs.rebase(property, part.base)
       properties[name] = Object.hasOwn(properties, name) ? { allOf: [properties[name], rebased] } : rebased
     }
-    if (Array.isArray(part.schema.required)) required.push(...part.schema.required.filter((name: string) => !required.includes(name)))
     additional ??= part.schema.additionalProperties
     patterns ??= part.schema.patternProperties
   }
+  // Every name required in the merge, beside or inside `allOf`.
+  for (const name of top.required) if (!required.includes(name)) required.push(name)
   const envelope: JsonSchema = { type: 'object', properties }
   if (required.length > 0) envelope.required = required
   if (additional !== undefined) envelope.additionalProperties = reader.refs.rebase(additional, top.parts[0].base)

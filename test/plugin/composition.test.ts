@@ -419,3 +419,99 @@ test('records of n variants that each refer to one app, whose owner is one of tw
       `[{"event":"e0","id":1,"app":{"owner":{"login":"ada"}}},{"event":"e${count - 1}","id":2,"app":{"owner":{"slug":"acme"}}}]`)
   }
 })
+
+/** Sends each url to /plain without the query, then to every path with it: each must answer `body`, and /plain the whole record as `plain`. */
+async function expectAsPlain (t: Test, app: FastifyInstance, plain: string, rows: Array<[string, string]>): Promise<void> {
+  t.equal((await app.inject('/plain')).body, plain, 'the route without the plugin')
+  for (const [query, body] of rows) await expectEverywhere(t, app, query, 200, body)
+}
+
+test('a property that several allOf members declare holds the nested fields of every declaration, at any depth', async (t) => {
+  // As Box's description declares a metadata template's fields and their options.
+  const template = {
+    allOf: [
+      { type: 'object', properties: { key: { type: 'string' }, options: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' } } } } } },
+      { type: 'object', properties: { id: { type: 'string' }, options: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } } } }
+    ]
+  }
+  const record = { key: 'k', id: 'i', options: [{ key: 'a', id: 'b', secret: 's' }], secret: 's' }
+  const app = await appWith(t, template, () => record)
+  await expectAsPlain(t, app, '{"key":"k","options":[{"key":"a","id":"b"}],"id":"i"}', [
+    ['?only=options', '{"options":[{"key":"a","id":"b"}]}'],
+    ['?only=options.id', '{"options":[{"id":"b"}]}'],
+    ['?defer=options.key', '{"key":"k","options":[{"id":"b"}],"id":"i"}']
+  ])
+  // An object two members declare, one through a $ref and one with a nested allOf; and the same within an array's items.
+  const owner = { $id: 'owner', type: 'object', properties: { name: { type: 'string' } } }
+  const nested = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, owner: { $ref: 'owner#' } },
+    allOf: [
+      { properties: { owner: { allOf: [{ properties: { email: { type: 'string' } } }] } } },
+      { properties: { owner: { properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } } } },
+      { properties: { owner: { properties: { address: { properties: { zip: { type: 'string' } } } } } } }
+    ]
+  }
+  const person = { id: 1, owner: { name: 'Ada', email: 'e', address: { city: 'c', zip: 'z', secret: 's' }, secret: 's' } }
+  const deep = await appWith(t, nested, () => person, (instance) => instance.addSchema(owner))
+  await expectAsPlain(t, deep, '{"id":1,"owner":{"name":"Ada","address":{"city":"c","zip":"z"},"email":"e"}}', [
+    ['?only=owner', '{"owner":{"name":"Ada","address":{"city":"c","zip":"z"},"email":"e"}}'],
+    ['?only=owner.email,owner.address.zip', '{"owner":{"address":{"zip":"z"},"email":"e"}}'],
+    ['?defer=owner.address.city,owner.name', '{"id":1,"owner":{"address":{"zip":"z"},"email":"e"}}']
+  ])
+})
+
+test('restricted bodies keep the order of the route\'s own, wherever required sits: beside allOf, inside it, or in a nested member', async (t) => {
+  // As Box's description declares a user mini: required beside allOf names fields of its second member.
+  const user = {
+    required: ['name', 'login'],
+    allOf: [
+      { type: 'object', required: ['type'], properties: { id: { type: 'string' }, type: { type: 'string' } } },
+      { type: 'object', properties: { login: { type: 'string' }, name: { type: 'string' } } }
+    ]
+  }
+  const file = { type: 'object', properties: { id: { type: 'string' }, created_by: user } }
+  const record = { id: 'f', created_by: { id: '1', type: 'user', login: 'l', name: 'n' } }
+  const app = await appWith(t, file, () => record)
+  await expectAsPlain(t, app, '{"id":"f","created_by":{"type":"user","login":"l","name":"n","id":"1"}}', [
+    ['?only=created_by', '{"created_by":{"type":"user","login":"l","name":"n","id":"1"}}'],
+    ['?only=created_by.id,created_by.name', '{"created_by":{"name":"n","id":"1"}}'],
+    ['?defer=id,created_by.login', '{"created_by":{"type":"user","name":"n","id":"1"}}']
+  ])
+  // Required in a nested member, and the members of a level merged before theirs: b, then a, c, d, then e.
+  const levels = {
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    allOf: [
+      { properties: { c: { type: 'string' } }, allOf: [{ required: ['b'], properties: { e: { type: 'string' } } }] },
+      { properties: { d: { type: 'string' }, b: { type: 'string' } } }
+    ]
+  }
+  const letters = await appWith(t, levels, () => ({ e: 'e', d: 'd', c: 'c', b: 'b', a: 'a' }))
+  await expectAsPlain(t, letters, '{"b":"b","a":"a","c":"c","d":"d","e":"e"}', [
+    ['?defer=a', '{"b":"b","c":"c","d":"d","e":"e"}'],
+    ['?only=e,b,d', '{"b":"b","d":"d","e":"e"}']
+  ])
+  // A $ref with keywords beside it: the target's fields come first, and its required names before all.
+  const base = { $id: 'base', type: 'object', required: ['id'], properties: { name: { type: 'string' }, id: { type: 'integer' } } }
+  const beside = { $ref: 'base#', required: ['kind'], properties: { kind: { type: 'string' }, extra: { type: 'string' } } }
+  const refs = await appWith(t, beside, () => ({ extra: 'x', kind: 'k', name: 'n', id: 1 }), (instance) => instance.addSchema(base))
+  await expectAsPlain(t, refs, '{"id":1,"kind":"k","name":"n","extra":"x"}', [
+    ['?defer=name', '{"id":1,"kind":"k","extra":"x"}'],
+    ['?only=extra,kind,name', '{"kind":"k","name":"n","extra":"x"}']
+  ])
+})
+
+test('an envelope with required beside allOf keeps the order of the route\'s own', async (t) => {
+  const page = {
+    required: ['results'],
+    allOf: [
+      { type: 'object', properties: { count: { type: 'integer' } } },
+      { type: 'object', properties: { results: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } } } }
+    ]
+  }
+  const app = await appWith(t, page, () => ({ count: 1, results: [{ id: 1, name: 'n' }] }))
+  await expectAsPlain(t, app, '{"results":[{"id":1,"name":"n"}],"count":1}', [
+    ['?only=name', '{"results":[{"name":"n"}],"count":1}']
+  ])
+})

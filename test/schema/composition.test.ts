@@ -2,6 +2,7 @@ import { test } from 'tap'
 import type { JsonSchema } from '../../lib/schema/tree.js'
 import { declaredPaths } from '../../lib/schema/paths.js'
 import { treeOf } from '../fixtures.js'
+import fastJsonStringify from 'fast-json-stringify'
 
 test('declaredResponse reads composition: allOf merged, variants and if/then/else as variants with their tests', async (t) => {
   const a = { type: 'object', properties: { kind: { const: 'a' }, x: { type: 'integer' } } }
@@ -57,4 +58,51 @@ test('a field that variants each declare holds the variants of either, side by s
     const tree = treeOf(schema, { pet: shared })
     t.equal(tree.byName.get('pet')?.children?.variants?.tests.length, count, title)
   }
+})
+
+test('declaredResponse lists a level\'s fields in the order fast-json-stringify writes them, allOf merged as it merges them', async (t) => {
+  const text = { type: 'string' }
+  const props = (...names: string[]): JsonSchema => Object.fromEntries(names.map((name) => [name, text]))
+  const shared: Record<string, JsonSchema> = {
+    x: { $id: 'x', type: 'object', properties: props('x1', 'x2') },
+    y: { $id: 'y', type: 'object', required: ['y2'], properties: props('y1', 'y2'), allOf: [{ properties: props('y3') }] },
+    z: { $id: 'z', $ref: 'x#', properties: props('z1') }
+  }
+  const cases: Array<{ title: string, schema: JsonSchema }> = [
+    { title: 'required beside allOf names fields of its members', schema: { required: ['b', 'c'], allOf: [{ required: ['d'], properties: props('a', 'd') }, { properties: props('b', 'c') }] } },
+    { title: 'the members of a level before their own members', schema: { properties: props('a'), allOf: [{ properties: props('b'), allOf: [{ properties: props('c') }] }, { properties: props('d') }] } },
+    { title: 'required in a nested member only', schema: { allOf: [{ properties: props('a', 'b'), allOf: [{ required: ['b'] }] }] } },
+    { title: 'a $ref\'s target before the keywords beside it', schema: { $ref: 'x#', required: ['a'], properties: props('a', 'x2') } },
+    { title: 'a chain of $refs, the last target first', schema: { $ref: 'z#', properties: props('a') } },
+    { title: 'a $ref member with members of its own', schema: { allOf: [{ $ref: 'y#' }, { properties: props('a') }] } },
+    {
+      title: 'a property declared with a $ref and beside it: the target first',
+      schema: { properties: { p: { properties: props('a') } }, allOf: [{ properties: { p: { required: ['b'], properties: props('b') } } }, { properties: { p: { $ref: 'x#' } } }] }
+    },
+    {
+      title: 'a property declared twice with one local $ref',
+      schema: { definitions: { d: { properties: props('d1') } }, properties: { p: { properties: props('a') } }, allOf: [{ properties: { p: { $ref: '#/definitions/d' } } }] }
+    },
+    {
+      title: 'array items each declaration declares, merged',
+      schema: { allOf: [{ properties: { q: { type: 'array', items: { properties: props('a', 'b') } } } }, { properties: { q: { type: 'array', items: { required: ['c'], properties: props('c', 'a') } } } }] }
+    }
+  ]
+  /** The dotted paths of a body written from `payload`, in its order. */
+  const pathsOf = (value: object, prefix = ''): string[] => Object.entries(value).flatMap(([name, field]) => {
+    const inner = Array.isArray(field) ? field[0] : field
+    return typeof inner === 'object' ? [prefix + name, ...pathsOf(inner, `${prefix}${name}.`)] : [prefix + name]
+  })
+  const record = { a: 'a', b: 'b', c: 'c', d: 'd', d1: 'd1', x1: 'x1', x2: 'x2', y1: 'y1', y2: 'y2', y3: 'y3', z1: 'z1' }
+  const payload = { ...record, p: { ...record }, q: [{ ...record }], secret: 's' }
+  for (const { title, schema } of cases) {
+    const written = fastJsonStringify(schema as fastJsonStringify.Schema, { schema: shared as Record<string, fastJsonStringify.Schema> })(payload)
+    t.same(declaredPaths(treeOf(schema, shared)), pathsOf(JSON.parse(written)), `${title}: ${written}`)
+  }
+})
+
+test('declarations of one property that make different $refs are each read after their own', async (t) => {
+  const shared = { x: { $id: 'x', properties: { x1: {} } }, y: { $id: 'y', properties: { y1: {} } } }
+  const schema = { allOf: [{ properties: { p: { $ref: 'x#' } } }, { properties: { p: { $ref: 'y#' } } }] }
+  t.same(declaredPaths(treeOf(schema, shared)), ['p', 'p.x1', 'p.y1'])
 })

@@ -16,3 +16,8 @@ test('declaredResponse fails on an anchor it cannot find, and names a loop insid
   t.throws(() => treeOf({ type: 'object', properties: { a: { $ref: '#nowhere' } } }), { message: 'unresolved #nowhere' })
   t.throws(() => treeOf({ $ref: 'loop#' }, { loop: { $ref: 'loop#' } }), { message: 'unreadable loop# ($ref): its references loop without reaching a schema' })
 })
+
+test('declaredResponse fails on allOf members that refer back to the schema that holds them, naming the member', async (t) => {
+  const loop = { type: 'object', properties: { a: {} }, allOf: [{ $ref: 'loop#' }] }
+  t.throws(() => treeOf({ $ref: 'loop#' }, { loop }), { message: 'unreadable loop#/allOf/0 ($ref): its references loop without reaching a schema' })
+})
