@@ -200,7 +200,8 @@ export class DiscoveryView {
     const { names, parents } = fieldNames(choices)
     if (prefix !== undefined && prefix !== '') {
       const under = names.filter((field) => field.startsWith(`${prefix}.`) && !field.includes('.', prefix.length + 1))
-      if (under.length === 0) return `No fields nested under '${cut(prefix, 64)}' in ${name}.`
+      // The field asked for is not repeated: a hidden one and an unknown one get the same words.
+      if (under.length === 0) return `No fields are nested under that field in ${name}; ${DESCRIBE_TOOL} without fields lists the top level.`
       return `Fields of ${name} under ${prefix}: ${under.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`
     }
     const lines = [`${name}: GET ${path}`]
@@ -213,7 +214,7 @@ export class DiscoveryView {
       return lines.join('\n')
     }
     const top = names.filter((field) => !field.includes('.'))
-    lines.push(`Fields: ${top.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`)
+    lines.push(`Fields: ${top.length === 0 ? 'none.' : top.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`)
     if (parents.size > 0) lines.push(`{} marks nested fields: name one in ${DESCRIBE_TOOL}'s fields to list them; dotted paths choose them (a.b).`)
     const sets = Object.entries(fields.sets)
     if (sets.length > 0) lines.push(`Field sets: ${sets.map(([set, members]) => `@${set} is ${members.join(', ')}`).join('; ')}.`)

@@ -101,7 +101,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   const maxArgumentsLength = positiveInteger(options.maxArgumentsLength, 'maxArgumentsLength', 2048)
   const bodyLimit = positiveInteger(options.bodyLimit, 'bodyLimit', 65536)
   const mode = options.mode
-  if (mode !== undefined && mode !== 'routes' && mode !== 'discovery') throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got ${quote(String(mode))}`)
+  if (mode !== undefined && mode !== 'routes' && mode !== 'discovery') throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got '${quote(String(mode))}'`)
   const maxSchemaNodes = positiveInteger(options.maxSchemaNodes, 'maxSchemaNodes', 250_000)
   const serverInfo = { name: options.name ?? 'fastify-restricted-fields', version: options.version ?? '1.0.0' }
   const documented = fastify as unknown as DocumentedInstance
@@ -237,7 +237,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     }
     const operation = given.operation
     if (typeof operation !== 'string') return refuse("Argument 'operation' must be a string")
-    if (!discovery.has(operation)) return refuse(`Unknown operation ${quote(operation)}; ${FIND_TOOL} finds them`)
+    if (!discovery.has(operation)) return refuse(`Unknown operation '${quote(operation)}'; ${FIND_TOOL} finds them`)
     if (name === DESCRIBE_TOOL) {
       const fields = given.fields ?? undefined
       if (fields !== undefined && typeof fields !== 'string') return refuse("Argument 'fields' must be a string")
