@@ -17,17 +17,20 @@
  */
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ChildProcess } from 'node:child_process'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { scaleTokens } from './tokens-scale.js'
 
 const STAFF_TOKEN = 'bench-staff'
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 9)
 const CALLS = Number(process.env.BENCH_CALLS ?? 200)
 const write = !process.argv.includes('--no-write')
+// Only the large APIs' figures, written into the committed results beside the example's.
+const scaleOnly = process.argv.includes('--scale-only')
 
 type Args = Record<string, unknown>
 interface Task {
@@ -176,6 +179,14 @@ async function timing (server: ChildProcess, origin: string, client: Client): Pr
   }
 }
 
+const resultsFile = fileURLToPath(new URL('../../bench/tokens.json', import.meta.url))
+if (scaleOnly) {
+  const results = { ...JSON.parse(readFileSync(resultsFile, 'utf8')), scale: await scaleTokens() }
+  console.log(JSON.stringify(results.scale, null, 2))
+  if (write) writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n')
+  process.exit(0)
+}
+
 const server = fork(fileURLToPath(new URL('./tokens-server.js', import.meta.url)), [STAFF_TOKEN], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
 try {
   const [{ origin }] = await once(server, 'message') as [{ origin: string }]
@@ -187,10 +198,11 @@ try {
     example: '200 users, pages of 10',
     definitions: { anonymous: definitionTokens(anonymousTools), staff: definitionTokens(staffTools) },
     tasks: await taskTokens(clients),
-    timing: await timing(server, origin, clients.anonymous)
+    timing: await timing(server, origin, clients.anonymous),
+    scale: await scaleTokens()
   }
   console.log(JSON.stringify(results, null, 2))
-  if (write) writeFileSync(fileURLToPath(new URL('../../bench/tokens.json', import.meta.url)), JSON.stringify(results, null, 2) + '\n')
+  if (write) writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n')
   await clients.anonymous.close()
   await clients.staff.close()
 } finally {

@@ -48,7 +48,7 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   {
     name: DESCRIBE_TOOL,
     title: 'Describe an operation',
-    description: `Says what one operation takes (its arguments) and which fields of its reply \`only\` and \`defer\` can choose: the top-level fields, marked {} when they have nested ones, the field sets and the default fields. Name a field in \`fields\` to list those nested under it.`,
+    description: 'Says what one operation takes (its arguments) and which fields of its reply `only` and `defer` can choose: the top-level fields, marked {} when they have nested ones, the field sets and the default fields. Name a field in `fields` to list those nested under it.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -63,7 +63,7 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   {
     name: CALL_TOOL,
     title: 'Call an operation',
-    description: `Runs an operation and answers its JSON reply. Ask only for the fields you need: \`only\` keeps the fields named (dotted paths reach nested ones, @name is a field set, * is every field), \`defer\` leaves fields out.`,
+    description: 'Runs an operation and answers its JSON reply. Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, @name is a field set, * is every field), `defer` leaves fields out.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -16,7 +16,7 @@ async function aiSdkClient (t: Test, mcp: RestrictedFieldsMcpOptions, headers: R
   return { client, origin: app.listeningOrigin }
 }
 
-const options = { toolCallId: 'call-1', messages: [] }
+const options = { toolCallId: 'call-1', messages: [], context: {} }
 
 test('the AI SDK\'s MCP client lists the per-route tools with the caller\'s field names and calls one with only', async (t) => {
   const { client, origin } = await aiSdkClient(t, { mode: 'routes' })
