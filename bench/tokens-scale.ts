@@ -111,14 +111,23 @@ async function text (client: Client, name: string, args: Json): Promise<string> 
   return result.content[0].text
 }
 
+const startedAt = performance.now()
+/** Says on stderr what the bench is doing: the large APIs take minutes. */
+function progress (what: string): void {
+  process.stderr.write(`  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${what}\n`)
+}
+
 async function github (): Promise<Json> {
+  progress('declaring GitHub\'s routes')
   const built = await watched(githubApp)
   const { app, routes } = built.value
+  progress('ready')
   await app.listen({ port: 0, host: '127.0.0.1' })
   try {
     const origin = app.listeningOrigin
     const perRoute = await connect(origin, '/mcp')
     const discovery = await connect(origin, '/mcp-discovery')
+    progress('connected; the first tools/list')
     const firstList = await watched(async () => (await perRoute.listTools()).tools as Listed[])
     // The task: "the titles of a page of issues", as an agent in the discovery mode does it.
     const steps = [
@@ -126,6 +135,7 @@ async function github (): Promise<Json> {
       { tool: 'describe_operation', args: { operation: 'issues_list-for-repo' } },
       { tool: 'call_operation', args: { operation: 'issues_list-for-repo', arguments: { owner: 'octocat', repo: 'hello-world', only: ['title'] } } }
     ]
+    progress('the discovery task')
     const firstFind = await watched(async () => await text(discovery, steps[0].tool, steps[0].args))
     const task = []
     for (const step of steps) {
@@ -142,6 +152,7 @@ async function github (): Promise<Json> {
       await work()
       return performance.now() - started
     }
+    progress('repeated lists against GET')
     await get()
     const ratios: Record<string, number[]> = { routes: [], discovery: [], calibration: [] }
     const ms: Record<string, number[]> = { routes: [], discovery: [], get: [] }
@@ -186,6 +197,7 @@ async function github (): Promise<Json> {
 
 /** Stripe's description, straight into tools: what used to unfold every shared schema into each tool. */
 function stripe (): Json {
+  progress('Stripe')
   const openapi = JSON.parse(readFileSync(createRequire(import.meta.url).resolve(STRIPE_FILE), 'utf8'))
   const heapBefore = process.memoryUsage().heapUsed
   const routes = watched(async () => documentTools(openapi, () => true))
