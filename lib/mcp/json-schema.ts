@@ -90,7 +90,7 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
   const pending: string[] = []
 
   function component (name: string, inPlace: boolean): Json {
-    if (inPlace || (counts.get(name) ?? 0) < 2) return convert(components[name] ?? {})
+    if (inPlace || (counts.get(name) as number) < 2) return convert(components[name] ?? {})
     if (!Object.hasOwn(defs, name)) {
       defs[name] = true
       pending.push(name)

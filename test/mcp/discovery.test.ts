@@ -33,6 +33,7 @@ const document = {
     },
     '/repos/{owner}/{repo}/issues/{number}': { get: { operationId: 'issues/get', summary: 'Get an issue', tags: ['issues'], 'x-restricted-fields': restricted() } },
     '/users/{username}': { get: { operationId: 'users/get-by-username', summary: 'Get a user' } },
+    '/plain': { get: { parameters: [{ name: 'q', in: 'query' }] } },
     '/meta': { get: { operationId: 'meta/root', summary: 'x'.repeat(200), description: 'y'.repeat(500), 'x-restricted-fields': restricted() } }
   }
 }
@@ -48,10 +49,11 @@ test('a search finds operations by the words of their names, summaries, tags and
     ].join('\n')],
     ['username', undefined, 'users_get-by-username: GET /users/{username} (Get a user)'],
     ['repo', 1, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)\n1 more match: use more words, or a higher limit.'],
-    ['nothing like it', undefined, 'No operation matches; 4 in all: try other words.'],
-    ['', 2, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)\nissues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)\n2 more match: use more words, or a higher limit.'],
+    ['nothing like it', undefined, 'No operation matches; 5 in all: try other words.'],
+    ['', 2, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)\nissues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)\n3 more match: use more words, or a higher limit.'],
     ['meta', 0.5, `meta_root: GET /meta (${'x'.repeat(119)}…)`],
-    ['use', 1000, 'users_get-by-username: GET /users/{username} (Get a user)']
+    ['use', 1000, 'users_get-by-username: GET /users/{username} (Get a user)'],
+    ['plain', undefined, 'get_plain: GET /plain']
   ]
   for (const [query, limit, expected] of cases) t.equal(view.find(query, limit), expected, `${query} (${String(limit)})`)
 })
@@ -78,9 +80,12 @@ test('a description says what the operation takes, its top-level fields marked w
     ['issues_get', undefined, 'issues_get: GET /repos/{owner}/{repo}/issues/{number}\nGet an issue\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.\nWithout only: every field.'],
     ['users_get-by-username', '', 'users_get-by-username: GET /users/{username}\nGet a user\nArguments: none.\nFields: not selectable; the whole reply is sent.'],
     ['meta_root', undefined, `meta_root: GET /meta\n${'x'.repeat(200)}. ${'y'.repeat(197)}…\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.\nWithout only: every field.`],
+    ['get_plain', undefined, 'get_plain: GET /plain\nArguments:\n- q (query): {}\nFields: not selectable; the whole reply is sent.'],
     ['nothing', undefined, null]
   ]
   for (const [name, prefix, expected] of cases) t.equal(view.describe(name, prefix, budget()), expected, `${name} ${String(prefix)}`)
+  const bare = new DiscoveryView({ openapi: '3.1.0', paths: { '/x': { get: { parameters: [{ name: 'n', in: 'query', schema: { $ref: '#/components/schemas/n' } }] } } } }, () => true)
+  t.equal(bare.describe('get_x', undefined, budget()), 'get_x: GET /x\nArguments:\n- n (query): {}\nFields: not selectable; the whole reply is sent.', 'a document without components')
   t.ok(view.has('issues_get'))
   t.notOk(view.has('issues'))
 })
