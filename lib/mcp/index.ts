@@ -232,7 +232,8 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     if (name === FIND_TOOL) {
       const { query, limit } = given
       if (typeof query !== 'string') return refuse("Argument 'query' must be a string")
-      if (limit !== undefined && limit !== null && (typeof limit !== 'number' || !Number.isFinite(limit))) return refuse("Argument 'limit' must be a number")
+      // JSON has no infinite numbers: a number here is finite.
+      if (limit !== undefined && limit !== null && typeof limit !== 'number') return refuse("Argument 'limit' must be a number")
       return text(discovery.find(query, limit ?? undefined))
     }
     const operation = given.operation

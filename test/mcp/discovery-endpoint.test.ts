@@ -76,6 +76,7 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
     ['call_operation', { operation: 'getUser', arguments: 'id=1' }, invalid('The arguments must be an object')]
   ]
   for (const [name, args, expected] of cases) t.same(await anonymous.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
+  t.same(await anonymous.callTool({ name: 'find_operations' }), invalid("Argument 'query' must be a string"), 'no arguments at all')
   t.equal(await text(anonymous, 'find_operations', { query: 'users', limit: null }), 'listUsers: GET /api/users/ (List the users, a page at a time)\ngetUser: GET /api/users/{id} (Get one user)')
   t.equal(await text(anonymous, 'call_operation', { operation: 'listUsers', arguments: null }), await (await fetch(new URL('/api/users/', origin))).text())
   // The hidden field is refused by the route, as over HTTP; the per-route tools are not tools of this mode.
@@ -106,6 +107,13 @@ test('past 30 routes the discovery mode is the default; the mode option chooses 
   await app.register(fastifyRestrictedFields)
   await t.rejects(async () => await app.register(restrictedFieldsMcp, { mode: 'tools' as 'routes' }), { code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION', message: "The mode option should be one of 'routes', 'discovery', instead got 'tools'" })
   await app.close()
+  // Without an opted-in route, no caller has a document, and there is no tool.
+  const plain = Fastify()
+  await plain.register(swagger, { openapi: { info: { title: 'Plain', version: '1' } } })
+  await plain.register(fastifyRestrictedFields)
+  await plain.register(restrictedFieldsMcp, { mode: 'routes', include: () => true })
+  plain.get('/plain', async () => ({}))
+  t.same((await (await connect(t, await listening(t, plain))).listTools()).tools, [])
 })
 
 /**

@@ -70,4 +70,14 @@ test('no search result, description or field list of the discovery mode names a 
     }
   }), { numRuns })
   t.equal(checked, numRuns)
+
+  // Each view's document is made once and shared, the 16 used last kept.
+  const view = async (hidden: string): Promise<unknown> => await app.restrictedFieldsDocument({ headers: { 'x-hide': hidden }, log: app.log } as never, { shared: true })
+  const first = await view('zqid')
+  t.equal(await view('zqid'), first, 'the same view, the same document')
+  t.not(await view('zqtitle'), first, 'another view, another document')
+  for (const path of paths) await view(path)
+  for (const path of ['zqid,zqtitle', 'zqid,zqlogin', 'zqid,zqsecret', 'zqtitle,zqsecret']) await view(path)
+  t.not(await view('zqid'), first, 'a view used least recently is made again')
+  t.equal(await view('zqtitle,zqsecret'), await view('zqtitle,zqsecret'))
 })
