@@ -176,3 +176,12 @@ export const McpWithoutDocumentError: CodedErrorConstructor<'FST_RESTRICTED_FIEL
   'The MCP endpoint describes its tools from the OpenAPI document: register @fastify/swagger (with an openapi option) and then fastify-restricted-fields before it',
   500
 )
+
+/**
+ * 500, as the MCP endpoint's JSON-RPC error: a caller's tools would take more
+ * than the endpoint's schema budget (`maxSchemaNodes`) to describe; the
+ * server logged which, and serves other requests.
+ */
+export const ToolSchemasTooLargeError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE', 500, []> = createError(
+  'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE', 'The tools of this API are too large to describe; the server logged why', 500, RangeError, false
+)

@@ -7,6 +7,7 @@ import {
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
+import type { DocumentOptions } from './openapi/callers.js'
 import { swaggerUiVisibility } from './openapi/swagger-ui.js'
 import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
 import { checkLoaders, planner } from './orm/load.js'
@@ -49,8 +50,9 @@ declare module 'fastify' {
      * The OpenAPI document (from @fastify/swagger) as the caller of `request`
      * may see it: the fields each route's `hiddenFields` rule hides from it are
      * left out. YAML text with `{ yaml: true }`; null before ready or without @fastify/swagger.
+     * With `{ shared: true }`, one object made once for every caller hidden the same fields: read it, never modify it.
      */
-    restrictedFieldsDocument: (request: FastifyRequest, options?: { yaml?: boolean }) => Promise<unknown>
+    restrictedFieldsDocument: (request: FastifyRequest, options?: DocumentOptions) => Promise<unknown>
     /** Options to spread into @fastify/swagger-ui's, so that each caller fetches its own document. */
     restrictedFieldsSwaggerUi: (options?: SwaggerUiOptions) => SwaggerUiVisibility
   }
@@ -101,7 +103,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   const declaredByAnyRoute = new DeclaredAnywhere()
   fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
   const documentation = documentRestrictedRoutes(fastify)
-  fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: { yaml?: boolean }) {
+  fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: DocumentOptions) {
     return documentation.documentFor(request, options)
   })
   fastify.decorate('restrictedFieldsSwaggerUi', function restrictedFieldsSwaggerUi (options?: SwaggerUiOptions) {

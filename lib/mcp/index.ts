@@ -9,13 +9,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { InvalidOptionError, McpWithoutDocumentError, ToolFailedError, quote } from '../errors.js'
+import { InvalidArgumentsError, InvalidOptionError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError, quote } from '../errors.js'
+import { isRecord } from '../json.js'
 import { callResult, callUrl, errorResult } from './call.js'
+import type { ToolResult } from './call.js'
+import { CALL_TOOL, DESCRIBE_TOOL, DISCOVERY_TOOLS, DiscoveryView, FIND_TOOL } from './discovery.js'
+import { SchemaBudget } from './json-schema.js'
 import { normalizeOrigin, originAllowed } from './origin.js'
 import { answer, transportError } from './protocol.js'
 import type { Answer, ToolServer } from './protocol.js'
-import { documentTools, includeRestrictedRoutes } from './tools.js'
-import type { IncludeTools, Tool } from './tools.js'
+import { documentOperations, includeRestrictedRoutes, operationTool } from './tools.js'
+import type { DocumentOperation, IncludeTools, Tool, ToolCall, ToolDefinition } from './tools.js'
+
+/** How tools are offered: one per route, or the discovery mode's three (find, describe, call). */
+export type ToolsMode = 'routes' | 'discovery'
+
+/**
+ * Past this many routes, the discovery mode is the default: agent hosts start
+ * to defer tools past about 30 and some editors take no more than 40, and at
+ * GitHub's median of a few hundred tokens a tool, 30 per-route tools already
+ * cost more than the discovery mode's fixed three.
+ */
+export const DISCOVERY_ABOVE = 30
 
 export interface RestrictedFieldsMcpOptions {
   /** Where the endpoint is served. Default: `/mcp`. */
@@ -37,13 +52,21 @@ export interface RestrictedFieldsMcpOptions {
   bodyLimit?: number
   /** Hooks that authenticate requests to the endpoint, run after the origin check; the app's own `onRequest` hooks run too. */
   onRequest?: onRequestHookHandler | onRequestHookHandler[]
+  /** One tool per route, or three tools that find, describe and call the routes. Default: `discovery` past 30 routes, else `routes`. */
+  mode?: ToolsMode
+  /** The most schema objects one caller's tools may read and write; past it, `tools/list` answers an error and the server logs why. Default: 250000. */
+  maxSchemaNodes?: number
 }
 
 export type { IncludeTools, ToolRoute } from './tools.js'
+export { CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './discovery.js'
+
+/** The longest a build of tools runs before it lets the event loop turn. */
+const SLICE_MS = 10
 
 /** The part of the plugin's decorations this subpath reads. */
 interface DocumentedInstance {
-  restrictedFieldsDocument: (request: FastifyRequest) => Promise<unknown>
+  restrictedFieldsDocument: (request: FastifyRequest, options: { shared: true }) => Promise<unknown>
   swagger?: () => unknown
 }
 
@@ -82,6 +105,9 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   const allowedOrigins = new Set(checkedStrings(options.allowedOrigins, 'allowedOrigins').map(normalizeOrigin))
   const maxArgumentsLength = positiveInteger(options.maxArgumentsLength, 'maxArgumentsLength', 2048)
   const bodyLimit = positiveInteger(options.bodyLimit, 'bodyLimit', 65536)
+  const mode = options.mode
+  if (mode !== undefined && mode !== 'routes' && mode !== 'discovery') throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got '${quote(String(mode))}'`)
+  const maxSchemaNodes = positiveInteger(options.maxSchemaNodes, 'maxSchemaNodes', 250_000)
   const serverInfo = { name: options.name ?? 'fastify-restricted-fields', version: options.version ?? '1.0.0' }
   const documented = fastify as unknown as DocumentedInstance
 
@@ -89,17 +115,83 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     if (typeof documented.swagger !== 'function') throw new McpWithoutDocumentError()
   })
 
-  // A call needs its route's path and parameters, the same for every caller: they are read once from
-  // the complete document (swagger keeps it), not from the caller's, which is made again for each caller.
+  // A call needs its route's path and parameters, the same for every caller: they are read from the
+  // complete document (swagger keeps it), not from the caller's, and each tool's once, when first called.
   let complete: unknown
-  let callable = new Map<string, Tool>()
-  function callableTools (): Map<string, Tool> {
+  let operations = new Map<string, DocumentOperation>()
+  const callable = new Map<string, Tool>()
+  function completeOperations (): Map<string, DocumentOperation> {
     const document = (documented.swagger as () => unknown)()
     if (document !== complete) {
       complete = document
-      callable = new Map(documentTools(document, include).map((tool) => [tool.definition.name, tool]))
+      operations = new Map(documentOperations(document, include).map((operation) => [operation.name, operation]))
+      callable.clear()
     }
-    return callable
+    return operations
+  }
+  function modeNow (): ToolsMode {
+    return mode ?? (completeOperations().size > DISCOVERY_ABOVE ? 'discovery' : 'routes')
+  }
+  /** The tool that runs operation `name`; a tool of the discovery mode declares no output, its reply goes as text. */
+  function callableTool (name: string): Tool | undefined {
+    const operation = completeOperations().get(name)
+    if (operation === undefined) return undefined
+    let tool = callable.get(name)
+    if (tool === undefined) {
+      tool = operationTool(complete as Record<string, unknown>, operation, modeNow() === 'routes', new SchemaBudget(maxSchemaNodes))
+      callable.set(name, tool)
+    }
+    return tool
+  }
+
+  // What a caller's tools are depends only on what is hidden from the caller: each view's shared
+  // document carries them, made once (the plugin keeps a bounded number of views).
+  const views = new WeakMap<object, { tools?: Promise<ToolDefinition[]>, discovery?: DiscoveryView }>()
+  async function callerView (request: FastifyRequest): Promise<{ document: Record<string, unknown>, view: { tools?: Promise<ToolDefinition[]>, discovery?: DiscoveryView } }> {
+    const document = await documented.restrictedFieldsDocument(request, { shared: true })
+    const key = isRecord(document) ? document : {}
+    let view = views.get(key)
+    if (view === undefined) {
+      view = {}
+      views.set(key, view)
+    }
+    return { document: key, view }
+  }
+
+  async function routeTools (request: FastifyRequest): Promise<ToolDefinition[]> {
+    const { document, view } = await callerView(request)
+    view.tools ??= buildRouteTools(document)
+    return await view.tools
+  }
+
+  function discoveryView (document: Record<string, unknown>, view: { discovery?: DiscoveryView }): DiscoveryView {
+    view.discovery ??= new DiscoveryView(document, include)
+    return view.discovery
+  }
+
+  /**
+   * The definitions of a view's per-route tools, made a slice at a time: the
+   * event loop turns between slices, so other requests are served meanwhile.
+   */
+  async function buildRouteTools (document: Record<string, unknown>): Promise<ToolDefinition[]> {
+    const budget = new SchemaBudget(maxSchemaNodes)
+    const definitions: ToolDefinition[] = []
+    let sliceStart = performance.now()
+    for (const operation of documentOperations(document, include)) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        sliceStart = performance.now()
+      }
+      definitions.push(operationTool(document, operation, true, budget).definition)
+    }
+    return definitions
+  }
+
+  /** A JSON-RPC error for a failure to describe the tools, logged with its cause; the caller learns only its code. */
+  function describeFailure (request: FastifyRequest, error: unknown): McpError {
+    request.log.error({ err: error }, 'The MCP tools could not be described')
+    const known = error instanceof ToolSchemasTooLargeError ? error : new ToolFailedError()
+    return new McpError(ErrorCode.InternalError, known.message, { code: known.code })
   }
 
   function forwarded (request: FastifyRequest): Record<string, string | string[]> {
@@ -111,9 +203,54 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     return headers
   }
 
-  /** The caller's tools, made from the caller's document. */
-  async function toolsFor (request: FastifyRequest): Promise<Tool[]> {
-    return documentTools(await documented.restrictedFieldsDocument(request), include)
+  /** Runs `call`'s route with `args` as the caller of `request` would over HTTP. */
+  async function callRoute (request: FastifyRequest, call: ToolCall, args: unknown, name: string): Promise<ToolResult> {
+    const target = callUrl(call, args, maxArgumentsLength)
+    if ('refused' in target) return target.refused
+    try {
+      const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
+      return callResult(call, response.statusCode, response.body)
+    } catch (error) {
+      request.log.error({ err: error, tool: name }, 'MCP tool call failed')
+      return errorResult(new ToolFailedError())
+    }
+  }
+
+  /** A call of one of the discovery mode's tools, answered from the caller's own document. */
+  async function discoveryCall (request: FastifyRequest, name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
+    const refuse = (message: string): ToolResult => errorResult(new InvalidArgumentsError(message))
+    const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] })
+    if (name !== FIND_TOOL && name !== DESCRIBE_TOOL && name !== CALL_TOOL) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`)
+    const given = args ?? {}
+    let discovery: DiscoveryView
+    try {
+      const { document, view } = await callerView(request)
+      discovery = discoveryView(document, view)
+    } catch (error) {
+      throw describeFailure(request, error)
+    }
+    if (name === FIND_TOOL) {
+      const { query, limit } = given
+      if (typeof query !== 'string') return refuse("Argument 'query' must be a string")
+      // JSON has no infinite numbers: a number here is finite.
+      if (limit !== undefined && limit !== null && typeof limit !== 'number') return refuse("Argument 'limit' must be a number")
+      return text(discovery.find(query, limit ?? undefined))
+    }
+    const operation = given.operation
+    if (typeof operation !== 'string') return refuse("Argument 'operation' must be a string")
+    if (!discovery.has(operation)) return refuse(`Unknown operation '${quote(operation)}'; ${FIND_TOOL} finds them`)
+    if (name === DESCRIBE_TOOL) {
+      const fields = given.fields ?? undefined
+      if (fields !== undefined && typeof fields !== 'string') return refuse("Argument 'fields' must be a string")
+      try {
+        return text(discovery.describe(operation, fields, new SchemaBudget(maxSchemaNodes)) as string)
+      } catch (error) {
+        throw describeFailure(request, error)
+      }
+    }
+    // The caller's document has it, so the complete one has it too: the same routes, fewer fields.
+    const tool = callableTool(operation) as Tool
+    return await callRoute(request, { ...tool.call, structured: false }, given.arguments, operation)
   }
 
   function toolServer (request: FastifyRequest): ToolServer {
@@ -121,21 +258,19 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
       serverInfo,
       ...options.instructions === undefined ? {} : { instructions: options.instructions },
       async listTools () {
-        return { tools: (await toolsFor(request)).map((tool) => tool.definition) }
+        if (modeNow() === 'discovery') return { tools: DISCOVERY_TOOLS }
+        try {
+          return { tools: await routeTools(request) }
+        } catch (error) {
+          throw describeFailure(request, error)
+        }
       },
       async callTool (params) {
-        const tool = callableTools().get(params.name)
+        if (modeNow() === 'discovery') return await discoveryCall(request, params.name, params.arguments)
+        const tool = callableTool(params.name)
         // The spec's answer to an unknown tool: a JSON-RPC error, not a result; the name it echoes is cut short.
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(params.name)}`)
-        const target = callUrl(tool.call, params.arguments, maxArgumentsLength)
-        if ('refused' in target) return target.refused
-        try {
-          const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
-          return callResult(tool.call, response.statusCode, response.body)
-        } catch (error) {
-          request.log.error({ err: error, tool: params.name }, 'MCP tool call failed')
-          return errorResult(new ToolFailedError())
-        }
+        return await callRoute(request, tool.call, params.arguments, params.name)
       },
       // A rule or a transform of the app that failed while the tools were made: its message may name what the caller may not see.
       failed (error) {
@@ -176,4 +311,4 @@ const plugin = fp(restrictedFieldsMcp, {
 
 export default plugin
 export { plugin as restrictedFieldsMcp }
-export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, ToolFailedError } from '../errors.js'
+export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'

@@ -1,12 +1,13 @@
 /**
  * Turns a schema of an OpenAPI document into a self-contained JSON Schema, as
- * MCP tools declare theirs: `$ref`s to components are written in place (a
- * component that refers back to itself goes to `$defs` once), and OpenAPI
+ * MCP tools declare theirs: `$ref`s to components become its own `$defs`
+ * (or are written in place when met once), and OpenAPI
  * 3.0's dialect (`nullable`, `example`, `discriminator`, `xml`) becomes JSON
  * Schema, so that any validator, a client's included, reads it as written.
  */
-import { MAX_REF_HOPS, decodePointerToken, isRecord } from '../json.js'
-import { keywordOf } from '../schema/vocabulary.js'
+import { ToolSchemasTooLargeError } from '../errors.js'
+import { decodePointerToken, isRecord } from '../json.js'
+import { heldSchemas, keywordOf } from '../schema/vocabulary.js'
 
 type Json = Record<string, any>
 
@@ -27,35 +28,81 @@ export function withNull (schema: Json): Json {
 }
 
 /**
+ * How many schema objects one caller's tools may write, shared by all the
+ * schemas of one build: past it the build stops with ToolSchemasTooLargeError
+ * rather than run the process out of memory. Shared components written once
+ * keep a description's tools linear in its size; the bound holds even so.
+ */
+export class SchemaBudget {
+  constructor (public left: number) {}
+
+  spend (): void {
+    if (--this.left < 0) throw new ToolSchemasTooLargeError()
+  }
+}
+
+/**
+ * How many times each component is referred to by what `schema` reaches,
+ * each component's own references counted once: a component met once is
+ * written in place, one met twice or more (or inside itself) goes to `$defs`.
+ */
+function referenceCounts (schema: unknown, components: Json, budget: SchemaBudget): Map<string, number> {
+  const counts = new Map<string, number>()
+  const pending: unknown[] = [schema]
+  for (let value = pending.pop(); pending.length > 0 || value !== undefined; value = pending.pop()) {
+    if (Array.isArray(value)) {
+      pending.push(...value)
+      continue
+    }
+    if (!isRecord(value)) continue
+    budget.spend()
+    if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) {
+      const name = decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))
+      const count = counts.get(name) ?? 0
+      counts.set(name, count + 1)
+      if (count === 0) pending.push(components[name])
+    }
+    for (const [keyword, member] of Object.entries(value)) {
+      // Where schemas sit is the vocabulary's: a property named `nullable` or `example` is a schema, not the keyword.
+      if (!OPENAPI_ONLY.has(keyword)) for (const held of heldSchemas(keyword, member)) pending.push(held.schema)
+    }
+  }
+  return counts
+}
+
+/**
  * The self-contained JSON Schema of `schema`, whose `$ref`s point into
  * `components` (the document's `components.schemas`). `openapi30` converts
- * OpenAPI 3.0's `nullable`; a 3.1 document already writes JSON Schema.
+ * OpenAPI 3.0's `nullable`; a 3.1 document already writes JSON Schema. A
+ * component referred to once is written in place; one referred to more often
+ * is written once, in `$defs`, so that a description's graph of references is
+ * never unfolded into a tree (each expandable field of Stripe's description
+ * would double it). `budget` bounds the objects read and written.
  */
-export function toJsonSchema (schema: unknown, components: Json, openapi30: boolean): Json {
+export function toJsonSchema (schema: unknown, components: Json, openapi30: boolean, budget = new SchemaBudget(Infinity)): Json {
+  const counts = referenceCounts(schema, components, budget)
   const defs: Json = {}
   const pending: string[] = []
 
-  function component (name: string, stack: readonly string[]): Json {
-    // A component met again inside itself cannot be written in place: it is referred to in `$defs`.
-    if (stack.includes(name) || stack.length > MAX_REF_HOPS) {
-      if (!Object.hasOwn(defs, name)) {
-        defs[name] = true
-        pending.push(name)
-      }
-      return { $ref: `#/$defs/${name}` }
+  function component (name: string, inPlace: boolean): Json {
+    if (inPlace || (counts.get(name) as number) < 2) return convert(components[name] ?? {})
+    if (!Object.hasOwn(defs, name)) {
+      defs[name] = true
+      pending.push(name)
     }
-    return convert(components[name] ?? {}, [...stack, name])
+    return { $ref: `#/$defs/${name}` }
   }
 
-  function convert (value: unknown, stack: readonly string[]): any {
-    if (Array.isArray(value)) return value.map((member) => convert(member, stack))
+  // The top schema is always written in place: a tool's output must say it is an object.
+  function convert (value: unknown, top = false): any {
+    if (Array.isArray(value)) return value.map((member) => convert(member))
     if (!isRecord(value)) return value
+    budget.spend()
     if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) {
-      const name = decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))
-      const target = component(name, stack)
+      const target = component(decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length)), top)
       // Keywords beside a `$ref` (a description) are kept around the referred schema.
       const { $ref, nullable, ...rest } = value
-      const beside = convert(rest, stack)
+      const beside = convert(rest)
       const keys = Object.keys(beside)
       // Written in place, the schema takes them as its own, unless it has keywords of the same names.
       const merged = keys.length === 0
@@ -66,12 +113,11 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
     const converted: Json = {}
     for (const [keyword, member] of Object.entries(value)) {
       if (OPENAPI_ONLY.has(keyword)) continue
-      // Where schemas sit is the vocabulary's: a property named `nullable` or `example` is a schema, not the keyword.
       const holds = keywordOf(keyword)?.holds
       if ((holds === 'schemaMap' || holds === 'namesOrSchemaMap') && isRecord(member)) {
-        converted[keyword] = Object.fromEntries(Object.entries(member).map(([name, property]) => [name, Array.isArray(property) ? property : convert(property, stack)]))
+        converted[keyword] = Object.fromEntries(Object.entries(member).map(([name, property]) => [name, Array.isArray(property) ? property : convert(property)]))
       } else if (holds === 'schema' || holds === 'schemas' || holds === 'schemaOrSchemas') {
-        converted[keyword] = convert(member, stack)
+        converted[keyword] = convert(member)
       } else {
         converted[keyword] = member
       }
@@ -79,8 +125,8 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
     return openapi30 && value.nullable === true ? withNull(converted) : converted
   }
 
-  const root = convert(schema, [])
-  // A component first met inside itself is written once more, from the top, as its own definition.
-  for (let next = pending.shift(); next !== undefined; next = pending.shift()) defs[next] = convert(components[next], [next])
+  const root = convert(schema, true)
+  // Each shared component is written once, from the top, as its own definition.
+  for (let next = pending.shift(); next !== undefined; next = pending.shift()) defs[next] = convert(components[next] ?? {})
   return Object.keys(defs).length === 0 ? root : { ...root, $defs: defs }
 }

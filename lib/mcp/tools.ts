@@ -8,7 +8,7 @@
  */
 import { isRecord } from '../json.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
-import { toJsonSchema, withNull } from './json-schema.js'
+import { SchemaBudget, toJsonSchema, withNull } from './json-schema.js'
 
 type Json = Record<string, any>
 
@@ -87,8 +87,32 @@ export function toolDescription (operation: Json, fields: RouteFieldsDescription
   return lines.join('\n')
 }
 
+/**
+ * The most names a field list offers as choices. Past it, the list keeps the
+ * paths down to the deepest depth that fits (at least the top level) and
+ * takes any deeper dotted path as a string: the route says which it knows.
+ * Every nested path of a wide record (GitHub's issue-timeline names
+ * thousands) would cost more tokens than the answers it chooses from.
+ */
+export const MAX_LISTED_NAMES = 100
+
+/** How many segments a field name has: `a.b` has two; `*` and `@set` one. */
+const depthOf = (name: string): number => name.split('.').length
+
+/** A field list's items, its names bounded by depth, deeper dotted paths taken as strings. */
+export function boundedNames (items: Json): Json {
+  const names: unknown = items.enum
+  if (!Array.isArray(names) || names.length <= MAX_LISTED_NAMES) return items
+  let depth = Math.max(...names.map((name) => depthOf(String(name))))
+  while (depth > 1 && names.filter((name) => depthOf(String(name)) <= depth).length > MAX_LISTED_NAMES) depth--
+  const kept = names.filter((name) => depthOf(String(name)) <= depth)
+  // Any name of more segments than are listed: a path under one of the listed ones.
+  const deeper = `^[^.]+(\\.[^.]+){${depth},}$`
+  return { anyOf: [{ ...items, enum: kept }, { type: 'string', pattern: deeper }] }
+}
+
 /** A parameter, followed through a `$ref` to the document's `components.parameters`. */
-function parameterOf (document: Json, parameter: unknown): Json | null {
+export function parameterOf (document: Json, parameter: unknown): Json | null {
   if (isRecord(parameter) && typeof parameter.$ref === 'string' && parameter.$ref.startsWith('#/components/parameters/')) {
     parameter = document.components?.parameters?.[parameter.$ref.slice('#/components/parameters/'.length)]
   }
@@ -105,8 +129,12 @@ function successSchema (operation: Json, status: string | undefined): unknown {
   return isRecord(media) ? media.schema : undefined
 }
 
-/** The tool of one `GET` operation of the caller's document. */
-function operationTool (document: Json, path: string, pathItem: Json, operation: Json, name: string): Tool {
+/**
+ * The tool of one `GET` operation of the caller's document; without
+ * `outputs`, its definition has no output schema (and its call is not
+ * structured). `budget` bounds the schema objects read and written.
+ */
+export function operationTool (document: Json, { path, pathItem, operation, name }: DocumentOperation, outputs: boolean, budget: SchemaBudget): Tool {
   const components: Json = isRecord(document.components?.schemas) ? document.components.schemas : {}
   const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0')
   const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
@@ -123,12 +151,12 @@ function operationTool (document: Json, path: string, pathItem: Json, operation:
   for (const parameter of parameters) {
     const name: string = parameter.name
     if (Object.hasOwn(properties, name)) continue
-    let schema = toJsonSchema(parameter.schema ?? {}, components, openapi30)
+    let schema = toJsonSchema(parameter.schema ?? {}, components, openapi30, budget)
     if (fields !== undefined && (name === fields.only || name === fields.defer) && parameter.in === 'query') {
       // The choices stay the document's, this caller's; the description is written for a tool, not for a query string.
       schema = {
         type: 'array',
-        items: schema.items ?? { type: 'string' },
+        items: boundedNames(schema.items ?? { type: 'string' }),
         description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
       }
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {
@@ -144,11 +172,11 @@ function operationTool (document: Json, path: string, pathItem: Json, operation:
   }
   const inputSchema: Json = { type: 'object', properties, ...required.length > 0 ? { required } : {}, additionalProperties: false }
   // The primary restricted status comes first; its reply is what a tool call returns.
-  const reply = successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0])
+  const reply = outputs ? successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0]) : undefined
   let outputSchema: Json | undefined
   let wrapped = false
   if (reply !== undefined) {
-    outputSchema = toJsonSchema(reply, components, openapi30)
+    outputSchema = toJsonSchema(reply, components, openapi30, budget)
     // MCP's structured content is an object: a reply that may be anything else goes under one key.
     if (outputSchema.type !== 'object') {
       wrapped = true
@@ -170,14 +198,22 @@ function operationTool (document: Json, path: string, pathItem: Json, operation:
   }
 }
 
+/** An included `GET` operation of a document, with its tool's name. */
+export interface DocumentOperation {
+  name: string
+  path: string
+  pathItem: Json
+  operation: Json
+}
+
 /**
- * The tools of a caller's OpenAPI 3 document, in the document's order, one
- * per `GET` operation that `include` takes. Two operations that would get the
- * same name are told apart by a number.
+ * The `GET` operations of a document that `include` takes, in the
+ * document's order, each with its tool's name: two operations that would get
+ * the same name are told apart by a number.
  */
-export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes): Tool[] {
+export function documentOperations (document: unknown, include: IncludeTools = includeRestrictedRoutes): DocumentOperation[] {
   if (!isRecord(document) || !isRecord(document.paths)) return []
-  const tools: Tool[] = []
+  const operations: DocumentOperation[] = []
   const taken = new Set<string>()
   for (const [path, pathItem] of Object.entries(document.paths)) {
     const operation = isRecord(pathItem) ? pathItem.get : undefined
@@ -188,7 +224,16 @@ export function documentTools (document: unknown, include: IncludeTools = includ
     let name = toolName(operation.operationId, path)
     for (let suffix = 2; taken.has(name); suffix++) name = `${toolName(operation.operationId, path).slice(0, MAX_NAME_LENGTH - 1 - String(suffix).length)}_${suffix}`
     taken.add(name)
-    tools.push(operationTool(document, path, pathItem as Json, operation, name))
+    operations.push({ name, path, pathItem: pathItem as Json, operation })
   }
-  return tools
+  return operations
+}
+
+/**
+ * The tools of a caller's OpenAPI 3 document, one per operation of
+ * `documentOperations`. `budget` bounds the schema objects of them all: past
+ * it, ToolSchemasTooLargeError.
+ */
+export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes, budget = new SchemaBudget(Infinity)): Tool[] {
+  return documentOperations(document, include).map((operation) => operationTool(document as Json, operation, true, budget))
 }

@@ -16,8 +16,12 @@ import { toYaml } from './yaml.js'
 export interface RouteDocumentation {
   /** Records an opted-in route; returns its route schema with the key that finds its operation. */
   record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined): Schema
-  /** The document the caller of `request` may see: each route's rule asked once, its hidden fields left out. */
-  documentFor (request: FastifyRequest, options?: { yaml?: boolean }): Promise<unknown>
+  /**
+   * The document the caller of `request` may see: each route's rule asked
+   * once, its hidden fields left out. With `shared`, the same object for
+   * every caller who is hidden the same fields, made once: never modify it.
+   */
+  documentFor (request: FastifyRequest, options?: DocumentOptions): Promise<unknown>
 }
 
 /** The route options that, when a route sets them, stand for the server's in its `request.routeOptions`. */
@@ -60,6 +64,26 @@ export function requestRouteOptions (routeOptions: RouteOptions, instance: Fasti
  */
 export function requestOnRoute (request: FastifyRequest, routeOptions: FastifyRequest['routeOptions']): FastifyRequest {
   return Object.create(request, { routeOptions: { value: routeOptions, enumerable: true } }) as FastifyRequest
+}
+
+export interface DocumentOptions {
+  /** YAML text instead of the document. */
+  yaml?: boolean
+  /** The document made once for every caller of the same view, to read only. */
+  shared?: boolean
+}
+
+/** How many callers' views keep their shared document: each holds a copy of the whole document. */
+const SHARED_VIEWS = 16
+
+/** A key that two tries have alike exactly when they hold the same paths. */
+function trieKey (trie: PathTrie): unknown {
+  return [trie.whole ? 1 : 0, [...trie.children].sort(([a], [b]) => a < b ? -1 : 1).map(([name, child]) => [name, trieKey(child)])]
+}
+
+/** A key for what each route hides from a caller: two callers hidden the same fields share it. */
+export function viewKey (hidden: ReadonlyMap<string, PathTrie>): string {
+  return JSON.stringify([...hidden].sort(([a], [b]) => a < b ? -1 : 1).map(([id, trie]) => [id, trieKey(trie)]))
 }
 
 type DocumentFunction = (this: unknown, options?: { yaml?: boolean }) => unknown
@@ -108,6 +132,9 @@ async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<strin
 export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 'swagger'): RouteDocumentation {
   const routes = new Map<string, RestrictedRoute>()
   let generated: (() => unknown) | null = null
+  // Shared views, by view key, of the generated document they were made from; oldest first.
+  let sharedSource: unknown
+  const shared = new Map<string, unknown>()
   fastify.addHook('onReady', function wrapSwaggerDocument (done) {
     // The decorator may sit on an ancestor instance: wrap it where it is, so every instance sees the wrapper.
     let owner: Record<string, unknown> | null = fastify as unknown as Record<string, unknown>
@@ -129,11 +156,24 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
     async documentFor (request, options) {
       // Before ready, or without @fastify/swagger, there is no document to restrict.
       if (generated === null) return null
-      const document = restrictedDocument(generated(), routes, await hiddenByRoute(request, routes), (leak) => {
+      const source = generated()
+      const hidden = await hiddenByRoute(request, routes)
+      const make = (): unknown => restrictedDocument(source, routes, hidden, (leak) => {
         // The place may name the hidden field: it goes to the log, never to the caller.
         request.log.error({ route: leak.route, pointer: leak.pointer, reason: leak.reason }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
       })
-      return options?.yaml === true ? toYaml(document) : document
+      if (options?.shared !== true) return options?.yaml === true ? toYaml(make()) : make()
+      if (source !== sharedSource) {
+        sharedSource = source
+        shared.clear()
+      }
+      const key = viewKey(hidden)
+      const document = shared.get(key) ?? make()
+      // Used last, evicted last.
+      shared.delete(key)
+      shared.set(key, document)
+      if (shared.size > SHARED_VIEWS) shared.delete(shared.keys().next().value as string)
+      return document
     }
   }
 }

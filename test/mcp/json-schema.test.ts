@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { toJsonSchema } from '../../lib/mcp/json-schema.js'
+import { SchemaBudget, toJsonSchema } from '../../lib/mcp/json-schema.js'
 
 const components = {
   user: { type: 'object', properties: { id: { type: 'integer' }, friend: { $ref: '#/components/schemas/user' } } },
@@ -39,6 +39,11 @@ const cases: Array<[string, unknown, boolean, unknown]> = [
     $defs: { node: { type: 'object', properties: { child: { description: 'The next node.', allOf: [{ $ref: '#/$defs/node' }] } } } }
   }],
   ['a reference to a missing component accepts anything', { $ref: '#/components/schemas/nothing' }, true, {}],
+  ['a component reached twice is defined once, and the top schema is written in place', { type: 'object', properties: { a: { $ref: '#/components/schemas/tag' }, b: { $ref: '#/components/schemas/tag' }, c: { $ref: '#/components/schemas/nothing' }, d: { $ref: '#/components/schemas/nothing' } } }, true, {
+    type: 'object',
+    properties: { a: { $ref: '#/$defs/tag' }, b: { $ref: '#/$defs/tag' }, c: { $ref: '#/$defs/nothing' }, d: { $ref: '#/$defs/nothing' } },
+    $defs: { tag: { type: 'string', enum: ['a', 'b'] }, nothing: {} }
+  }],
   ['a reference outside the components is kept as it is', { $ref: 'other.json#/x' }, true, { $ref: 'other.json#/x' }],
   ['every place a schema may be is converted',
     { allOf: [{ type: 'string', nullable: true }], additionalProperties: { type: 'integer', nullable: true }, not: { type: 'null' }, required: ['a'], enum: ['x'] }, true,
@@ -48,4 +53,16 @@ const cases: Array<[string, unknown, boolean, unknown]> = [
 
 test('an OpenAPI schema becomes a self-contained JSON Schema', async (t) => {
   for (const [title, schema, openapi30, expected] of cases) t.same(toJsonSchema(schema, components, openapi30), expected, title)
+})
+
+test('shared components stay shared however often they are reached, within the budget', async (t) => {
+  // Stripe's shape: each schema has two expandable fields (an id, or the next schemas); unfolded, 1.6^300 objects.
+  const chain: Record<string, unknown> = {}
+  const expandable = (index: number): unknown => ({ anyOf: [{ type: 'string' }, { $ref: `#/components/schemas/s${Math.min(index, 299)}` }] })
+  for (let index = 0; index < 300; index++) chain[`s${index}`] = { type: 'object', properties: { id: { type: 'string' }, parent: expandable(index + 1), owner: expandable(index + 2) } }
+  const schema = toJsonSchema({ $ref: '#/components/schemas/s0' }, chain, true)
+  t.equal(Object.keys(schema.$defs).length, 298, 'every schema but the first two, each reached twice')
+  t.ok(JSON.stringify(schema).length < 200_000, `${JSON.stringify(schema).length} characters`)
+  const budget = new SchemaBudget(5000)
+  t.throws(() => toJsonSchema({ $ref: '#/components/schemas/s0' }, chain, true, budget), { code: 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE' })
 })

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { documentTools, toolDescription, toolName } from '../../lib/mcp/tools.js'
+import { MAX_LISTED_NAMES, boundedNames, documentTools, toolDescription, toolName } from '../../lib/mcp/tools.js'
 
 const GUIDE = 'Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, * is every field), `defer` leaves fields out.'
 
@@ -139,4 +139,18 @@ test('a parameter without a schema takes anything, and a restriction parameter d
     q: {},
     only: { type: ['array', 'null'], items: { type: 'string' }, description: 'The fields to return; absent: the default ones.' }
   })
+})
+
+test('a long list of field names keeps the paths down to the deepest depth that fits, and takes deeper dotted paths as strings', async (t) => {
+  const short = { type: 'string', enum: ['a', 'a.b', '*'] }
+  t.equal(boundedNames(short), short, 'a short list is kept whole')
+  t.same(boundedNames({ type: 'string' }), { type: 'string' }, 'no list, nothing to bound')
+  const top = Array.from({ length: 60 }, (_, index) => `f${index}`)
+  const second = top.slice(0, 30).map((name) => `${name}.x`)
+  const third = second.map((name) => `${name}.y`)
+  t.same(boundedNames({ type: 'string', enum: [...top, ...second, ...third, '*'] }), {
+    anyOf: [{ type: 'string', enum: [...top, ...second, '*'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){2,}$' }]
+  })
+  const wide = Array.from({ length: MAX_LISTED_NAMES + 1 }, (_, index) => `f${index}`)
+  t.same(boundedNames({ type: 'string', enum: [...wide, 'f0.x'] }), { anyOf: [{ type: 'string', enum: wide }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }, 'at least the top level')
 })

@@ -1,0 +1,224 @@
+/**
+ * The discovery mode: three fixed tools in place of one tool per route, for
+ * APIs whose tools would not fit an agent's context. An agent finds an
+ * operation by words, reads what it takes and which fields it can choose,
+ * and calls it. Everything they answer is read from the caller's own
+ * document, so a field hidden from the caller is never named; fields are
+ * listed a level at a time, so that a wide record stays a short answer.
+ */
+import { isRecord } from '../json.js'
+import type { RouteFieldsDescription } from '../openapi/route-fields.js'
+import type { SchemaBudget } from './json-schema.js'
+import { toJsonSchema } from './json-schema.js'
+import { documentOperations, parameterOf } from './tools.js'
+import type { DocumentOperation, IncludeTools, ToolDefinition } from './tools.js'
+
+type Json = Record<string, any>
+
+export const FIND_TOOL = 'find_operations'
+export const DESCRIBE_TOOL = 'describe_operation'
+export const CALL_TOOL = 'call_operation'
+
+/** The most operations a search answers, and how many by default. */
+const MAX_FOUND = 50
+const FOUND = 10
+/** The longest description of an operation that `describe_operation` repeats; the rest is cut. */
+const MAX_DESCRIPTION = 400
+const MAX_PARAMETER_DESCRIPTION = 160
+
+const annotations = { readOnlyHint: true, openWorldHint: false } as const
+
+/** The discovery mode's tools, the same for every caller and every API. */
+export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
+  {
+    name: FIND_TOOL,
+    title: 'Find operations',
+    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, method and path, and summary. Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Words to look for, e.g. "list issues of a repository"; empty lists every operation.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_FOUND, description: `The most operations to answer; default ${FOUND}.` }
+      },
+      required: ['query'],
+      additionalProperties: false
+    },
+    annotations
+  },
+  {
+    name: DESCRIBE_TOOL,
+    title: 'Describe an operation',
+    description: 'Says what one operation takes (its arguments) and which fields of its reply `only` and `defer` can choose: the top-level fields, marked {} when they have nested ones, the field sets and the default fields. Name a field in `fields` to list those nested under it.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        operation: { type: 'string', description: `An operation's name, as ${FIND_TOOL} answers it.` },
+        fields: { type: 'string', description: 'A field whose nested fields to list, e.g. "user" or "user.plan".' }
+      },
+      required: ['operation'],
+      additionalProperties: false
+    },
+    annotations
+  },
+  {
+    name: CALL_TOOL,
+    title: 'Call an operation',
+    description: 'Runs an operation and answers its JSON reply. Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, @name is a field set, * is every field), `defer` leaves fields out.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        operation: { type: 'string', description: `An operation's name, as ${FIND_TOOL} answers it.` },
+        arguments: { type: 'object', description: `Its arguments, as ${DESCRIBE_TOOL} lists them, e.g. {"owner": "octocat", "only": ["title"]}.` }
+      },
+      required: ['operation'],
+      additionalProperties: false
+    },
+    annotations
+  }
+]
+
+/** Words of a text, lower case, with camelCase and snake_case split, and a plural's `s` dropped. */
+function words (text: string): string[] {
+  return text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)
+    .filter((word) => word !== '').map((word) => word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word)
+}
+
+function textOf (value: unknown): string {
+  return typeof value === 'string' ? value.trim() : ''
+}
+
+/** A text cut to `length` characters, on one line. */
+function cut (text: string, length: number): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length <= length ? line : `${line.slice(0, length - 1)}…`
+}
+
+/** An operation as a search finds it: its words, weighted by where they come from. */
+interface Indexed {
+  operation: DocumentOperation
+  /** Words of the name, summary and tags (weighed 3), and of the path (2). */
+  strong: Set<string>
+  path: Set<string>
+}
+
+function indexed (operation: DocumentOperation): Indexed {
+  const tags = Array.isArray(operation.operation.tags) ? operation.operation.tags.filter((tag: unknown) => typeof tag === 'string') : []
+  return {
+    operation,
+    strong: new Set(words([operation.name, textOf(operation.operation.summary), ...tags].join(' '))),
+    path: new Set(words(operation.path))
+  }
+}
+
+/** One answer line of a search: the name, method and path, summary. */
+function foundLine ({ name, path, operation }: DocumentOperation): string {
+  const summary = textOf(operation.summary)
+  return `${name}: GET ${path}${summary === '' ? '' : ` (${cut(summary, 120)})`}`
+}
+
+/** The field names of a field list, and the names that have nested ones. */
+interface FieldNames { names: string[], parents: Set<string> }
+
+function fieldNames (names: readonly string[]): FieldNames {
+  const parents = new Set<string>()
+  for (const name of names) {
+    for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) parents.add(name.slice(0, dot))
+  }
+  return { names: names.filter((name) => !name.startsWith('@') && name !== '*'), parents }
+}
+
+/** The caller's discovery view of one document: its operations, searched and described on demand. */
+export class DiscoveryView {
+  private readonly operations: Indexed[]
+  private readonly byName: Map<string, DocumentOperation>
+
+  constructor (private readonly document: Json, include: IncludeTools) {
+    const operations = documentOperations(document, include)
+    this.operations = operations.map(indexed)
+    this.byName = new Map(operations.map((operation) => [operation.name, operation]))
+  }
+
+  /** Whether the caller's document has an operation of this name. */
+  has (name: string): boolean {
+    return this.byName.has(name)
+  }
+
+  /** The operations that match `query` best, one line each, at most `limit`. */
+  find (query: string, limit = FOUND): string {
+    const wanted = [...new Set(words(query))]
+    const scored = this.operations.map((entry, index) => {
+      let score = 0
+      for (const word of wanted) {
+        if (entry.strong.has(word)) score += 3
+        else if (entry.path.has(word)) score += 2
+        else if ([...entry.strong, ...entry.path].some((own) => own.startsWith(word) || word.startsWith(own))) score += 1
+      }
+      return { entry, index, score }
+    }).filter(({ score }) => wanted.length === 0 || score > 0)
+    scored.sort((a, b) => b.score - a.score || a.index - b.index)
+    const count = Math.min(Math.max(1, Math.floor(limit)), MAX_FOUND)
+    const lines = scored.slice(0, count).map(({ entry }) => foundLine(entry.operation))
+    if (lines.length === 0) return `No operation matches; ${this.operations.length} in all: try other words.`
+    if (scored.length > count) lines.push(`${scored.length - count} more match: use more words, or a higher limit.`)
+    return lines.join('\n')
+  }
+
+  /**
+   * What operation `name` takes and which fields it sends, or with `prefix`
+   * the fields nested right under that field; null for an unknown operation.
+   * A prefix that has no nested field (hidden, unknown or a leaf alike) gets
+   * the same answer.
+   */
+  describe (name: string, prefix: string | undefined, budget: SchemaBudget): string | null {
+    const found = this.byName.get(name)
+    if (found === undefined) return null
+    const { operation, path, pathItem } = found
+    const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
+    const components: Json = isRecord(this.document.components?.schemas) ? this.document.components.schemas : {}
+    const openapi30 = typeof this.document.openapi === 'string' && this.document.openapi.startsWith('3.0')
+    const parameters = [...Array.isArray(operation.parameters) ? operation.parameters : [], ...Array.isArray(pathItem.parameters) ? pathItem.parameters : []]
+      .map((parameter: unknown) => parameterOf(this.document, parameter))
+      .filter((parameter): parameter is Json => parameter !== null && ['path', 'query'].includes(parameter.in))
+      .sort((a, b) => Number(b.in === 'path') - Number(a.in === 'path'))
+    const seen = new Set<string>()
+    let choices: string[] = []
+    const argumentLines: string[] = []
+    for (const parameter of parameters) {
+      const parameterName: string = parameter.name
+      if (seen.has(parameterName)) continue
+      seen.add(parameterName)
+      const schema = toJsonSchema(parameter.schema ?? {}, components, openapi30, budget)
+      if (fields !== undefined && parameter.in === 'query' && (parameterName === fields.only || parameterName === fields.defer)) {
+        if (parameterName === fields.only && Array.isArray(schema.items?.enum)) choices = schema.items.enum.map(String)
+        continue
+      }
+      const { description, ...shape } = schema
+      const text = textOf(parameter.description ?? description)
+      const required = parameter.in === 'path' || parameter.required === true
+      argumentLines.push(`- ${parameterName} (${parameter.in}${required ? ', required' : ''}): ${JSON.stringify(shape)}${text === '' ? '' : ` ${cut(text, MAX_PARAMETER_DESCRIPTION)}`}`)
+    }
+    const { names, parents } = fieldNames(choices)
+    if (prefix !== undefined && prefix !== '') {
+      const under = names.filter((field) => field.startsWith(`${prefix}.`) && !field.includes('.', prefix.length + 1))
+      // The field asked for is not repeated: a hidden one and an unknown one get the same words.
+      if (under.length === 0) return `No fields are nested under that field in ${name}; ${DESCRIBE_TOOL} without fields lists the top level.`
+      return `Fields of ${name} under ${prefix}: ${under.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`
+    }
+    const lines = [`${name}: GET ${path}`]
+    const own = [textOf(operation.summary), textOf(operation.description)].filter((text) => text !== '')
+    if (own.length > 0) lines.push(cut(own.join('. '), MAX_DESCRIPTION))
+    if (fields !== undefined) argumentLines.push(`- ${fields.only}, ${fields.defer} (query): lists of field names, to keep and to leave out`)
+    lines.push(argumentLines.length === 0 ? 'Arguments: none.' : `Arguments:\n${argumentLines.join('\n')}`)
+    if (fields === undefined) {
+      lines.push('Fields: not selectable; the whole reply is sent.')
+      return lines.join('\n')
+    }
+    const top = names.filter((field) => !field.includes('.'))
+    lines.push(`Fields: ${top.length === 0 ? 'none.' : top.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`)
+    if (parents.size > 0) lines.push(`{} marks nested fields: name one in ${DESCRIBE_TOOL}'s fields to list them; dotted paths choose them (a.b).`)
+    const sets = Object.entries(fields.sets)
+    if (sets.length > 0) lines.push(`Field sets: ${sets.map(([set, members]) => `@${set} is ${members.join(', ')}`).join('; ')}.`)
+    lines.push(fields.defaultFields === undefined ? `Without ${fields.only}: every field.` : `Without ${fields.only}: ${fields.defaultFields.join(', ')} (@default).`)
+    return lines.join('\n')
+  }
+}

@@ -1,0 +1,97 @@
+import { test } from 'tap'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { DISCOVERY_TOOLS, DiscoveryView } from '../../lib/mcp/discovery.js'
+import { SchemaBudget } from '../../lib/mcp/json-schema.js'
+
+const fields = (names: string[]): unknown => ({ name: 'only', in: 'query', schema: { type: 'array', items: { type: 'string', enum: names } } })
+const restricted = (extra: Record<string, unknown> = {}): unknown => ({ statuses: {}, only: 'only', defer: 'defer', sets: {}, maxDepth: 8, ...extra })
+
+/** A caller's document: issues of a repository, one issue, a user, and an operation that did not opt in. */
+const document = {
+  openapi: '3.0.3',
+  components: {
+    schemas: { state: { type: 'string', enum: ['open', 'closed'] } },
+    parameters: { owner: { name: 'owner', in: 'path', required: true, schema: { type: 'string' }, description: 'The account owner of the repository.' } }
+  },
+  paths: {
+    '/repos/{owner}/{repo}/issues': {
+      parameters: [{ $ref: '#/components/parameters/owner' }, { name: 'repo', in: 'path', required: true, schema: { type: 'string' } }],
+      get: {
+        operationId: 'issues/list-for-repo',
+        summary: 'List repository issues',
+        description: 'Issues and pull requests.\n\nNewest first.',
+        tags: ['issues'],
+        parameters: [
+          { name: 'state', in: 'query', schema: { $ref: '#/components/schemas/state', nullable: true } },
+          fields(['id', 'title', 'user', 'user.login', 'user.plan', 'user.plan.name', 'labels', 'labels.name', '*', '@card']),
+          { name: 'defer', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
+          { name: 'x-trace', in: 'header', schema: { type: 'string' } },
+          { name: 'owner', in: 'query', schema: { type: 'string' } }
+        ],
+        'x-restricted-fields': restricted({ sets: { card: ['id', 'title'] }, defaultFields: ['id', 'title'] })
+      }
+    },
+    '/repos/{owner}/{repo}/issues/{number}': { get: { operationId: 'issues/get', summary: 'Get an issue', tags: ['issues'], 'x-restricted-fields': restricted() } },
+    '/users/{username}': { get: { operationId: 'users/get-by-username', summary: 'Get a user' } },
+    '/plain': { get: { parameters: [{ name: 'q', in: 'query' }] } },
+    '/meta': { get: { operationId: 'meta/root', summary: 'x'.repeat(200), description: 'y'.repeat(500), 'x-restricted-fields': restricted() } }
+  }
+}
+
+const view = new DiscoveryView(document, () => true)
+const budget = (): SchemaBudget => new SchemaBudget(1000)
+
+test('a search finds operations by the words of their names, summaries, tags and paths, best first, one line each', async (t) => {
+  const cases: Array<[string, number | undefined, string]> = [
+    ['list issues', undefined, [
+      'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)',
+      'issues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)'
+    ].join('\n')],
+    ['username', undefined, 'users_get-by-username: GET /users/{username} (Get a user)'],
+    ['repo', 1, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)\n1 more match: use more words, or a higher limit.'],
+    ['nothing like it', undefined, 'No operation matches; 5 in all: try other words.'],
+    ['', 2, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)\nissues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)\n3 more match: use more words, or a higher limit.'],
+    ['meta', 0.5, `meta_root: GET /meta (${'x'.repeat(119)}…)`],
+    ['use', 1000, 'users_get-by-username: GET /users/{username} (Get a user)'],
+    ['plain', undefined, 'get_plain: GET /plain']
+  ]
+  for (const [query, limit, expected] of cases) t.equal(view.find(query, limit), expected, `${query} (${String(limit)})`)
+})
+
+test('a description says what the operation takes, its top-level fields marked when nested, its sets and defaults; a field lists those right under it', async (t) => {
+  t.equal(view.describe('issues_list-for-repo', undefined, budget()), [
+    'issues_list-for-repo: GET /repos/{owner}/{repo}/issues',
+    'List repository issues. Issues and pull requests. Newest first.',
+    'Arguments:',
+    '- owner (path, required): {"type":"string"} The account owner of the repository.',
+    '- repo (path, required): {"type":"string"}',
+    '- state (query): {"type":["string","null"],"enum":["open","closed",null]}',
+    '- only, defer (query): lists of field names, to keep and to leave out',
+    'Fields: id, title, user{}, labels{}',
+    "{} marks nested fields: name one in describe_operation's fields to list them; dotted paths choose them (a.b).",
+    'Field sets: @card is id, title.',
+    'Without only: id, title (@default).'
+  ].join('\n'))
+  const cases: Array<[string, string | undefined, string | null]> = [
+    ['issues_list-for-repo', 'user', 'Fields of issues_list-for-repo under user: user.login, user.plan{}'],
+    ['issues_list-for-repo', 'user.plan', 'Fields of issues_list-for-repo under user.plan: user.plan.name'],
+    ['issues_list-for-repo', 'title', 'No fields are nested under that field in issues_list-for-repo; describe_operation without fields lists the top level.'],
+    ['issues_list-for-repo', 'secret', 'No fields are nested under that field in issues_list-for-repo; describe_operation without fields lists the top level.'],
+    ['issues_get', undefined, 'issues_get: GET /repos/{owner}/{repo}/issues/{number}\nGet an issue\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.\nWithout only: every field.'],
+    ['users_get-by-username', '', 'users_get-by-username: GET /users/{username}\nGet a user\nArguments: none.\nFields: not selectable; the whole reply is sent.'],
+    ['meta_root', undefined, `meta_root: GET /meta\n${'x'.repeat(200)}. ${'y'.repeat(197)}…\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.\nWithout only: every field.`],
+    ['get_plain', undefined, 'get_plain: GET /plain\nArguments:\n- q (query): {}\nFields: not selectable; the whole reply is sent.'],
+    ['nothing', undefined, null]
+  ]
+  for (const [name, prefix, expected] of cases) t.equal(view.describe(name, prefix, budget()), expected, `${name} ${String(prefix)}`)
+  const bare = new DiscoveryView({ openapi: '3.1.0', paths: { '/x': { get: { parameters: [{ name: 'n', in: 'query', schema: { $ref: '#/components/schemas/n' } }] } } } }, () => true)
+  t.equal(bare.describe('get_x', undefined, budget()), 'get_x: GET /x\nArguments:\n- n (query): {}\nFields: not selectable; the whole reply is sent.', 'a document without components')
+  t.ok(view.has('issues_get'))
+  t.notOk(view.has('issues'))
+})
+
+test('the discovery mode\'s three tools cost a few hundred tokens, whatever the API', async (t) => {
+  t.same(DISCOVERY_TOOLS.map((tool) => tool.name), ['find_operations', 'describe_operation', 'call_operation'])
+  const tokens = countTokens(JSON.stringify(DISCOVERY_TOOLS))
+  t.ok(tokens <= 1000, `${tokens} tokens`)
+})
