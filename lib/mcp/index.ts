@@ -187,11 +187,15 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     return definitions
   }
 
-  /** A JSON-RPC error for a failure to describe the tools, logged with its cause; the caller learns only its code. */
-  function describeFailure (request: FastifyRequest, error: unknown): McpError {
+  /**
+   * What a failure to describe the tools answers: a description past its budget, its coded error, logged
+   * with why; any other failure (a rule or a transform of the app that threw, whose message may name what
+   * the caller may not see) goes on to the protocol, which logs it and answers a generic internal error.
+   */
+  function describeFailure (request: FastifyRequest, error: unknown): unknown {
+    if (!(error instanceof ToolSchemasTooLargeError)) return error
     request.log.error({ err: error }, 'The MCP tools could not be described')
-    const known = error instanceof ToolSchemasTooLargeError ? error : new ToolFailedError()
-    return new McpError(ErrorCode.InternalError, known.message, { code: known.code })
+    return new McpError(ErrorCode.InternalError, error.message, { code: error.code })
   }
 
   function forwarded (request: FastifyRequest): Record<string, string | string[]> {
