@@ -31,7 +31,7 @@ test('stored values are evicted least recently used first', async (t) => {
   cache.set('b', 'B')
   t.equal(cache.get('a'), 'A', 'reading a makes b the oldest')
   cache.set('c', 'C')
-  t.same([cache.get('a'), cache.get('b'), cache.get('c'), cache.size], ['A', undefined, 'C', 2])
+  t.strictSame([cache.get('a'), cache.get('b'), cache.get('c'), cache.size], ['A', undefined, 'C', 2])
 })
 
 test('cycling through more keys than the cache holds compiles little more than the fill', async (t) => {
@@ -113,7 +113,7 @@ test('keys admitted on first use spend the same budget, each time they return af
     admissions.push(admitted)
     if (admitted) cache.set(key, i)
   }
-  t.same(admissions.slice(0, 3), [true, true, false], 'the first two fill the budget of two, the third finds none')
+  t.strictSame(admissions.slice(0, 3), [true, true, false], 'the first two fill the budget of two, the third finds none')
   const admitted = admissions.filter(Boolean).length
   t.ok(admitted >= 640 / 64 && admitted <= 2 + 640 / 64, `then one per 64 lookups, however often each key returns: ${admitted} in 640`)
   t.equal(new AdmissionCache<number>(0).admitOnFirstUse(), false, 'a capacity of 0 admits nothing on first use either')
@@ -137,17 +137,17 @@ test('a stored null is a value like any other', async (t) => {
   cache.set('a', 'A')
   t.equal(cache.get('refused'), null, 'found, and now the most recently used')
   cache.set('b', 'B')
-  t.same([cache.get('a'), cache.get('refused')], [undefined, null])
+  t.strictSame([cache.get('a'), cache.get('refused')], [undefined, null])
 })
 
 test('a capacity of 0 admits nothing', async (t) => {
   const cache = new AdmissionCache<string>(0)
-  t.same([cache.get('a'), cache.admit('a'), cache.get('a'), cache.admit('a')], [undefined, false, undefined, false])
+  t.strictSame([cache.get('a'), cache.admit('a'), cache.get('a'), cache.admit('a')], [undefined, false, undefined, false])
 })
 
 test('the frequency sketch counts, saturates at 255 and halves its counts as they age', async (t) => {
   const sketch = new FrequencySketch(1)
-  t.same([sketch.increment('a'), sketch.increment('a'), sketch.estimate('a'), sketch.estimate('b')], [1, 2, 2, 0])
+  t.strictSame([sketch.increment('a'), sketch.increment('a'), sketch.estimate('a'), sketch.estimate('b')], [1, 2, 2, 0])
   for (let i = 0; i < 8; i++) sketch.increment('a')
   t.equal(sketch.estimate('a'), 5, 'the tenth increment halved 10 to 5')
   const saturated = new FrequencySketch(100)
@@ -165,7 +165,7 @@ test('without recency, entries are evicted in the order they were stored, and th
   }
   for (let i = 0; i < 5; i++) t.equal(cache.get('a'), 'A')
   cache.set('c', 'C')
-  t.same([cache.get('a'), cache.get('b'), cache.get('c')], [undefined, 'B', 'C'], 'a was stored first, so it goes first despite its hits')
+  t.strictSame([cache.get('a'), cache.get('b'), cache.get('c')], [undefined, 'B', 'C'], 'a was stored first, so it goes first despite its hits')
   const fresh = new AdmissionCache<string>(1, { recency: false })
   fresh.get('x')
   fresh.get('x')
@@ -195,7 +195,7 @@ test('with a bound on weight, the least recently used entries are evicted until 
   cache.set('free', 'F')
   t.equal(cache.get('a'), 'A', 'a is now the most recently used')
   cache.set('c', 'C', 5)
-  t.same([cache.get('b'), cache.get('free'), cache.get('a'), cache.get('c'), cache.weight], [undefined, 'F', 'A', 'C', 9])
+  t.strictSame([cache.get('b'), cache.get('free'), cache.get('a'), cache.get('c'), cache.weight], [undefined, 'F', 'A', 'C', 9])
   cache.set('a', 'A again', 1)
-  t.same([cache.get('a'), cache.weight, cache.size, cache.evictions], ['A again', 6, 3, 1], 'storing a key again replaces its weight')
+  t.strictSame([cache.get('a'), cache.weight, cache.size, cache.evictions], ['A again', 6, 3, 1], 'storing a key again replaces its weight')
 })

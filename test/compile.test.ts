@@ -23,7 +23,7 @@ test('reachedSchemas: the shared schemas a schema reaches through its $refs, and
     { title: 'a keyword of no dialect is read as a schema or a list of them', schema: { myKeyword: [{ $ref: 'tag' }], other: { $ref: 'unrelated' }, plain: 1 }, reached: ['tag', 'unrelated'] }
   ]
   for (const { title, schema, reached } of cases) {
-    t.same(Object.keys(reachedSchemas(schema, shared)).sort(), reached.sort(), title)
+    t.strictSame(Object.keys(reachedSchemas(schema, shared)).sort(), reached.sort(), title)
   }
 })
 
@@ -33,7 +33,7 @@ test('compileCost grows with what a compile is handed; rationUnits spends one un
   t.ok(compileCost(small, {}) < 1, 'a selection of one field costs well under a millisecond')
   const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`field${i}`, { type: 'string', description: 'a field' }])) }
   t.ok(compileCost(wide, {}) > MAX_COMPILE_COST, 'a thousand fields are past the request path\'s limit')
-  t.same([0, 0.2, 2, 2.5, 7, 20].map(rationUnits), [1, 1, 1, 2, 4, 10])
+  t.strictSame([0, 0.2, 2, 2.5, 7, 20].map(rationUnits), [1, 1, 1, 2, 4, 10])
 })
 
 test('expandedCharacters counts a shared schema at every reference to it, and stops past its limit', async (t) => {

@@ -57,7 +57,7 @@ const cases: Array<{ title: string, name: string, query: Record<string, unknown>
 ]
 
 test('projectedDefault keeps what the selection keeps and the request may see', async (t) => {
-  for (const { title, name, query, hidden, expected } of cases) t.same(defaultOf(name, query, hidden), expected, title)
+  for (const { title, name, query, hidden, expected } of cases) t.strictSame(defaultOf(name, query, hidden), expected, title)
 })
 
 test('projectedDefault works each default out once per projection, and its JSON with it', async (t) => {

@@ -4,12 +4,12 @@ import * as entry from '../lib/index.js'
 test('the plugin is exported as default and as fastifyRestrictedFields, with fastify-plugin metadata', async (t) => {
   t.equal(entry.default, entry.fastifyRestrictedFields)
   const meta = (entry.default as unknown as Record<symbol, unknown>)[Symbol.for('plugin-meta')]
-  t.same(meta, { name: 'fastify-restricted-fields', fastify: '5.x' })
+  t.strictSame(meta, { name: 'fastify-restricted-fields', fastify: '5.x' })
   t.equal((entry.default as unknown as Record<symbol, unknown>)[Symbol.for('skip-override')], true)
 })
 
 test('the error constructors are exported with their codes', async (t) => {
-  t.same(Object.keys(entry).filter((name) => name.endsWith('Error')).sort().map((name) => {
+  t.strictSame(Object.keys(entry).filter((name) => name.endsWith('Error')).sort().map((name) => {
     const error = new (entry as unknown as Record<string, new (...args: unknown[]) => { code: string, statusCode: number }>)[name]('a', 'b', 1)
     return [name, error.code, error.statusCode]
   }), [
@@ -40,5 +40,5 @@ test('what require() returns is the plugin, with every other export on it', asyn
   const namespace = entry as unknown as Record<string, unknown>
   const commonJs = namespace['module.exports'] as Record<string, unknown>
   t.equal(commonJs, entry.default)
-  t.same(Object.keys(namespace).filter((name) => name !== 'module.exports' && commonJs[name] !== namespace[name]), [])
+  t.strictSame(Object.keys(namespace).filter((name) => name !== 'module.exports' && commonJs[name] !== namespace[name]), [])
 })

@@ -6,7 +6,7 @@ import { brokenLinks, documentationFiles, headingAnchors } from './readme.js'
 
 t.test('every relative link and #anchor of the README and of docs/ leads to a file and a heading that exist', async (t) => {
   t.ok(documentationFiles().includes('docs/orm.md'))
-  t.same(brokenLinks(documentationFiles()), [])
+  t.strictSame(brokenLinks(documentationFiles()), [])
 })
 
 t.test('headings give the anchors GitHub gives them', async (t) => {
@@ -23,7 +23,7 @@ t.test('headings give the anchors GitHub gives them', async (t) => {
     '```',
     '#not a heading'
   ].join('\n')
-  t.same([...headingAnchors(text)], [
+  t.strictSame([...headingAnchors(text)], [
     'fastify-restricted-fields', 'each-callers-document', 'loading-only-what-is-sent-with-an-orm', 'only-and-defer',
     'snake_case-and-kebab-case', 'see-usage', 'usage', 'usage-1', 'usage-2'
   ])
@@ -41,7 +41,7 @@ t.test('a link to a missing file, a missing heading or out of the project is rep
     'docs/page.md': '# Page\n\n## A section\n\nBack to [the README](../README.md#usage); [broken](../README.md#a-section).\n',
     lib: ''
   }
-  t.same(brokenLinks(['README.md', 'docs/page.md'], (file) => files[file]), [
+  t.strictSame(brokenLinks(['README.md', 'docs/page.md'], (file) => files[file]), [
     'README.md:5: #nowhere (no heading of README.md has the anchor #nowhere)',
     'README.md:5: docs/missing.md (no file docs/missing.md)',
     'README.md:5: docs/page.md#usage (no heading of docs/page.md has the anchor #usage)',

@@ -5,8 +5,8 @@ const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'rejec
 const PLUGIN = 'fastify-restricted-fields: '
 
 test('normalizeOptions fills in the defaults', async (t) => {
-  t.same(normalizeOptions({}), defaults)
-  t.same(normalizeOptions({ onlyParam: 'fields', cacheSize: 0 }), { ...defaults, onlyParam: 'fields', cacheSize: 0 })
+  t.strictSame(normalizeOptions({}), defaults)
+  t.strictSame(normalizeOptions({ onlyParam: 'fields', cacheSize: 0 }), { ...defaults, onlyParam: 'fields', cacheSize: 0 })
 })
 
 const invalid: Array<[unknown, string]> = [
@@ -36,25 +36,25 @@ test('resolveRouteOptions: undefined and false opt out, true takes the plugin op
   const global = normalizeOptions({})
   t.equal(resolveRouteOptions(undefined, global, 'GET /'), null)
   t.equal(resolveRouteOptions(false, global, 'GET /'), null)
-  t.same(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null, defaultFields: null, loads: [] })
+  t.strictSame(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null, defaultFields: null, loads: [] })
 })
 
 test('resolveRouteOptions merges an object over the plugin options', async (t) => {
   const global = normalizeOptions({ unknownFields: 'ignore' })
-  t.same(resolveRouteOptions({ fields: ['id'], deferParam: 'omit' }, global, 'GET /'),
+  t.strictSame(resolveRouteOptions({ fields: ['id'], deferParam: 'omit' }, global, 'GET /'),
     { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'], defaultFields: null, loads: [] })
   const planner = { check: () => {}, plan: () => null }
-  t.same(resolveRouteOptions({ loads: planner }, global, 'GET /')?.loads, [planner], 'one loader is a list of one')
+  t.strictSame(resolveRouteOptions({ loads: planner }, global, 'GET /')?.loads, [planner], 'one loader is a list of one')
   const loader = Object.assign(() => null, { check: () => {} })
-  t.same(resolveRouteOptions({ loads: [loader, planner] }, global, 'GET /')?.loads, [loader, planner])
+  t.strictSame(resolveRouteOptions({ loads: [loader, planner] }, global, 'GET /')?.loads, [loader, planner])
 })
 
 test('a route\'s field sets add to the plugin\'s and replace the one of the same name', async (t) => {
   const global = normalizeOptions({ fieldSets: { summary: ['id', 'name'], contact: ['email'] } })
-  t.same(resolveRouteOptions(true, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
-  t.same(resolveRouteOptions({ defaultFields: ['id'], fieldSets: { summary: ['id'], mini: ['id'] } }, global, 'GET /'),
+  t.strictSame(resolveRouteOptions(true, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
+  t.strictSame(resolveRouteOptions({ defaultFields: ['id'], fieldSets: { summary: ['id'], mini: ['id'] } }, global, 'GET /'),
     { ...defaults, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] }, loads: [] })
-  t.same(resolveRouteOptions({ maxDepth: 3 }, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
+  t.strictSame(resolveRouteOptions({ maxDepth: 3 }, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
 })
 
 const invalidSets: Array<[unknown, string, string]> = [

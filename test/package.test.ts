@@ -257,13 +257,13 @@ t.before(async () => {
 t.test('the package\'s command writes the client\'s types from a document, and refuses bad arguments with its usage and exit code 2', async (t) => {
   t.equal(await readFile(join(consumer, 'restricted.ts'), 'utf8'), await readFile(join(root, 'example', 'restricted.ts'), 'utf8'), 'the types the example generates')
   const refused = await run(command, ['generate'], consumer)
-  t.same([refused.code, refused.stdout], [2, ''])
+  t.strictSame([refused.code, refused.stdout], [2, ''])
   t.match(refused.stderr, /^fastify-restricted-fields: generate reads a document: give its URL or file\n\nUsage: fastify-restricted-fields generate <url or file> \[options\]\n/)
 })
 
 t.test('the tarball holds the compiled library, its declarations, the README and the LICENSE, and nothing else', async (t) => {
   const modules = (await readdir(join(root, 'lib'), { recursive: true })).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -'.ts'.length))
-  t.same(packedFiles, [
+  t.strictSame(packedFiles, [
     'LICENSE', 'README.md', 'package.json',
     ...modules.flatMap((name) => [`dist/package/${name}.d.ts`, `dist/package/${name}.js`])
   ].sort())
@@ -307,7 +307,7 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
 
 t.test('the consumer has one fastify, its own: the package brings no copy', async (t) => {
   const copies = JSON.parse(await succeed('npm', ['query', '#fastify'], consumer))
-  t.same(copies.map((copy: { location: string, version: string }) => [copy.location, copy.version]), [['node_modules/fastify', oldestFastify]])
+  t.strictSame(copies.map((copy: { location: string, version: string }) => [copy.location, copy.version]), [['node_modules/fastify', oldestFastify]])
 })
 
 t.test('the consumer type-checks under nodenext, bundler and node10 resolution: with skipLibCheck: false, and the Drizzle adapter with it on, as Drizzle needs', async (t) => {
@@ -316,5 +316,5 @@ t.test('the consumer type-checks under nodenext, bundler and node10 resolution: 
     const { code, stdout, stderr } = await run(process.execPath, [tsc, '-p', `tsconfig.${setup.name}.json`], consumer)
     return { setup: setup.name, code, output: stdout + stderr }
   }))
-  t.same(outcomes, setups.map((setup) => ({ setup: setup.name, code: 0, output: '' })))
+  t.strictSame(outcomes, setups.map((setup) => ({ setup: setup.name, code: 0, output: '' })))
 })

@@ -41,11 +41,11 @@ test('projectTree keeps what only names minus what defer names, with a canonical
   for (const { title, only, defer, key, kept } of cases) {
     const projected = projectTree(tree, only, defer)
     // Names are quoted in keys, so that no name can read as another key's structure.
-    t.same([projected.key.replaceAll('"', ''), names(projected.projection)], [key, kept], title)
+    t.strictSame([projected.key.replaceAll('"', ''), names(projected.projection)], [key, kept], title)
   }
 })
 
 test('wholeProjection keeps every field of a level and is built once per level', async (t) => {
-  t.same(names(wholeProjection(tree)), ['id', 'name', 'email', 'role', 'profile', 'tags'])
+  t.strictSame(names(wholeProjection(tree)), ['id', 'name', 'email', 'role', 'profile', 'tags'])
   t.equal(wholeProjection(tree), wholeProjection(tree))
 })

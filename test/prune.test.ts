@@ -17,16 +17,16 @@ function prune (schema: JsonSchema, query: Record<string, unknown>, defaults = t
 const closed = (properties: JsonSchema): JsonSchema => ({ type: 'object', properties, additionalProperties: false })
 
 test('pruneSchema keeps the projected properties, closed, without required', async (t) => {
-  t.same(prune(userSchema, { only: 'name,id' }), closed({ id: { type: 'integer' }, name: { type: 'string' } }))
+  t.strictSame(prune(userSchema, { only: 'name,id' }), closed({ id: { type: 'integer' }, name: { type: 'string' } }))
 })
 
 test('pruneSchema keeps defaults of kept fields unless told not to', async (t) => {
-  t.same(prune(userSchema, { only: 'role' }), closed({ role: { type: 'string', default: 'member' } }))
-  t.same(prune(userSchema, { only: 'role' }, false), closed({ role: { type: 'string' } }))
+  t.strictSame(prune(userSchema, { only: 'role' }), closed({ role: { type: 'string', default: 'member' } }))
+  t.strictSame(prune(userSchema, { only: 'role' }, false), closed({ role: { type: 'string' } }))
 })
 
 test('pruneSchema rebuilds nested objects and arrays from their declared fields', async (t) => {
-  t.same(prune(userSchema, { only: 'profile,tags.label' }), closed({
+  t.strictSame(prune(userSchema, { only: 'profile,tags.label' }), closed({
     profile: { ...closed({ city: { type: 'string' }, phone: { type: 'string' } }), nullable: true },
     tags: { type: 'array', items: closed({ label: { type: 'string' } }) }
   }))
@@ -34,24 +34,24 @@ test('pruneSchema rebuilds nested objects and arrays from their declared fields'
 
 test('pruneSchema keeps nested object defaults', async (t) => {
   const schema = { type: 'object', properties: { p: { type: 'object', default: {}, properties: { a: { type: 'string' } } } } }
-  t.same(prune(schema, { only: 'p' }), closed({ p: { ...closed({ a: { type: 'string' } }), default: {} } }))
-  t.same(prune(schema, { only: 'p' }, false), closed({ p: closed({ a: { type: 'string' } }) }))
+  t.strictSame(prune(schema, { only: 'p' }), closed({ p: { ...closed({ a: { type: 'string' } }), default: {} } }))
+  t.strictSame(prune(schema, { only: 'p' }, false), closed({ p: closed({ a: { type: 'string' } }) }))
 })
 
 test('pruneSchema drops patternProperties and additionalProperties of the original', async (t) => {
   const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, patternProperties: { '^x': { type: 'string' } }, additionalProperties: true }
-  t.same(prune(schema, { only: 'a' }), closed({ a: { type: 'string' } }))
+  t.strictSame(prune(schema, { only: 'a' }), closed({ a: { type: 'string' } }))
 })
 
 test('pruneSchema wraps arrays and envelopes the way the route declared them', async (t) => {
-  t.same(prune({ type: 'array', items: userSchema }, { only: 'id' }), { type: 'array', items: closed({ id: { type: 'integer' } }) })
+  t.strictSame(prune({ type: 'array', items: userSchema }, { only: 'id' }), { type: 'array', items: closed({ id: { type: 'integer' } }) })
   const envelope = {
     $id: 'page',
     type: 'object',
     required: ['count', 'results'],
     properties: { count: { type: 'integer' }, results: { type: 'array', items: userSchema } }
   }
-  t.same(prune(envelope, { only: 'id' }), {
+  t.strictSame(prune(envelope, { only: 'id' }), {
     type: 'object',
     required: ['count', 'results'],
     properties: { count: { type: 'integer' }, results: { type: 'array', items: closed({ id: { type: 'integer' } }) } }
@@ -60,13 +60,13 @@ test('pruneSchema wraps arrays and envelopes the way the route declared them', a
 
 test('pruneSchema carries the route schema definitions that leaf refs point into', async (t) => {
   const schema = { type: 'object', properties: { a: { $ref: '#/definitions/s' }, b: {} }, definitions: { s: { type: 'string' } } }
-  t.same(prune(schema, { only: 'a' }), { definitions: schema.definitions, ...closed({ a: { $ref: '#/definitions/s' } }) })
+  t.strictSame(prune(schema, { only: 'a' }), { definitions: schema.definitions, ...closed({ a: { $ref: '#/definitions/s' } }) })
 })
 
 test('pruneSchema keeps a field named __proto__ as a property', async (t) => {
   const schema = { type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}, "b": {}}') }
   const pruned = prune(schema, { only: '__proto__' })
-  t.same(Object.keys(pruned.properties), ['__proto__'])
+  t.strictSame(Object.keys(pruned.properties), ['__proto__'])
 })
 
 test('pruneSharedVariants: one schema for tagged variants that keep the same fields, their tag written as a string', async (t) => {
@@ -89,7 +89,7 @@ test('pruneSharedVariants: one schema for tagged variants that keep the same fie
     ['a tag declared otherwise in one variant', { oneOf: [variant({ const: 'cat' }, {}), variant({ enum: ['dog'] }, {})] }, 'kind', null],
     ['a tag that is no string', { oneOf: [variant({ const: 1 }, {}), variant({ const: 2 }, {})] }, 'kind', null]
   ]
-  for (const [title, schema, only, expected] of cases) t.same(shared(schema, only), expected, title)
+  for (const [title, schema, only, expected] of cases) t.strictSame(shared(schema, only), expected, title)
   const declared = declaredResponse(userSchema, 'results', 8, context({}, userSchema))!
   t.equal(pruneSharedVariants(declared, parseSelection({ only: 'id' }, declared.tree, rules)!.projection, { name: 'kind', values: ['a'] }), null, 'records without variants')
 })

@@ -14,15 +14,15 @@ const defer = {
 }
 
 test('withRestrictionParameters adds only and defer, keeping the route\'s own parameters', async (t) => {
-  t.same(withRestrictionParameters(undefined, 'only', 'defer', paths), { type: 'object', properties: { only, defer } })
+  t.strictSame(withRestrictionParameters(undefined, 'only', 'defer', paths), { type: 'object', properties: { only, defer } })
   const own = { type: 'object', properties: { page: { type: 'integer' }, only: { type: 'string' } }, additionalProperties: false, required: ['page'] }
-  t.same(withRestrictionParameters(own, 'only', 'defer', paths), {
+  t.strictSame(withRestrictionParameters(own, 'only', 'defer', paths), {
     type: 'object',
     properties: { only: { type: 'string' }, defer, page: { type: 'integer' } },
     additionalProperties: false,
     required: ['page']
   }, 'a parameter the route declares itself wins')
-  t.same(withRestrictionParameters({ properties: { q: {} } }, 'fields', 'omit', paths)?.properties.omit.description,
+  t.strictSame(withRestrictionParameters({ properties: { q: {} } }, 'fields', 'omit', paths)?.properties.omit.description,
     deferDescription('fields', 'omit'), 'the descriptions use the configured names')
 })
 
@@ -42,8 +42,8 @@ test('withRestrictionParameters leaves a schema it cannot extend safely as it is
 test('only also accepts *, @default where the route has default fields, and each preset, whose fields its description lists', async (t) => {
   const sets = { defaultFields: ['id', 'profile.city'], fieldSets: { summary: ['id', 'name'], contact: ['email'] } }
   const schema = withRestrictionParameters(undefined, 'only', 'defer', ['id', 'name', 'email', 'profile', 'profile.city'], sets)
-  t.same(schema?.properties.only.items.enum, ['id', 'name', 'email', 'profile', 'profile.city', '*', '@default', '@summary', '@contact'])
-  t.same(schema?.properties.defer.items.enum, ['id', 'name', 'email', 'profile', 'profile.city'], 'defer takes names only')
+  t.strictSame(schema?.properties.only.items.enum, ['id', 'name', 'email', 'profile', 'profile.city', '*', '@default', '@summary', '@contact'])
+  t.strictSame(schema?.properties.defer.items.enum, ['id', 'name', 'email', 'profile', 'profile.city'], 'defer takes names only')
   t.equal(schema?.properties.only.description, onlyDescription('only').replace(' only=* keeps every field.', '') +
     ' Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id, profile.city; @summary is id, name; @contact is email.')
   t.equal(onlyDescription('only', { fieldSets: { summary: ['id', 'email'] } }, (path) => path !== 'email'),

@@ -69,10 +69,10 @@ t.before(async () => {
 })
 
 t.test('every code block of the README and of docs/ is fenced as sh, js, ts or json, so none escapes these tests', async (t) => {
-  t.same(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at ${block.file}:${block.line}`), [])
-  t.same(blocks.filter((block) => block.language === 'json').map((block) => block.file), ['docs/options.md'], 'one JSON block, an error body the usage block prints')
-  t.same(blocks.filter(isClientBlock).map((block) => block.file), ['docs/openapi.md', 'docs/typescript.md'], 'two client blocks, compiled by the contract test')
-  t.same(snippets.map((snippet) => snippet.name.replace(/-\d+\./, '.')), [
+  t.strictSame(blocks.filter((block) => !['sh', 'js', 'ts', 'json', ''].includes(block.language)).map((block) => `${block.language} at ${block.file}:${block.line}`), [])
+  t.strictSame(blocks.filter((block) => block.language === 'json').map((block) => block.file), ['docs/options.md'], 'one JSON block, an error body the usage block prints')
+  t.strictSame(blocks.filter(isClientBlock).map((block) => block.file), ['docs/openapi.md', 'docs/typescript.md'], 'two client blocks, compiled by the contract test')
+  t.strictSame(snippets.map((snippet) => snippet.name.replace(/-\d+\./, '.')), [
     'README.mjs', 'README.cjs',
     'docs-agents.mjs',
     'docs-field-sets.mjs',
@@ -90,7 +90,7 @@ t.test('every code block of the README and of docs/ is fenced as sh, js, ts or j
 t.test('the TypeScript blocks type-check in strict mode against the package', async (t) => {
   const tsc = join(root, 'node_modules/typescript/bin/tsc')
   const { code, stdout, stderr } = await run(process.execPath, [tsc, '-p', 'tsconfig.json'])
-  t.same({ code, output: stdout + stderr }, { code: 0, output: '' })
+  t.strictSame({ code, output: stdout + stderr }, { code: 0, output: '' })
 })
 
 t.test('each block runs as pasted and prints what it shows', async (t) => {
@@ -98,13 +98,13 @@ t.test('each block runs as pasted and prints what it shows', async (t) => {
     const { code, stdout, stderr } = await run(process.execPath, [snippet.run])
     return { block: snippet.where, code, stdout, stderr }
   }))
-  t.same(outcomes, snippets.map((snippet) => ({ block: snippet.where, code: 0, stdout: shownOutput(snippet.code), stderr: '' })))
+  t.strictSame(outcomes, snippets.map((snippet) => ({ block: snippet.where, code: 0, stdout: shownOutput(snippet.code), stderr: '' })))
 })
 
 t.test('under Fastify\'s default removeAdditional, the TypeBox block\'s strict querystring drops an unknown key instead of rejecting it', async (t) => {
   t.ok(typeBox.code.includes(strictSetting))
   const { code, stdout } = await run(process.execPath, ['typebox-defaults.js'])
-  t.same({ code, stdout }, { code: 0, stdout: '[{"id":1,"email":"ada@example.com"}]\n200\n' })
+  t.strictSame({ code, stdout }, { code: 0, stdout: '[{"id":1,"email":"ada@example.com"}]\n200\n' })
 })
 
 t.test('each curl example of the README and of docs/ answers, from the example server, what it shows', async (t) => {

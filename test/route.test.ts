@@ -12,10 +12,10 @@ function specFor (response: Record<string, unknown>, shared = {}) {
 
 test('the success schema is read from 200, then 2xx, then the lowest 2xx code', async (t) => {
   const other = { type: 'object', properties: { other: {} } }
-  t.same(declaredPaths(specFor({ 201: other, 200: tagSchema, '2xx': other }).primary.tree), ['id', 'label'])
-  t.same(declaredPaths(specFor({ 201: other, '2xx': tagSchema }).primary.tree), ['id', 'label'])
-  t.same(declaredPaths(specFor({ 204: {}, 201: tagSchema, 400: other }).primary.tree), ['id', 'label'])
-  t.same(declaredPaths(specFor({ 200: { content: { 'application/json': { schema: tagSchema } } } }).tree), ['id', 'label'])
+  t.strictSame(declaredPaths(specFor({ 201: other, 200: tagSchema, '2xx': other }).primary.tree), ['id', 'label'])
+  t.strictSame(declaredPaths(specFor({ 201: other, '2xx': tagSchema }).primary.tree), ['id', 'label'])
+  t.strictSame(declaredPaths(specFor({ 204: {}, 201: tagSchema, 400: other }).primary.tree), ['id', 'label'])
+  t.strictSame(declaredPaths(specFor({ 200: { content: { 'application/json': { schema: tagSchema } } } }).tree), ['id', 'label'])
 })
 
 test('every 2xx status with fields is restricted with its own; other 2xx codes are undeclared; other codes untouched', async (t) => {
@@ -27,24 +27,24 @@ test('every 2xx status with fields is restricted with its own; other 2xx codes a
       return status === null ? null : status === UNDECLARED_STATUS ? 'undeclared' : status.key
     })
   }
-  t.same(statuses({ 200: tagSchema }), ['200', 'undeclared', 'undeclared', 'undeclared', null, null, null])
-  t.same(statuses({ '2xx': tagSchema, 201: { type: 'object' } }), ['2xx', 'undeclared', '2xx', '2xx', null, null, null])
-  t.same(statuses({ 201: tagSchema, 200: tagSchema, '2XX': { type: 'string' } }), ['200', '201', 'undeclared', 'undeclared', null, null, null])
+  t.strictSame(statuses({ 200: tagSchema }), ['200', 'undeclared', 'undeclared', 'undeclared', null, null, null])
+  t.strictSame(statuses({ '2xx': tagSchema, 201: { type: 'object' } }), ['2xx', 'undeclared', '2xx', '2xx', null, null, null])
+  t.strictSame(statuses({ 201: tagSchema, 200: tagSchema, '2XX': { type: 'string' } }), ['200', '201', 'undeclared', 'undeclared', null, null, null])
   const listed = buildRouteSpec({ ...options, fields: ['id'] }, undefined, {}, 'GET /')
-  t.same(codes.map((code) => listed.statusOf(code) === null ? null : 'listed'), ['listed', 'listed', 'listed', 'listed', null, null, null])
+  t.strictSame(codes.map((code) => listed.statusOf(code) === null ? null : 'listed'), ['listed', 'listed', 'listed', 'listed', null, null, null])
 })
 
 test('names are checked against the fields of every restricted status; each keeps its own', async (t) => {
   const other = { type: 'object', properties: { id: { type: 'integer' }, job: { type: 'object', properties: { state: { type: 'string' } } }, label: { type: 'string' } } }
   const spec = specFor({ 201: other, 200: tagSchema })
-  t.same(declaredPaths(spec.tree), ['id', 'label', 'job', 'job.state'])
-  t.same(spec.statuses.map((status) => [status.key, declaredPaths(status.tree)]), [['200', ['id', 'label']], ['201', ['id', 'job', 'job.state', 'label']]])
+  t.strictSame(declaredPaths(spec.tree), ['id', 'label', 'job', 'job.state'])
+  t.strictSame(spec.statuses.map((status) => [status.key, declaredPaths(status.tree)]), [['200', ['id', 'label']], ['201', ['id', 'job', 'job.state', 'label']]])
   const single = specFor({ 200: tagSchema })
   t.equal(single.tree, single.primary.tree, 'one status: its own tree')
   const leafFirst = specFor({ 200: { type: 'object', properties: { job: { type: 'object' } } }, 201: other })
-  t.same(declaredPaths(leafFirst.tree), ['job', 'job.state', 'id', 'label'], 'a field with nested fields in one status keeps them')
+  t.strictSame(declaredPaths(leafFirst.tree), ['job', 'job.state', 'id', 'label'], 'a field with nested fields in one status keeps them')
   const both = specFor({ 200: { type: 'object', properties: { job: { type: 'object', properties: { kind: { type: 'string' } } } } }, 201: other })
-  t.same(declaredPaths(both.tree), ['job', 'job.kind', 'job.state', 'id', 'label'], 'nested fields of both statuses are merged')
+  t.strictSame(declaredPaths(both.tree), ['job', 'job.kind', 'job.state', 'id', 'label'], 'nested fields of both statuses are merged')
 })
 
 test('a declared property that a request could not name fails at declaration, naming it', async (t) => {
@@ -61,7 +61,7 @@ test('a declared property that a request could not name fails at declaration, na
     }, path)
   }
   const odd = { type: 'object', properties: { 'x(y)': { type: 'string' }, 'a[0]': { type: 'string' }, 'naïve name': { type: 'string' }, 'ü\u0000': { type: 'string' } } }
-  t.same(declaredPaths(specFor({ 200: odd }).tree), ['x(y)', 'a[0]', 'naïve name', 'ü\u0000'], 'brackets, parentheses, inner spaces and other characters are names like any other')
+  t.strictSame(declaredPaths(specFor({ 200: odd }).tree), ['x(y)', 'a[0]', 'naïve name', 'ü\u0000'], 'brackets, parentheses, inner spaces and other characters are names like any other')
 })
 
 test('a route without declared fields fails at declaration, saying how to fix it', async (t) => {

@@ -45,7 +45,7 @@ test('parseSelection turns every accepted syntax into a canonical key', async (t
 
 test('parseSelection reports each declared name once, in the order first named', async (t) => {
   const selection = parseSelection({ only: ['profile.city', 'id', 'profile . city', ' id'], defer: ['name', 'name'] }, tree, rules)
-  t.same([selection?.only, selection?.defer, selection?.key], [['profile.city', 'id'], ['name'], '"id","profile"("city")'])
+  t.strictSame([selection?.only, selection?.defer, selection?.key], [['profile.city', 'id'], ['name'], '"id","profile"("city")'])
 })
 
 test('parseSelection accepts a null or missing query', async (t) => {
@@ -55,7 +55,7 @@ test('parseSelection accepts a null or missing query', async (t) => {
 
 test('parseSelection projects declared fields in declared order', async (t) => {
   const selection = parseSelection({ only: 'tags.label,id' }, tree, rules)
-  t.same(selection?.projection.map(({ node, sub }) => [node.name, sub?.map((inner) => inner.node.name) ?? null]), [['id', null], ['tags', ['label']]])
+  t.strictSame(selection?.projection.map(({ node, sub }) => [node.name, sub?.map((inner) => inner.node.name) ?? null]), [['id', null], ['tags', ['label']]])
 })
 
 const rejections: Array<{ title: string, query: Record<string, unknown>, code: string, message: string, overrides?: Partial<SelectionRules> }> = [
@@ -215,10 +215,10 @@ const setCases: Array<{ query: Record<string, unknown>, key: string, only: strin
 test('parseSelection reads field sets, the default and * among names, in every form', async (t) => {
   for (const { query, key, only, named } of setCases) {
     const selection = parseSelection(query, tree, setRules())!
-    t.same([selection.key.replaceAll('"', ''), selection.only, selection.named], [key, only, named], JSON.stringify(query))
+    t.strictSame([selection.key.replaceAll('"', ''), selection.only, selection.named], [key, only, named], JSON.stringify(query))
   }
   const unrequested = unrequestedSelection(tree, setRules())
-  t.same([unrequested.key.replaceAll('"', ''), unrequested.only, unrequested.defer, unrequested.named], ['id,name', null, null, true], 'no parameters: the default')
+  t.strictSame([unrequested.key.replaceAll('"', ''), unrequested.only, unrequested.defer, unrequested.named], ['id,name', null, null, true], 'no parameters: the default')
   t.equal(unrequestedSelection(tree, rules).key.replaceAll('"', ''), ALL, 'no parameters and no default: every field')
 })
 
@@ -232,11 +232,11 @@ test('a field set counts once against maxFields, whatever its size; an unknown o
   })
   t.throws(() => parseSelection({ only: '@nope,id' }, tree, setRules({ unknownFields: 'ignore' })), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD_SET' }, 'whatever unknownFields says')
   t.throws(() => parseSelection({ defer: '@summary' }, tree, setRules()), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' }, 'defer takes names only')
-  t.same(parseSelection({ defer: '*' }, tree, setRules({ unknownFields: 'ignore' }))?.key.replaceAll('"', ''), 'id,name', 'an ignored name in defer')
+  t.strictSame(parseSelection({ defer: '*' }, tree, setRules({ unknownFields: 'ignore' }))?.key.replaceAll('"', ''), 'id,name', 'an ignored name in defer')
 })
 
 test('resolveFieldSets splits the entries and refuses one the tree does not declare', async (t) => {
-  t.same(resolveFieldSets({ a: ['id', 'profile.city'] }, null, tree, 'GET /u'), { fieldSets: new Map([['a', [['id'], ['profile', 'city']]]]), defaultFields: null })
+  t.strictSame(resolveFieldSets({ a: ['id', 'profile.city'] }, null, tree, 'GET /u'), { fieldSets: new Map([['a', [['id'], ['profile', 'city']]]]), defaultFields: null })
   t.throws(() => resolveFieldSets({}, ['id', 'tags.color'], tree, 'GET /u'), {
     code: 'FST_RESTRICTED_FIELDS_INVALID_FIELD_SET',
     message: "fastify-restricted-fields, route GET /u: `defaultFields` names 'tags.color', which the route does not declare"

@@ -20,13 +20,13 @@ test('isStandardSchema tells Standard Schemas from JSON Schema objects', async (
 })
 
 test('standardOutputSchema gives draft-07 JSON Schema of the output, or says what is wrong', async (t) => {
-  t.same(standardOutputSchema(zodUser as never), {
+  t.strictSame(standardOutputSchema(zodUser as never), {
     type: 'object',
     properties: { id: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 }, name: { type: 'string' } },
     required: ['id'],
     additionalProperties: false
   })
-  t.same(standardOutputSchema(z.object({ at: z.date() }) as never), { type: 'object', properties: { at: {} }, required: ['at'], additionalProperties: false }, 'a date is a leaf that allows any value')
+  t.strictSame(standardOutputSchema(z.object({ at: z.date() }) as never), { type: 'object', properties: { at: {} }, required: ['at'], additionalProperties: false }, 'a date is a leaf that allows any value')
   const throwing = { '~standard': { vendor: 'x', validate: () => ({ value: 1 }), jsonSchema: { output: () => { throw new Error('no') } } } }
   t.equal(standardOutputSchema(throwing), "a Standard Schema from 'x' whose JSON Schema cannot be generated (no)")
   t.equal(standardOutputSchema({ '~standard': { vendor: 'arktype', validate: () => ({ value: 1 }) } }), "a Standard Schema from 'arktype' that does not implement Standard JSON Schema (~standard.jsonSchema)")

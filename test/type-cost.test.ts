@@ -17,7 +17,7 @@ test('narrowing a 72-field, 6-level record by 20 paths stays within 20k type ins
   const base = compile('base.ts')
   const one = compile('calls1.ts')
   const ten = compile('calls10.ts')
-  t.same([base.diagnostics, one.diagnostics, ten.diagnostics], [[], [], []])
+  t.strictSame([base.diagnostics, one.diagnostics, ten.diagnostics], [[], [], []])
   const first = one.instantiations - base.instantiations
   const next = (ten.instantiations - one.instantiations) / 9
   t.ok(first > 0 && first <= 20_000, `the first selection costs ${first} instantiations`)
@@ -28,7 +28,7 @@ test('a client call selecting 20 paths of a 72-field, 6-level record stays withi
   const base = compile('client0.ts')
   const one = compile('client1.ts')
   const ten = compile('client10.ts')
-  t.same([base.diagnostics, one.diagnostics, ten.diagnostics], [[], [], []])
+  t.strictSame([base.diagnostics, one.diagnostics, ten.diagnostics], [[], [], []])
   const first = one.instantiations - base.instantiations
   const next = (ten.instantiations - one.instantiations) / 9
   t.ok(first > 0 && first <= 20_000, `the first call costs ${first} instantiations`)

@@ -15,17 +15,17 @@ const cases: Array<{ query: Record<string, string>, fields: string[], paths: str
 test('selectionView lists the fields and paths the response will contain', async (t) => {
   for (const { query, fields, paths } of cases) {
     const view = selectionView(parseSelection(query, tree, rulesWith())!.projection)
-    t.same([view.restricted, view.fields, view.paths], [true, fields, paths], JSON.stringify(query))
-    t.same(paths.map((path) => view.has(path)), paths.map(() => true))
+    t.strictSame([view.restricted, view.fields, view.paths], [true, fields, paths], JSON.stringify(query))
+    t.strictSame(paths.map((path) => view.has(path)), paths.map(() => true))
   }
   const view = selectionView(parseSelection({ only: 'id' }, tree, rulesWith())!.projection)
-  t.same([view.has('name'), view.has('id.x'), view.has('__proto__')], [false, false, false])
+  t.strictSame([view.has('name'), view.has('id.x'), view.has('__proto__')], [false, false, false])
   t.ok(Object.isFrozen(view) && Object.isFrozen(view.fields) && Object.isFrozen(view.paths))
 })
 
 test('unrestrictedView lists every declared field; NOT_RESTRICTED declares none and restricts nothing', async (t) => {
   const view = unrestrictedView(tree)
-  t.same([view.restricted, view.fields, view.has('profile.city'), view.has('password')],
+  t.strictSame([view.restricted, view.fields, view.has('profile.city'), view.has('password')],
     [false, ['id', 'name', 'email', 'role', 'profile', 'tags'], true, false])
-  t.same([NOT_RESTRICTED.restricted, NOT_RESTRICTED.fields, NOT_RESTRICTED.paths, NOT_RESTRICTED.has('anything')], [false, [], [], true])
+  t.strictSame([NOT_RESTRICTED.restricted, NOT_RESTRICTED.fields, NOT_RESTRICTED.paths, NOT_RESTRICTED.has('anything')], [false, [], [], true])
 })

@@ -14,7 +14,7 @@ test('visibleTree removes hidden fields at any depth and says what a partly hidd
   ]
   for (const { hidden, paths, wholeKeys } of rows) {
     const visible = visibleTree(tree, hiddenTrie(hidden))
-    t.same([declaredPaths(visible.tree), visible.tree.nodes.map((node) => node.wholeKey), visible.strips], [paths, wholeKeys, false], hidden.join(','))
+    t.strictSame([declaredPaths(visible.tree), visible.tree.nodes.map((node) => node.wholeKey), visible.strips], [paths, wholeKeys, false], hidden.join(','))
   }
   t.equal(visibleTree(tree, hiddenTrie(['email'])).tree.byName.get('profile'), tree.byName.get('profile'), 'untouched fields keep their nodes')
 })
@@ -22,7 +22,7 @@ test('visibleTree removes hidden fields at any depth and says what a partly hidd
 test('visibleTree marks a leaf whose value holds a hidden path, and stripHidden removes it', async (t) => {
   const visible = visibleTree(tree, hiddenTrie(['id.secret', 'profile.phone', 'nope.x']))
   t.equal(visible.strips, true)
-  t.same([...visible.tree.byName.get('id')!.strip!.children.keys()], ['secret'])
+  t.strictSame([...visible.tree.byName.get('id')!.strip!.children.keys()], ['secret'])
   t.equal(visible.tree.byName.get('name'), tree.byName.get('name'))
   const rows: Array<[string[], unknown, unknown]> = [
     [['a'], { a: 1, b: 2 }, { b: 2 }],
@@ -148,7 +148,7 @@ test('VisibilityCache builds one visibility per distinct hidden set and shares i
   const { visibilities, unhidden, created } = cache((path) => path === 'other')
   t.equal(visibilities.of([]), unhidden, 'nothing hidden')
   const other = visibilities.of(['other'])
-  t.same([other.whole, [...other.hidden!.children.keys()]], [declaredPaths(tree).join(','), ['other']], 'a field of other routes only: every field of this one, and the hidden path kept for replies without declared fields')
+  t.strictSame([other.whole, [...other.hidden!.children.keys()]], [declaredPaths(tree).join(','), ['other']], 'a field of other routes only: every field of this one, and the hidden path kept for replies without declared fields')
   const first = visibilities.of(['email', 'role'])
   t.equal(visibilities.of(['role', 'email', 'role']), first, 'the same set, spelled otherwise')
   const frozen = Object.freeze(['email', 'role', 'other'])
@@ -167,7 +167,7 @@ test('VisibilityCache forgets the oldest set past its bound, and stays correct',
   t.equal(created.length, MAX_VISIBILITIES + 1, 'the newest set is remembered')
   const again = visibilities.of(sets[0])
   t.equal(created.length, MAX_VISIBILITIES + 2, 'the first set was forgotten and built again')
-  t.same(again.tree.nodes.map((node) => node.name), visibleTree(tree, hiddenTrie(sets[0])).tree.nodes.map((node) => node.name))
+  t.strictSame(again.tree.nodes.map((node) => node.name), visibleTree(tree, hiddenTrie(sets[0])).tree.nodes.map((node) => node.name))
 })
 
 test('VisibilityCache rejects answers that are not declared names', async (t) => {

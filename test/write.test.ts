@@ -115,7 +115,7 @@ test('ProjectionWriter compiles a leaf that is not simple once per route, and wr
     const selection = parseSelection({ only }, declared.tree, rules)!
     t.equal(new ProjectionWriter(route, compile).write([{ u: 'x', v: 1 }], selection.projection), only === 'u' ? '[{"u":"x"}]' : '[{"u":"x","v":1}]')
   }
-  t.same(compiled, [schema.items.properties.u])
+  t.strictSame(compiled, [schema.items.properties.u])
 })
 
 test('ProjectionWriter compiles leaves and envelopes with the route schema definitions', async (t) => {

@@ -15,7 +15,7 @@ test('an OpenAPI schema becomes JSON Schema: component references as name#, null
     [{ oneOf: [{ type: 'string' }, { $ref: '#/components/responses/r' }] }, { oneOf: [{ type: 'string' }, { $ref: '#/components/responses/r' }] }],
     [[1, null], [1, null]]
   ]
-  for (const [openapi, json] of cases) t.same(jsonSchemaOf(openapi), json, JSON.stringify(openapi))
+  for (const [openapi, json] of cases) t.strictSame(jsonSchemaOf(openapi), json, JSON.stringify(openapi))
 })
 
 test('a value is generated from a schema: every kind, format and composition, required and optional fields, arrays by depth', async (t) => {
@@ -48,28 +48,28 @@ test('a value is generated from a schema: every kind, format and composition, re
       { a: { b: { c: { d: { e: { f: { h: [] } } } } } } }],
     ['a missing reference', { $ref: 'missing#' }, first, null]
   ]
-  for (const [title, schema, random, expected] of cases) t.same(generate(schema, shared, random), expected, title)
-  t.same(generate({ type: 'array', items: { type: 'integer' } }, shared, first, 1), [0], 'the number of records is a setting')
-  t.same(generate({ type: 'array' }, shared, first, 1), ['text 0'], 'items of no schema are strings')
-  t.same(generate({ type: 'object' }, shared, first), {}, 'an object of no properties is empty')
+  for (const [title, schema, random, expected] of cases) t.strictSame(generate(schema, shared, random), expected, title)
+  t.strictSame(generate({ type: 'array', items: { type: 'integer' } }, shared, first, 1), [0], 'the number of records is a setting')
+  t.strictSame(generate({ type: 'array' }, shared, first, 1), ['text 0'], 'items of no schema are strings')
+  t.strictSame(generate({ type: 'object' }, shared, first), {}, 'an object of no properties is empty')
 })
 
 test('the same seed draws the same numbers; selections draw distinct paths, as many as there are', async (t) => {
   const draws = (seed: number): number[] => { const random = seededRandom(seed); return [random(), random(), random()] }
-  t.same(draws(41), draws(41))
+  t.strictSame(draws(41), draws(41))
   t.not(draws(41)[0], draws(42)[0])
   t.ok(draws(7).every((value) => value >= 0 && value < 1))
   const picked = selectionOf(['a', 'b', 'c'], seededRandom(1), 2)
   t.equal(new Set(picked).size, 2)
-  t.same(selectionOf(['a', 'b'], seededRandom(1), 5).sort(), ['a', 'b'])
+  t.strictSame(selectionOf(['a', 'b'], seededRandom(1), 5).sort(), ['a', 'b'])
 })
 
 test('routes: Fastify\'s path form, the most variant-heavy first, and the declared paths of their records', async (t) => {
   t.equal(fastifyPath('/repos/{owner}/{repo}/issues'), '/repos/:owner/:repo/issues')
   const route = (path: string, widestUnion: number, unionWidths: number, schema: Record<string, unknown> = {}): DescribedRoute => ({ path, url: path, schema, widestUnion, unionWidths })
-  t.same(byVariants([route('/a', 2, 2), route('/b', 20, 20), route('/c', 2, 5), route('/d', 2, 2)]).map((r) => r.path), ['/b', '/c', '/a', '/d'])
-  t.same(declaredPathsOf(route('/u', 0, 0, { type: 'array', items: { $ref: 'user#' } }), { user: { $id: 'user', type: 'object', properties: { id: { type: 'integer' }, org: { type: 'object', properties: { login: { type: 'string' } } } } } }), ['id', 'org', 'org.login'])
-  t.same(declaredPathsOf(route('/n', 0, 0, { type: 'string' }), {}), [], 'no object fields, no paths')
+  t.strictSame(byVariants([route('/a', 2, 2), route('/b', 20, 20), route('/c', 2, 5), route('/d', 2, 2)]).map((r) => r.path), ['/b', '/c', '/a', '/d'])
+  t.strictSame(declaredPathsOf(route('/u', 0, 0, { type: 'array', items: { $ref: 'user#' } }), { user: { $id: 'user', type: 'object', properties: { id: { type: 'integer' }, org: { type: 'object', properties: { login: { type: 'string' } } } } } }), ['id', 'org', 'org.login'])
+  t.strictSame(declaredPathsOf(route('/n', 0, 0, { type: 'string' }), {}), [], 'no object fields, no paths')
   t.throws(() => declaredPathsOf(route('/m', 0, 0, { $ref: 'missing#' }), {}), { message: /^\/m: unresolved / })
   const loop = { $ref: '#/definitions/a', definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } }
   t.throws(() => declaredPathsOf(route('/x', 0, 0, loop), {}), { message: /^\/x: .* \$ref: its references loop/ })
@@ -82,5 +82,5 @@ test('the description: GitHub\'s REST API, its shared schemas, its GET routes wi
   t.equal(description.routes.length, 420)
   t.equal(description.skipped.length, 24)
   const [widest] = byVariants(description.routes)
-  t.same([widest.path, widest.url, widest.widestUnion], ['/repos/{owner}/{repo}/issues/{issue_number}/timeline', '/repos/x/x/issues/x/timeline', 22])
+  t.strictSame([widest.path, widest.url, widest.widestUnion], ['/repos/{owner}/{repo}/issues/{issue_number}/timeline', '/repos/x/x/issues/x/timeline', 22])
 })

@@ -25,8 +25,8 @@ test('the token tables of docs/agents.md are those the code makes now, as bench/
     staff: definitionTokens((await clients.staff.listTools()).tools as ToolDefinition[])
   }
   const results = JSON.parse(file('bench/tokens.json'))
-  t.same(tasks, results.tasks, 'the tasks as recorded')
-  t.same(definitions, results.definitions, 'the definitions as recorded')
+  t.strictSame(tasks, results.tasks, 'the tasks as recorded')
+  t.strictSame(definitions, results.definitions, 'the definitions as recorded')
   const page = file('docs/agents.md')
   for (const row of tasks) {
     const { wholePretty, wholeCompact, chosen, compact } = row.tokens

@@ -43,7 +43,7 @@ test('the arguments are read into a command, or refused with the reason', async 
   for (const [argv, expected] of table) {
     const parsed = parseArguments(argv)
     if ((expected as { error?: unknown }).error instanceof RegExp) t.match(parsed, expected, argv.join(' '))
-    else t.same(parsed, expected, argv.join(' '))
+    else t.strictSame(parsed, expected, argv.join(' '))
   }
 })
 
@@ -74,12 +74,12 @@ test('the command writes the types of a document read from a file or a URL, send
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/documentation/json`
   const types = restrictedRoutesSource(document)
 
-  t.same(await run(['generate', file('openapi.json')]), { code: 0, stdout: types, stderr: '' }, 'a file, to standard output')
-  t.same(await run(['generate', url, '-H', 'Authorization: Bearer staff', '-o', file('restricted.ts'), '--document', file('copy.json'), '--types', './gen.js']), { code: 0, stdout: '', stderr: '' }, 'a URL, to files')
+  t.strictSame(await run(['generate', file('openapi.json')]), { code: 0, stdout: types, stderr: '' }, 'a file, to standard output')
+  t.strictSame(await run(['generate', url, '-H', 'Authorization: Bearer staff', '-o', file('restricted.ts'), '--document', file('copy.json'), '--types', './gen.js']), { code: 0, stdout: '', stderr: '' }, 'a URL, to files')
   t.equal(readFileSync(file('restricted.ts'), 'utf8'), restrictedRoutesSource(document, { types: './gen.js' }))
   t.equal(readFileSync(file('copy.json'), 'utf8'), text, 'the document as it was read, for openapi-typescript')
-  t.same(await run(['generate', url]), { code: 1, stdout: '', stderr: `fastify-restricted-fields: ${url} answered 401\n` }, 'without the credentials')
-  t.same(seen, ['Bearer staff', undefined], 'the headers are sent as given')
+  t.strictSame(await run(['generate', url]), { code: 1, stdout: '', stderr: `fastify-restricted-fields: ${url} answered 401\n` }, 'without the credentials')
+  t.strictSame(seen, ['Bearer staff', undefined], 'the headers are sent as given')
 
   const failures: Array<[string[], string]> = [
     [['generate', file('missing.json')], `ENOENT: no such file or directory, open '${file('missing.json')}'`],
@@ -88,11 +88,11 @@ test('the command writes the types of a document read from a file or a URL, send
     [['generate', 'http://127.0.0.1:1/documentation/json'], 'fetch failed'],
     [['generate', file('openapi.json'), '-o', join(directory, 'no', 'such', 'dir.ts')], `ENOENT: no such file or directory, open '${join(directory, 'no', 'such', 'dir.ts')}'`]
   ]
-  for (const [argv, message] of failures) t.same(await run(argv), { code: 1, stdout: '', stderr: `fastify-restricted-fields: ${message}\n` }, argv[1])
+  for (const [argv, message] of failures) t.strictSame(await run(argv), { code: 1, stdout: '', stderr: `fastify-restricted-fields: ${message}\n` }, argv[1])
 })
 
 test('the usage is shown when asked for, and with the reason and exit code 2 when the arguments are refused', async (t) => {
-  t.same(await run(['--help']), { code: 0, stdout: USAGE, stderr: '' })
-  t.same(await run(['generate']), { code: 2, stdout: '', stderr: `fastify-restricted-fields: generate reads a document: give its URL or file\n\n${USAGE}` })
+  t.strictSame(await run(['--help']), { code: 0, stdout: USAGE, stderr: '' })
+  t.strictSame(await run(['generate']), { code: 2, stdout: '', stderr: `fastify-restricted-fields: generate reads a document: give its URL or file\n\n${USAGE}` })
   t.match(USAGE, /^Usage: fastify-restricted-fields generate <url or file> \[options\]\n/)
 })

@@ -24,15 +24,15 @@ test('each method passes its path and options to the same method of the client, 
     ['DELETE', [], 'DELETE']
   ]
   for (const [method, init, answer] of table) {
-    t.same(await api[method]('/users', ...init), { data: answer }, method)
-    t.same(sent.pop(), [method, '/users', ...init], `${method} sends the options as they are`)
+    t.strictSame(await api[method]('/users', ...init), { data: answer }, method)
+    t.strictSame(sent.pop(), [method, '/users', ...init], `${method} sends the options as they are`)
   }
 })
 
 test('a method the client lacks is refused when it is called', async (t) => {
   const client: FetchClient = { GET: async () => ({ data: 1 }) }
   const api = restrictedClient<any>(client) as unknown as Record<string, (path: string) => Promise<unknown>>
-  t.same(await api.GET('/users'), { data: 1 })
+  t.strictSame(await api.GET('/users'), { data: 1 })
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
     await t.rejects(api[method]('/users'), { name: 'TypeError', message: `restrictedClient: the client it was given has no ${method} method` }, method)
   }

@@ -32,8 +32,8 @@ test('the example client gets, for each call, exactly the keys its narrowed type
     }
   }
   const calls = await tour(recording, 7)
-  t.same(calls.map((call) => call.path), ['/api/users/7', '/api/users/', '/api/users/7'])
-  t.same(sent, [{ only: ['id', 'email'] }, { only: ['@summary'], page: '1' }, { defer: ['email'] }])
+  t.strictSame(calls.map((call) => call.path), ['/api/users/7', '/api/users/', '/api/users/7'])
+  t.strictSame(sent, [{ only: ['id', 'email'] }, { only: ['@summary'], page: '1' }, { defer: ['email'] }])
   for (const [index, call] of calls.entries()) {
     // The keys the literal names, resolved as the document says: its sets' members, every field without only, less defer.
     const described = document.paths[call.path === '/api/users/' ? '/api/users/' : '/api/users/{id}'].get['x-restricted-fields']
@@ -41,11 +41,11 @@ test('the example client gets, for each call, exactly the keys its narrowed type
     const only: string[] | undefined = sent[index].only
     const named = only === undefined ? every : only.flatMap((name) => name.startsWith('@') ? described.sets[name.slice(1)] : [name])
     const expected = named.filter((name) => !(sent[index].defer ?? []).includes(name))
-    t.same([...call.keys].sort(), [...expected].sort(), `${call.path} ${JSON.stringify(sent[index])}: the type's keys are the literal's`)
+    t.strictSame([...call.keys].sort(), [...expected].sort(), `${call.path} ${JSON.stringify(sent[index])}: the type's keys are the literal's`)
     t.ok(call.records.length > 0, 'records were sent')
-    for (const record of call.records) t.same(Object.keys(record as Json).sort(), [...call.keys].sort(), `${call.path}: the reply's keys are the type's`)
+    for (const record of call.records) t.strictSame(Object.keys(record as Json).sort(), [...call.keys].sort(), `${call.path}: the reply's keys are the type's`)
   }
-  t.same(calls[0].data, { id: 7, email: generateUsers(7)[6].email })
+  t.strictSame(calls[0].data, { id: 7, email: generateUsers(7)[6].email })
   t.match(calls[1].data, { count: 25, next: `${address}/api/users/?only=%40summary&page=2`, previous: null })
 })
 

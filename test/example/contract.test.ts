@@ -33,20 +33,20 @@ test('the complete document is valid, names its components, and is what staff ar
   await app.ready()
   const document = JSON.parse(JSON.stringify(app.swagger()))
   await SwaggerParser.validate(structuredClone(document))
-  t.same((await app.inject({ url: '/documentation/json', headers: STAFF })).json(), document, 'staff see every field')
-  t.same(parse((await app.inject({ url: '/documentation/yaml', headers: STAFF })).body), document, 'the YAML document is the same')
-  t.same(document.servers, [{ url: '/', description: 'The server of this document' }])
-  t.same(document.tags, [{ name: 'users', description: 'The users of the example' }])
+  t.strictSame((await app.inject({ url: '/documentation/json', headers: STAFF })).json(), document, 'staff see every field')
+  t.strictSame(parse((await app.inject({ url: '/documentation/yaml', headers: STAFF })).body), document, 'the YAML document is the same')
+  t.strictSame(document.servers, [{ url: '/', description: 'The server of this document' }])
+  t.strictSame(document.tags, [{ name: 'users', description: 'The users of the example' }])
   const operations = [document.paths['/api/users/'].get, document.paths['/api/users/{id}'].get]
-  t.same(operations.map((operation: Json) => [operation.operationId, operation.summary, operation.tags, Object.keys(operation.responses)]), [
+  t.strictSame(operations.map((operation: Json) => [operation.operationId, operation.summary, operation.tags, Object.keys(operation.responses)]), [
     ['listUsers', 'List the users, a page at a time', ['users'], ['200', '400', '401', '404']],
     ['getUser', 'Get one user', ['users'], ['200', '400', '401', '404']]
   ])
-  t.same(Object.keys(document.components.schemas), ['user', 'error', 'userRestricted', 'RestrictedFieldsError'])
-  t.same(document.components.schemas.user.required, ['id', 'name', 'email', 'is_staff', 'profile', 'posts'], 'the declared user stays as declared')
-  t.same(Object.keys(document.components.schemas.userRestricted.properties.profile.properties), ['city', 'phone'])
+  t.strictSame(Object.keys(document.components.schemas), ['user', 'error', 'userRestricted', 'RestrictedFieldsError'])
+  t.strictSame(document.components.schemas.user.required, ['id', 'name', 'email', 'is_staff', 'profile', 'posts'], 'the declared user stays as declared')
+  t.strictSame(Object.keys(document.components.schemas.userRestricted.properties.profile.properties), ['city', 'phone'])
   t.equal(document.components.schemas.userRestricted.required, undefined)
-  t.same(operations.map((operation: Json) => operation.responses['400'].content['application/json'].schema), Array(2).fill({
+  t.strictSame(operations.map((operation: Json) => operation.responses['400'].content['application/json'].schema), Array(2).fill({
     anyOf: [{ $ref: '#/components/schemas/error' }, { $ref: '#/components/schemas/RestrictedFieldsError' }]
   }))
 })
@@ -59,14 +59,14 @@ test('an anonymous caller is served a document that never names a field hidden f
   t.notMatch(response.body, /last_login|phone/, 'not in the parameters, the schemas, or a description')
   const yaml = (await app.inject('/documentation/yaml')).body
   t.notMatch(yaml, /last_login|phone/)
-  t.same(parse(yaml), document, 'the YAML document is the same')
-  t.same(Object.keys(document.components.schemas), ['error', 'userRestricted', 'userVisible', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
-  t.same(document.components.schemas.userVisible.required, ['id', 'name', 'email', 'is_staff', 'profile', 'posts'], 'the complete user this caller may see keeps its required fields')
-  t.same(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff', 'profile', 'posts'])
-  t.same(Object.keys(document.components.schemas.userRestricted.properties.profile.properties), ['city'])
+  t.strictSame(parse(yaml), document, 'the YAML document is the same')
+  t.strictSame(Object.keys(document.components.schemas), ['error', 'userRestricted', 'userVisible', 'RestrictedFieldsError'], 'the declared user, which names it, is left out')
+  t.strictSame(document.components.schemas.userVisible.required, ['id', 'name', 'email', 'is_staff', 'profile', 'posts'], 'the complete user this caller may see keeps its required fields')
+  t.strictSame(Object.keys(document.components.schemas.userRestricted.properties), ['id', 'name', 'email', 'is_staff', 'profile', 'posts'])
+  t.strictSame(Object.keys(document.components.schemas.userRestricted.properties.profile.properties), ['city'])
   const only = document.paths['/api/users/'].get.parameters.find((parameter: Json) => parameter.name === 'only')
-  t.same(only.schema.items.enum, ['id', 'name', 'email', 'is_staff', 'profile', 'profile.city', 'posts', 'posts.id', 'posts.title', '*', '@summary'])
-  t.same((await app.inject({ url: '/documentation/json', headers: { authorization: 'Bearer wrong' } })).statusCode, 401, 'a wrong token gets no document')
+  t.strictSame(only.schema.items.enum, ['id', 'name', 'email', 'is_staff', 'profile', 'profile.city', 'posts', 'posts.id', 'posts.title', '*', '@summary'])
+  t.strictSame((await app.inject({ url: '/documentation/json', headers: { authorization: 'Bearer wrong' } })).statusCode, 401, 'a wrong token gets no document')
 })
 
 const requests: Array<[string, number, unknown, Record<string, string>?]> = [
@@ -183,13 +183,13 @@ test('every response of the example, restricted or an error, matches the documen
     const api = apis.get(headers.authorization) ?? apis.get(undefined)!
     const response = await app.inject({ url, headers })
     const who = headers.authorization ?? 'anonymous'
-    t.same([response.statusCode, response.json()], [status, body], `${who} ${url}`)
+    t.strictSame([response.statusCode, response.json()], [status, body], `${who} ${url}`)
     const [path, query] = url.split('?')
     const operation = api.matchOperation({ method: 'get', path, query, headers })
     t.ok(operation?.responses?.[status], `${who} ${url}: ${status} is documented`)
-    t.same(api.validateResponse(response.json(), operation as any, status).errors ?? [], [], `${who} ${url}: the body matches the document`)
+    t.strictSame(api.validateResponse(response.json(), operation as any, status).errors ?? [], [], `${who} ${url}: the body matches the document`)
   }
-  t.same(apis.get(undefined)!.validateRequest({ method: 'get', path: '/api/users/', query: 'only=id&only=name&defer=name&page=2', headers: {} }).errors ?? [], [],
+  t.strictSame(apis.get(undefined)!.validateRequest({ method: 'get', path: '/api/users/', query: 'only=id&only=name&defer=name&page=2', headers: {} }).errors ?? [], [],
     'the repeated form is what the document describes')
 })
 
@@ -213,7 +213,7 @@ test('client types generated from the document let a restricted user lack any fi
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], skipLibCheck: true
   })
   const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
-  t.same(diagnostics, [])
+  t.strictSame(diagnostics, [])
   const types = files['api.ts']
   t.match(types, /userRestricted: \{\n\s+\/\*\* @description Unique, from 1\. \*\/\n\s+id\?: number;/, 'the twin\'s fields are optional')
   t.ok(types.includes('components["schemas"]["error"] | components["schemas"]["RestrictedFieldsError"]'), 'docs/openapi.md names the 400 body as it is generated')
@@ -242,6 +242,6 @@ test('a client generated from the staff document, or from app.swagger(), is type
     const program = ts.createProgram([join(directory, 'check.ts')], {
       strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], skipLibCheck: true
     })
-    t.same(ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.start}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`), [], name)
+    t.strictSame(ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.start}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`), [], name)
   }
 })

@@ -61,11 +61,11 @@ test('the handler selects only the columns the response will contain', async (t)
   for (const [url, sql] of rows) {
     log.length = 0
     t.equal((await app.inject(url)).statusCode, 200, url)
-    t.same(log, sql, url)
+    t.strictSame(log, sql, url)
   }
   log.length = 0
   t.equal((await app.inject('/api/users/999?only=posts')).statusCode, 404)
-  t.same(log, [one('"id"')], 'no user, so no posts to look for')
+  t.strictSame(log, [one('"id"')], 'no user, so no posts to look for')
 })
 
 test('anonymous requests never select last_login or a profile\'s phone; staff requests select them only when they are sent', async (t) => {
@@ -90,12 +90,12 @@ test('anonymous requests never select last_login or a profile\'s phone; staff re
   for (const [url, headers, sql] of cases) {
     log.length = 0
     t.equal((await app.inject({ url, headers })).statusCode, 200, url)
-    t.same(log, sql, `${headers.authorization === undefined ? 'anonymous' : 'staff'} ${url}`)
+    t.strictSame(log, sql, `${headers.authorization === undefined ? 'anonymous' : 'staff'} ${url}`)
   }
   for (const query of ['only=last_login', 'only=profile.phone', 'defer=profile.phone', 'only=profile.city,profile.phone']) {
     log.length = 0
     t.equal((await app.inject(`/api/users/?${query}`)).statusCode, 400, query)
-    t.same(log, [], `a hidden name never reaches SQL: ${query}`)
+    t.strictSame(log, [], `a hidden name never reaches SQL: ${query}`)
   }
 })
 
@@ -133,8 +133,8 @@ test('a route with default fields selects the default columns, and what field se
   for (const [url, columns, body] of cases) {
     log.length = 0
     const response = await app.inject(url)
-    t.same(response.json(), body, url)
-    t.same(log, [page(columns)], url)
+    t.strictSame(response.json(), body, url)
+    t.strictSame(log, [page(columns)], url)
   }
 })
 
@@ -142,7 +142,7 @@ test('an unrestricted request never loads the password hash, which no field decl
   const { app, log } = await logged(t)
   t.equal((await app.inject({ url: '/api/users/4', headers: { authorization: 'Bearer staff-secret' } })).statusCode, 200)
   t.notMatch(log.join('\n'), /password_hash/)
-  t.same((await (await database).query('SELECT password_hash FROM users WHERE id = 4')).rows, [{ password_hash: 'hash-4' }], 'the column is there')
+  t.strictSame((await (await database).query('SELECT password_hash FROM users WHERE id = 4')).rows, [{ password_hash: 'hash-4' }], 'the column is there')
 })
 
 test('at LOG_LEVEL=debug, the database example logs each statement it runs', async (t) => {
@@ -155,10 +155,10 @@ test('at LOG_LEVEL=debug, the database example logs each statement it runs', asy
   t.teardown(() => app.close())
   await app.inject('/api/users/?only=name,profile.city')
   const statements: string[] = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'SQL statement').map((entry) => entry.sql)
-  t.same(statements, [COUNT, joinedPage('"users"."id", "users"."name", "profiles"."city"')])
+  t.strictSame(statements, [COUNT, joinedPage('"users"."id", "users"."name", "profiles"."city"')])
   // What the statement selects, between `select` and `from`: of the profile's columns, the city alone.
   const selected = /^select (.*?) from /.exec(statements[1])![1].split(', ')
-  t.same(selected.filter((column) => column.startsWith('"profiles".')), ['"profiles"."city"'])
+  t.strictSame(selected.filter((column) => column.startsWith('"profiles".')), ['"profiles"."city"'])
 })
 
 test('a store whose loader cannot load a declared field stops the app when its routes are declared, naming the route and the field', async (t) => {
@@ -173,9 +173,9 @@ test('a store whose loader cannot load a declared field stops the app when its r
 
 test('the restricted answers from the database', async (t) => {
   const { app } = await logged(t)
-  t.same((await app.inject('/api/users/?only=name&page=3')).json().results.slice(0, 2), [{ name: 'Ada Turing' }, { name: 'Alan Lamarr' }])
-  t.same((await app.inject('/api/users/9?defer=is_staff')).json(), { id: 9, name: 'Hedy Goldwasser', email: null, profile: { city: 'Tokyo' }, posts: [{ id: 11, title: 'Notes on software reliability' }] })
-  t.same((await app.inject('/api/users/?only=id,profile,posts.title&page=3')).json().results.slice(6), [
+  t.strictSame((await app.inject('/api/users/?only=name&page=3')).json().results.slice(0, 2), [{ name: 'Ada Turing' }, { name: 'Alan Lamarr' }])
+  t.strictSame((await app.inject('/api/users/9?defer=is_staff')).json(), { id: 9, name: 'Hedy Goldwasser', email: null, profile: { city: 'Tokyo' }, posts: [{ id: 11, title: 'Notes on software reliability' }] })
+  t.strictSame((await app.inject('/api/users/?only=id,profile,posts.title&page=3')).json().results.slice(6), [
     { id: 27, profile: { city: 'Eindhoven' }, posts: [{ title: 'Notes on computable numbers' }, { title: 'More on compilers' }] },
     { id: 28, profile: { city: 'Princeton' }, posts: [{ title: 'Notes on data abstraction' }, { title: 'More on frequency hopping' }] },
     { id: 29, profile: { city: 'Geneva' }, posts: [{ title: 'Notes on information theory' }] },
@@ -190,9 +190,9 @@ test('hostile names are 400s and never reach SQL', async (t) => {
   for (const query of hostile) {
     log.length = 0
     const response = await app.inject(`/api/users/?${query}`)
-    t.same([response.statusCode, response.json().code, log], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', []], query)
+    t.strictSame([response.statusCode, response.json().code, log], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', []], query)
   }
-  t.same((await (await database).query('SELECT count(*)::integer AS n FROM users')).rows, [{ n: 30 }], 'the table is intact')
+  t.strictSame((await (await database).query('SELECT count(*)::integer AS n FROM users')).rows, [{ n: 30 }], 'the table is intact')
 })
 
 // Every test is declared: the file ends once they have run, and closes the database then instead of waiting for it.

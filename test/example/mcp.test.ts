@@ -17,7 +17,7 @@ test('the example server serves its routes as MCP tools at /mcp, beside the REST
     await client.close()
   }
   const user = { content: [{ type: 'text', text: '{"name":"Barbara Wirth","profile":{"city":"Oslo"}}' }], structuredContent: { name: 'Barbara Wirth', profile: { city: 'Oslo' } } }
-  t.same(results, [[['listUsers', 'getUser'], [false, false]], user, [['listUsers', 'getUser'], [true, true]], user])
+  t.strictSame(results, [[['listUsers', 'getUser'], [false, false]], user, [['listUsers', 'getUser'], [true, true]], user])
   const rest = await fetch(new URL('/api/users/3?only=name,profile.city', app.listeningOrigin))
   t.equal(await rest.text(), user.content[0].text)
 })

@@ -2,7 +2,7 @@ import { test } from 'tap'
 import { pageCount, pageLink, parsePage } from '../../example/pagination.js'
 
 test('pageCount: an empty list still has page 1', async (t) => {
-  t.same([pageCount(0, 10), pageCount(1, 10), pageCount(10, 10), pageCount(11, 10)], [1, 1, 1, 2])
+  t.strictSame([pageCount(0, 10), pageCount(1, 10), pageCount(10, 10), pageCount(11, 10)], [1, 1, 1, 2])
 })
 
 test('parsePage reads a positive integer or last, and explains anything else', async (t) => {
@@ -18,7 +18,7 @@ test('parsePage reads a positive integer or last, and explains anything else', a
     ['', { ok: false, message: "Invalid page '': page must be an integer from 1 to 999999999, or 'last'" }],
     [['1', '2'], { ok: false, message: "Invalid page '1,2': page must be an integer from 1 to 999999999, or 'last'" }]
   ]
-  for (const [raw, expected] of rows) t.same(parsePage(raw, 20), expected, String(raw))
+  for (const [raw, expected] of rows) t.strictSame(parsePage(raw, 20), expected, String(raw))
 })
 
 test('pageLink keeps every other parameter in its order and form, and sets or drops page', async (t) => {

@@ -12,7 +12,7 @@ test('the example server answers over real HTTP', async (t) => {
   const { port } = app.server.address() as { port: number }
   const response = await fetch(`http://127.0.0.1:${port}/api/users/?only=id,name&page=2`)
   t.equal(response.status, 200)
-  t.same(await response.json(), {
+  t.strictSame(await response.json(), {
     count: 200,
     next: `http://127.0.0.1:${port}/api/users/?only=id,name&page=3`,
     previous: `http://127.0.0.1:${port}/api/users/?only=id,name`,
@@ -77,7 +77,7 @@ test('the built entry point serves with the logger on', async (t) => {
   const line = JSON.parse(stdout.slice(0, stdout.indexOf('\n')))
   t.match(line, { level: 30, msg: /^Server listening at http:\/\/127\.0\.0\.1:\d+$/ })
   const url = line.msg.replace('Server listening at ', '')
-  t.same(await (await fetch(`${url}/api/users/1?only=name`)).json(), { name: 'Ada Lovelace' })
+  t.strictSame(await (await fetch(`${url}/api/users/1?only=name`)).json(), { name: 'Ada Lovelace' })
 })
 
 test('npm run example:db runs its built entry point, which reports a bad setting and exits 1', async (t) => {
@@ -131,23 +131,23 @@ const stopped = {
 
 test('SIGINT closes the example server, which exits 0', async (t) => {
   const { body, code, messages } = await stopped.sigint
-  t.same(body, { name: 'Ada Lovelace' })
+  t.strictSame(body, { name: 'Ada Lovelace' })
   t.equal(code, 0)
-  t.same(messages.slice(-2), ['Closing the server', 'Server closed'])
+  t.strictSame(messages.slice(-2), ['Closing the server', 'Server closed'])
 })
 
 test('the database example serves the same API from an embedded database; SIGTERM closes the server and the database, and it exits 0', async (t) => {
   const { body, code, messages } = await stopped.sigterm
-  t.same(body, { id: 200, name: 'Yukihiro Liskov', is_staff: false, profile: null, posts: [{ id: 249, title: 'Notes on structured programming' }, { id: 250, title: 'More on routing' }] })
+  t.strictSame(body, { id: 200, name: 'Yukihiro Liskov', is_staff: false, profile: null, posts: [{ id: 249, title: 'Notes on structured programming' }, { id: 250, title: 'More on routing' }] })
   t.equal(code, 0)
-  t.same(messages.slice(-3), ['Closing the server', 'Database closed', 'Server closed'])
+  t.strictSame(messages.slice(-3), ['Closing the server', 'Database closed', 'Server closed'])
 })
 
 test('at LOG_LEVEL=debug the database example logs each statement, and only=name,profile.city reads the city and no other column of the profile', async (t) => {
   const { body, code, lines } = await stopped.debug
-  t.same((body as { results: unknown[] }).results.slice(-2), [{ name: 'Whitfield Perlman', profile: { city: 'Boston' } }, { name: 'Yukihiro Liskov', profile: null }])
+  t.strictSame((body as { results: unknown[] }).results.slice(-2), [{ name: 'Whitfield Perlman', profile: { city: 'Boston' } }, { name: 'Yukihiro Liskov', profile: null }])
   t.equal(code, 0)
-  t.same(lines.filter((line) => line.msg === 'SQL statement').map((line) => [line.level, line.sql]), [
+  t.strictSame(lines.filter((line) => line.msg === 'SQL statement').map((line) => [line.level, line.sql]), [
     [20, 'select count(*) from "users"'],
     [20, 'select "users"."id", "users"."name", "profiles"."city" from "users" left join "profiles" on "profiles"."user_id" = "users"."id" order by "users"."id" limit $1 offset $2']
   ])
@@ -177,11 +177,11 @@ test('a server that cannot close says so and sets the exit code to 1', async (t)
     process.removeListener('SIGINT', added)
     process.removeListener('SIGTERM', added)
   })
-  t.same(listeners(), before.map((count) => count + 1))
+  t.strictSame(listeners(), before.map((count) => count + 1))
   process.emit('SIGTERM')
   process.emit('SIGINT')
   await logged
-  t.same(lines.map((line) => [line.msg, line.err?.message]), [['Closing the server', undefined], ['Closing the server failed', 'stuck']], 'a signal while closing is ignored')
+  t.strictSame(lines.map((line) => [line.msg, line.err?.message]), [['Closing the server', undefined], ['Closing the server failed', 'stuck']], 'a signal while closing is ignored')
   t.equal(process.exitCode, 1)
 })
 

@@ -6,8 +6,8 @@ import { loadUsers } from '../../example/users.js'
 import { defaultUsersFile } from '../../example/server.js'
 
 test('the committed users file is the generated set of 200 users', async (t) => {
-  t.same(JSON.parse(readFileSync(defaultUsersFile, 'utf8')), generateUsers(200))
-  t.same(loadUsers(defaultUsersFile).slice(0, 2), [
+  t.strictSame(JSON.parse(readFileSync(defaultUsersFile, 'utf8')), generateUsers(200))
+  t.strictSame(loadUsers(defaultUsersFile).slice(0, 2), [
     {
       id: 1,
       name: 'Ada Lovelace',
@@ -31,11 +31,11 @@ test('the committed users file is the generated set of 200 users', async (t) => 
 
 test('the generated users have a profile but every fifth, none to two posts, and post ids that run on from user to user', async (t) => {
   const users = generateUsers(200)
-  t.same(users.filter((user) => user.profile === null).map((user) => user.id), users.map((user) => user.id).filter((id) => id % 5 === 0))
-  t.same(users.map((user) => user.posts.length).slice(0, 8), [1, 0, 2, 2, 1, 0, 2, 2])
+  t.strictSame(users.filter((user) => user.profile === null).map((user) => user.id), users.map((user) => user.id).filter((id) => id % 5 === 0))
+  t.strictSame(users.map((user) => user.posts.length).slice(0, 8), [1, 0, 2, 2, 1, 0, 2, 2])
   const postIds = users.flatMap((user) => user.posts.map((post) => post.id))
-  t.same(postIds, Array.from({ length: postIds.length }, (_, i) => i + 1))
-  t.same(generateUsers(200).slice(0, 25), generateUsers(25), 'fewer users are the first of more')
+  t.strictSame(postIds, Array.from({ length: postIds.length }, (_, i) => i + 1))
+  t.strictSame(generateUsers(200).slice(0, 25), generateUsers(25), 'fewer users are the first of more')
 })
 
 test('loadUsers explains a missing or malformed file', async (t) => {
@@ -77,7 +77,7 @@ test('loadUsers explains a missing or malformed file', async (t) => {
       [name, /: user at index 0 has "posts" that are not an array of objects with an integer "id" and a string "title"$/])
   ]
   for (const [name, message] of rows) t.throws(() => loadUsers(file(name)), { message }, name)
-  t.same(loadUsers(file('good.json')), [
+  t.strictSame(loadUsers(file('good.json')), [
     { id: 1, name: 'a', email: null, is_staff: false, last_login: null, profile: null, posts: [] },
     { id: 2, name: 'b', email: null, is_staff: true, last_login: '2026-03-01T08:30:00+01:00', profile: null, posts: [] },
     { id: 3, name: 'c', email: 'c@x', is_staff: true, last_login: null, profile: { city: 'Oslo', phone: '1' }, posts: [{ id: 7, title: 't' }] }

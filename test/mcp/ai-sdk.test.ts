@@ -21,20 +21,20 @@ const options = { toolCallId: 'call-1', messages: [], context: {} }
 test('the AI SDK\'s MCP client lists the per-route tools with the caller\'s field names and calls one with only', async (t) => {
   const { client, origin } = await aiSdkClient(t, { mode: 'routes' })
   const tools = await client.tools()
-  t.same(Object.keys(tools).sort(), ['getUser', 'listUsers'])
+  t.strictSame(Object.keys(tools).sort(), ['getUser', 'listUsers'])
   const listed = await client.listTools()
   const getUser = listed.tools.find((tool) => tool.name === 'getUser') as { inputSchema: { properties: Record<string, any> } }
   t.notOk(getUser.inputSchema.properties.only.items.enum.includes('last_login'), 'an anonymous caller is not offered a staff field')
   const result = await tools.getUser.execute({ id: 3, only: ['name', 'profile.city'] }, options) as { content: Array<{ text: string }>, structuredContent: unknown }
   const http = await (await fetch(new URL('/api/users/3?only=name&only=profile.city', origin))).text()
   t.equal(result.content[0].text, http)
-  t.same(result.structuredContent, JSON.parse(http))
+  t.strictSame(result.structuredContent, JSON.parse(http))
 })
 
 test('the AI SDK\'s MCP client finds, describes and calls an operation in discovery mode, as staff', async (t) => {
   const { client, origin } = await aiSdkClient(t, { mode: 'discovery' }, { authorization: 'Bearer staff-secret' })
   const tools = await client.tools()
-  t.same(Object.keys(tools), ['find_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(Object.keys(tools), ['find_operations', 'describe_operation', 'call_operation'])
   const text = async (name: string, args: Record<string, unknown>): Promise<string> => ((await tools[name].execute(args, options)) as { content: Array<{ text: string }> }).content[0].text
   t.match(await text('find_operations', { query: 'list users' }), /^listUsers: GET \/api\/users\/ /)
   t.match(await text('describe_operation', { operation: 'listUsers' }), /\nFields: id, name, email, is_staff, profile\{\}, posts\{\}, last_login\n/)

@@ -32,12 +32,12 @@ test('arguments become the URL of the route, or an error result that says what i
     ['a number that JSON cannot write', user, { id: 1, page: Infinity }, { refused: invalid("Argument 'page' must be a string, a number or a boolean") }],
     ['a query string past the limit', user, { id: 1, only: Array(10).fill('name') }, { refused: errorResult({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_ARGUMENTS_TOO_LONG', message: 'The arguments are too long: at most 50 characters of query string are allowed' }) }]
   ]
-  for (const [title, call, args, expected] of cases) t.same(callUrl(call, args, 50), expected, title)
+  for (const [title, call, args, expected] of cases) t.strictSame(callUrl(call, args, 50), expected, title)
 })
 
 test('several missing path parameters are named together', async (t) => {
   const call: ToolCall = { path: '/a/{x}/{y}', pathParams: ['x', 'y'], queryParams: [], arrays: [], structured: true, wrapped: false }
-  t.same(callUrl(call, {}, 50), { refused: invalid("Missing arguments 'x', 'y'") })
+  t.strictSame(callUrl(call, {}, 50), { refused: invalid("Missing arguments 'x', 'y'") })
 })
 
 const failed = { content: [{ type: 'text', text: '{"statusCode":500,"code":"FST_RESTRICTED_FIELDS_TOOL_FAILED","error":"Internal Server Error","message":"The route failed to answer; the server logged why"}' }], isError: true }
@@ -57,9 +57,9 @@ test('a reply becomes the call\'s result: structured and as the same text on suc
     ['a 503', user, 503, 'down', failed],
     ['a status out of range', user, 42, '', failed]
   ]
-  for (const [title, call, status, body, expected] of cases) t.same(callResult(call, status, body), expected, title)
+  for (const [title, call, status, body, expected] of cases) t.strictSame(callResult(call, status, body), expected, title)
 })
 
 test('an error without a status is a 500', async (t) => {
-  t.same(errorResult({ message: 'm' }), { content: [{ type: 'text', text: '{"statusCode":500,"error":"Internal Server Error","message":"m"}' }], isError: true })
+  t.strictSame(errorResult({ message: 'm' }), { content: [{ type: 'text', text: '{"statusCode":500,"error":"Internal Server Error","message":"m"}' }], isError: true })
 })

@@ -42,7 +42,7 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
   const anonymous = await connect(t, origin)
   const staff = await connect(t, origin, STAFF)
   for (const client of [anonymous, staff]) {
-    t.same((await client.listTools()).tools.map((tool) => tool.name), ['find_operations', 'describe_operation', 'call_operation'])
+    t.strictSame((await client.listTools()).tools.map((tool) => tool.name), ['find_operations', 'describe_operation', 'call_operation'])
   }
   t.equal(await text(anonymous, 'find_operations', { query: 'one user' }), [
     'getUser: GET /api/users/{id} (Get one user)',
@@ -63,7 +63,7 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
   // A call is the route's reply, as over HTTP with the same credentials, as text.
   for (const [client, headers] of [[anonymous, {}], [staff, STAFF]] as const) {
     const http = await (await fetch(new URL('/api/users/3?only=name&only=profile', origin), { headers })).text()
-    t.same(await client.callTool({ name: 'call_operation', arguments: { operation: 'getUser', arguments: { id: 3, only: ['name', 'profile'] } } }), { content: [{ type: 'text', text: http }] })
+    t.strictSame(await client.callTool({ name: 'call_operation', arguments: { operation: 'getUser', arguments: { id: 3, only: ['name', 'profile'] } } }), { content: [{ type: 'text', text: http }] })
   }
   const invalid = (message: string): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_INVALID_ARGUMENTS', error: 'Bad Request', message }) }], isError: true })
   const cases: Array<[string, Record<string, unknown>, ToolResult]> = [
@@ -75,8 +75,8 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
     ['call_operation', { operation: 'getUser', arguments: {} }, invalid("Missing argument 'id'")],
     ['call_operation', { operation: 'getUser', arguments: 'id=1' }, invalid('The arguments must be an object')]
   ]
-  for (const [name, args, expected] of cases) t.same(await anonymous.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
-  t.same(await anonymous.callTool({ name: 'find_operations' }), invalid("Argument 'query' must be a string"), 'no arguments at all')
+  for (const [name, args, expected] of cases) t.strictSame(await anonymous.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
+  t.strictSame(await anonymous.callTool({ name: 'find_operations' }), invalid("Argument 'query' must be a string"), 'no arguments at all')
   t.equal(await text(anonymous, 'find_operations', { query: 'users', limit: null }), 'listUsers: GET /api/users/ (List the users, a page at a time)\ngetUser: GET /api/users/{id} (Get one user)')
   t.equal(await text(anonymous, 'call_operation', { operation: 'listUsers', arguments: null }), await (await fetch(new URL('/api/users/', origin))).text())
   // The hidden field is refused by the route, as over HTTP; the per-route tools are not tools of this mode.
@@ -100,9 +100,9 @@ test('past 30 routes the discovery mode is the default; the mode option chooses 
   const names = async (routes: number, mcp?: RestrictedFieldsMcpOptions): Promise<string[]> =>
     (await (await connect(t, await manyRoutes(t, routes, mcp))).listTools()).tools.map((tool) => tool.name)
   t.equal((await names(30)).length, 30)
-  t.same(await names(31), ['find_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(await names(31), ['find_operations', 'describe_operation', 'call_operation'])
   t.equal((await names(31, { mode: 'routes' })).length, 31)
-  t.same(await names(2, { mode: 'discovery' }), ['find_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(await names(2, { mode: 'discovery' }), ['find_operations', 'describe_operation', 'call_operation'])
   const app = Fastify()
   await app.register(fastifyRestrictedFields)
   await t.rejects(async () => await app.register(restrictedFieldsMcp, { mode: 'tools' as 'routes' }), { code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION', message: "The mode option should be one of 'routes', 'discovery', instead got 'tools'" })
@@ -113,7 +113,7 @@ test('past 30 routes the discovery mode is the default; the mode option chooses 
   await plain.register(fastifyRestrictedFields)
   await plain.register(restrictedFieldsMcp, { mode: 'routes', include: () => true })
   plain.get('/plain', async () => ({}))
-  t.same((await (await connect(t, await listening(t, plain))).listTools()).tools, [])
+  t.strictSame((await (await connect(t, await listening(t, plain))).listTools()).tools, [])
 })
 
 /**
@@ -160,7 +160,7 @@ test('past its schema budget, tools/list answers a coded error and logs why, and
   // Repeated, it answers the same without building again.
   await t.rejects(client.listTools(), { code: -32603 })
   const logged = (app as unknown as { logged: Array<Record<string, any>> }).logged
-  t.same(logged.map((line) => [line.msg, line.err?.code]), [['The MCP tools could not be described', 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE'], ['The MCP tools could not be described', 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE']])
+  t.strictSame(logged.map((line) => [line.msg, line.err?.code]), [['The MCP tools could not be described', 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE'], ['The MCP tools could not be described', 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE']])
   t.equal((await fetch(new URL('/things/0', origin))).status, 200)
   const discovery = await connect(t, (await expandable(t, 1, { mode: 'discovery', maxSchemaNodes: 2 })).origin)
   await t.rejects(discovery.callTool({ name: 'describe_operation', arguments: { operation: 'getThing0' } }), { code: -32603, data: { code: 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE' } })
@@ -175,5 +175,5 @@ test('a caller\'s document that fails to build is answered with a generic error,
   app.get('/things', { restrictFields: true, schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
   const client = await connect(t, await listening(t, app))
   await t.rejects(client.callTool({ name: 'find_operations', arguments: { query: 'things' } }), { code: -32603, message: 'MCP error -32603: Internal error' })
-  t.same(logged.map((line) => [line.msg, line.err?.message]), [['MCP request failed', 'rules database at 10.0.0.7 is down']])
+  t.strictSame(logged.map((line) => [line.msg, line.err?.message]), [['MCP request failed', 'rules database at 10.0.0.7 is down']])
 })

@@ -91,7 +91,7 @@ test('a description says what the operation takes, its top-level fields marked w
 })
 
 test('the discovery mode\'s three tools cost a few hundred tokens, whatever the API', async (t) => {
-  t.same(DISCOVERY_TOOLS.map((tool) => tool.name), ['find_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(DISCOVERY_TOOLS.map((tool) => tool.name), ['find_operations', 'describe_operation', 'call_operation'])
   const tokens = countTokens(JSON.stringify(DISCOVERY_TOOLS))
   t.ok(tokens <= 1000, `${tokens} tokens`)
 })

@@ -78,8 +78,8 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
   const { origin } = await sharedExample()
   const anonymous = (await (await connect(t, origin, ANONYMOUS)).listTools()).tools
   const staff = (await (await connect(t, origin, STAFF)).listTools()).tools
-  t.same(anonymous.map((tool) => tool.name), ['listUsers', 'getUser'])
-  t.same(anonymous.find((tool) => tool.name === 'getUser'), {
+  t.strictSame(anonymous.map((tool) => tool.name), ['listUsers', 'getUser'])
+  t.strictSame(anonymous.find((tool) => tool.name === 'getUser'), {
     name: 'getUser',
     title: 'Get one user',
     description: GET_USER_DESCRIPTION,
@@ -115,16 +115,16 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
   const listing = JSON.stringify(anonymous)
   for (const hidden of ['last_login', 'phone']) t.notOk(listing.includes(hidden), `the anonymous listing does not name ${hidden}`)
   for (const tool of staff) {
-    t.same(tool.inputSchema.properties?.only, { type: ['array', 'null'], items: { type: 'string', enum: [...STAFF_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' })
-    t.same(tool.inputSchema.properties?.defer, { type: ['array', 'null'], items: { type: 'string', enum: STAFF_FIELDS }, description: 'The fields to leave out.' })
+    t.strictSame(tool.inputSchema.properties?.only, { type: ['array', 'null'], items: { type: 'string', enum: [...STAFF_FIELDS, '*', '@summary'] }, description: 'The fields to return; absent: the default ones.' })
+    t.strictSame(tool.inputSchema.properties?.defer, { type: ['array', 'null'], items: { type: 'string', enum: STAFF_FIELDS }, description: 'The fields to leave out.' })
   }
   const staffUser = staff.find((tool) => tool.name === 'getUser')?.outputSchema as Record<string, any>
-  t.same([Object.keys(staffUser.properties), staffUser.properties.profile.properties.phone], [
+  t.strictSame([Object.keys(staffUser.properties), staffUser.properties.profile.properties.phone], [
     ['id', 'name', 'email', 'is_staff', 'last_login', 'profile', 'posts'],
     { type: 'string', description: 'Sent to staff only: to any other request this field does not exist.' }
   ])
   const page = staff.find((tool) => tool.name === 'listUsers') as Tool
-  t.same([page.outputSchema?.type, page.outputSchema?.required, page.inputSchema.properties.page], [
+  t.strictSame([page.outputSchema?.type, page.outputSchema?.required, page.inputSchema.properties.page], [
     'object', ['count', 'next', 'previous', 'results'], { type: ['string', 'null'], description: "A page number from 1, or 'last'; absent means 1" }
   ])
 })
@@ -161,13 +161,13 @@ test('a call returns what the route sends the same caller over HTTP, as structur
       ] as const) {
         const result = await client.callTool({ name, arguments: toolArgs }) as ToolResult
         const label = `${name} ${JSON.stringify(toolArgs)} as ${caller === STAFF ? 'staff' : 'anonymous'}`
-        t.same(result, await restReply(origin, url, caller), label)
+        t.strictSame(result, await restReply(origin, url, caller), label)
         assertValid(t, tools.get(name)?.outputSchema, result.structuredContent, label)
       }
     }
   }
   const client = await connect(t, origin, ANONYMOUS)
-  t.same(await client.callTool({ name: 'listUsers', arguments: { only: ['name'], page: '2' } }), {
+  t.strictSame(await client.callTool({ name: 'listUsers', arguments: { only: ['name'], page: '2' } }), {
     content: [{ type: 'text', text: `{"count":12,"next":"${origin}/api/users/?only=name&page=3","previous":"${origin}/api/users/?only=name","results":[{"name":"Claude Turing"},{"name":"Donald Lamarr"},{"name":"Edsger Perlman"}]}` }],
     structuredContent: {
       count: 12,
@@ -189,7 +189,7 @@ test('concurrent calls of anonymous and staff callers each get their own fields,
   const expected = await Promise.all(calls.map(({ caller, id, args }) =>
     restReply(origin, `/api/users/${id}${query({ only: args.only })}`, caller === 'staff' ? STAFF : ANONYMOUS)))
   const results = await Promise.all(calls.map(({ caller, args }) => clients[caller].callTool({ name: 'getUser', arguments: args })))
-  t.same(results, expected)
+  t.strictSame(results, expected)
   for (const [index, result] of results.entries()) {
     const text = (result as ToolResult).content[0].text
     if (calls[index].caller === 'anonymous') t.notOk(/last_login|phone/.test(text), `call ${index} sends an anonymous caller no staff-only field`)
@@ -208,14 +208,14 @@ test('a hidden name is refused exactly as an unknown one: the route\'s 400, in t
     isError: true
   })
   for (const name of ['last_login', 'lastLogin']) {
-    t.same(await client.callTool({ name: 'getUser', arguments: { id: 1, only: [name] } }), refusal(name), name)
+    t.strictSame(await client.callTool({ name: 'getUser', arguments: { id: 1, only: [name] } }), refusal(name), name)
   }
   const nested = (name: string): ToolResult => ({
     content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: `Unknown field '${name}' in query parameter 'only'; allowed fields of 'profile': city`, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD' }) }],
     isError: true
   })
   for (const name of ['profile.phone', 'profile.fax']) {
-    t.same(await client.callTool({ name: 'getUser', arguments: { id: 1, only: [name] } }), nested(name), name)
+    t.strictSame(await client.callTool({ name: 'getUser', arguments: { id: 1, only: [name] } }), nested(name), name)
   }
 })
 
@@ -240,15 +240,15 @@ test('errors come back as error results, a 5xx without internals, an unknown too
     ['listUsers', { only: Array(20).fill('name') }, error({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_ARGUMENTS_TOO_LONG', error: 'Bad Request', message: 'The arguments are too long: at most 64 characters of query string are allowed' })],
     ['getUser', { id: 12 }, error({ statusCode: 500, code: 'FST_RESTRICTED_FIELDS_TOOL_FAILED', error: 'Internal Server Error', message: 'The route failed to answer; the server logged why' })]
   ]
-  for (const [name, args, expected] of cases) t.same(await client.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
+  for (const [name, args, expected] of cases) t.strictSame(await client.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
   await t.rejects(client.callTool({ name: 'deleteUser', arguments: {} }), { code: -32602, message: 'MCP error -32602: MCP error -32602: Unknown tool: deleteUser' })
   await t.rejects(client.callTool({ name: 'x'.repeat(1000), arguments: {} }), { code: -32602, message: `MCP error -32602: MCP error -32602: Unknown tool: ${'x'.repeat(64)}…` })
   // A route that cannot even be run: the call still answers, with nothing of the cause.
   const inject = app.inject
   app.inject = (async () => { throw new Error('light-my-request exploded at /secret/path') }) as unknown as typeof app.inject
-  t.same(await client.callTool({ name: 'getUser', arguments: { id: 1 } }), cases[cases.length - 1][2])
+  t.strictSame(await client.callTool({ name: 'getUser', arguments: { id: 1 } }), cases[cases.length - 1][2])
   app.inject = inject
-  t.same((await client.callTool({ name: 'getUser', arguments: { id: 1, only: ['name'] } })).structuredContent, { name: 'Ada Lovelace' })
+  t.strictSame((await client.callTool({ name: 'getUser', arguments: { id: 1, only: ['name'] } })).structuredContent, { name: 'Ada Lovelace' })
 })
 
 /** Posts a JSON-RPC initialize request as a browser page of `origin` would. */
@@ -264,11 +264,11 @@ async function initialize (url: string, headers: Headers): Promise<{ status: num
 test('a request from a foreign origin is refused before anything runs; an allowed origin and a request without one are served', async (t) => {
   const { origin } = await sharedExample()
   const refused = { status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this origin may not call the MCP endpoint' }, id: null } }
-  for (const page of ['http://evil.example', origin, 'null']) t.same(await initialize(`${origin}/mcp`, { origin: page }), refused, page)
+  for (const page of ['http://evil.example', origin, 'null']) t.strictSame(await initialize(`${origin}/mcp`, { origin: page }), refused, page)
   for (const headers of [{ origin: 'https://app.example.com' }, {}] as Headers[]) {
     const { status, body } = await initialize(`${origin}/mcp`, headers)
     const { result } = body as { result: { serverInfo: unknown, instructions: string } }
-    t.same([status, result.serverInfo, result.instructions], [
+    t.strictSame([status, result.serverInfo, result.instructions], [
       200, { name: 'fastify-restricted-fields-example', version: '1.0.0' },
       'The users of an example API. Every tool takes `only`: name the fields the task needs, and the reply holds those alone.'
     ])
@@ -279,7 +279,7 @@ test('the endpoint takes POST only: GET and DELETE are answered 405, as a statel
   const { origin } = await sharedExample()
   for (const method of ['GET', 'DELETE']) {
     const response = await fetch(`${origin}/mcp`, { method, headers: { accept: 'text/event-stream' } })
-    t.same([response.status, response.headers.get('allow'), await response.json()], [
+    t.strictSame([response.status, response.headers.get('allow'), await response.json()], [
       405, 'POST', { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless endpoint takes POST only' }, id: null }
     ], method)
   }
@@ -292,12 +292,12 @@ test('the endpoint is authenticated by a hook of its own, and by the app\'s own 
     }],
     forwardHeaders: ['X-Agent-Key']
   })
-  t.same(await initialize(`${origin}/mcp`, {}), { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'An agent key is required' } })
-  t.same(await initialize(`${origin}/mcp`, { 'x-agent-key': 'k', authorization: 'Bearer wrong' }), {
+  t.strictSame(await initialize(`${origin}/mcp`, {}), { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'An agent key is required' } })
+  t.strictSame(await initialize(`${origin}/mcp`, { 'x-agent-key': 'k', authorization: 'Bearer wrong' }), {
     status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Invalid bearer token' }
   })
   const client = await connect(t, origin, { 'x-agent-key': 'k', ...STAFF })
-  t.same((await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['last_login'] } })).structuredContent, { last_login: '2026-01-06T02:00:00.000Z' })
+  t.strictSame((await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['last_login'] } })).structuredContent, { last_login: '2026-01-06T02:00:00.000Z' })
 })
 
 /** A small app of its own: the plugin, swagger, the endpoint with `options`, and a few routes. */
@@ -320,12 +320,12 @@ test('an array reply is sent under result, valid against the wrapped output sche
   const origin = await smallApp(t, { include: (route) => route.path !== '/health', path: '/agents' })
   const client = await connect(t, origin, {}, '/agents')
   const { tools } = await client.listTools()
-  t.same(tools.map((tool) => [tool.name, tool.description]), [
+  t.strictSame(tools.map((tool) => [tool.name, tool.description]), [
     ['get_tags', 'Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, * is every field), `defer` leaves fields out.\nWithout `only`: every field.'],
     ['get_version', '']
   ])
   const tags = tools[0] as Tool
-  t.same(tags.outputSchema, {
+  t.strictSame(tags.outputSchema, {
     type: 'object',
     properties: { result: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' } } } } },
     required: ['result'],
@@ -334,19 +334,19 @@ test('an array reply is sent under result, valid against the wrapped output sche
   for (const only of [['label'], ['id', 'label']]) {
     const result = await client.callTool({ name: 'get_tags', arguments: { only } }) as ToolResult
     assertValid(t, tags.outputSchema, result.structuredContent, only.join())
-    t.same(result, only.length === 1
+    t.strictSame(result, only.length === 1
       ? { content: [{ type: 'text', text: '{"result":[{"label":"a"},{"label":"b"}]}' }], structuredContent: { result: [{ label: 'a' }, { label: 'b' }] } }
       : { content: [{ type: 'text', text: '{"result":[{"id":1,"label":"a"},{"id":2,"label":"b"}]}' }], structuredContent: { result: [{ id: 1, label: 'a' }, { id: 2, label: 'b' }] } })
   }
-  t.same(await client.callTool({ name: 'get_version', arguments: {} }), { content: [{ type: 'text', text: '{"version":"1.2.3"}' }], structuredContent: { version: '1.2.3' } })
+  t.strictSame(await client.callTool({ name: 'get_version', arguments: {} }), { content: [{ type: 'text', text: '{"version":"1.2.3"}' }], structuredContent: { version: '1.2.3' } })
   const only = await connect(t, await smallApp(t), {})
-  t.same((await only.listTools()).tools.map((tool) => tool.name), ['get_tags'])
+  t.strictSame((await only.listTools()).tools.map((tool) => tool.name), ['get_tags'])
 })
 
 test('a tool without an output schema sends its reply as text alone', async (t) => {
   const origin = await smallApp(t, { include: () => true })
   const client = await connect(t, origin, {})
-  t.same(await client.callTool({ name: 'get_health', arguments: {} }), { content: [{ type: 'text', text: 'ok' }] })
+  t.strictSame(await client.callTool({ name: 'get_health', arguments: {} }), { content: [{ type: 'text', text: 'ok' }] })
 })
 
 test('options are checked at registration, and the endpoint needs the plugin and @fastify/swagger', async (t) => {

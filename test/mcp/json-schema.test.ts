@@ -52,7 +52,7 @@ const cases: Array<[string, unknown, boolean, unknown]> = [
 ]
 
 test('an OpenAPI schema becomes a self-contained JSON Schema', async (t) => {
-  for (const [title, schema, openapi30, expected] of cases) t.same(toJsonSchema(schema, components, openapi30), expected, title)
+  for (const [title, schema, openapi30, expected] of cases) t.strictSame(toJsonSchema(schema, components, openapi30), expected, title)
 })
 
 test('shared components stay shared however often they are reached, within the budget', async (t) => {

@@ -39,7 +39,7 @@ test('the transport refuses what the SDK\'s transport refuses, with its status, 
     ['a string', 'ping', HEADERS, transport(400, -32700, 'Parse error: Invalid JSON-RPC message')],
     ['an unknown revision', ping, { ...HEADERS, 'mcp-protocol-version': '2023-01-01' }, transport(400, -32000, `Bad Request: Unsupported protocol version: 2023-01-01 (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)]
   ]
-  for (const [title, body, headers, expected] of cases) t.same(await answer(server(), body, headers), expected, title)
+  for (const [title, body, headers, expected] of cases) t.strictSame(await answer(server(), body, headers), expected, title)
 })
 
 test('notifications and responses are taken without a body; requests are answered with their id', async (t) => {
@@ -54,25 +54,25 @@ test('notifications and responses are taken without a body; requests are answere
     ['tools/call', request('tools/call', { name: 'echo', arguments: { a: 1 } }), HEADERS, { status: 200, body: { result: { content: [{ type: 'text', text: '{"a":1}' }] }, jsonrpc: '2.0', id: 1 } }],
     ['a protocol error', request('tools/call', { name: 'coded' }), HEADERS, { status: 200, body: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32602: Bad tool', data: { hint: 'x' } } } }]
   ]
-  for (const [title, body, headers, expected] of cases) t.same(await answer(server(), body, headers), expected, title)
+  for (const [title, body, headers, expected] of cases) t.strictSame(await answer(server(), body, headers), expected, title)
 })
 
 test('initialize agrees on the client\'s revision when the SDK has it, on the latest otherwise, whatever the version header says', async (t) => {
   for (const [asked, agreed] of [['2025-06-18', '2025-06-18'], ['2024-11-05', '2024-11-05'], ['1999-01-01', LATEST_PROTOCOL_VERSION]]) {
     const body = request('initialize', { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'c', version: '1' } })
-    t.same(await answer(server(), body, { ...HEADERS, 'mcp-protocol-version': '1999-01-01' }), {
+    t.strictSame(await answer(server(), body, { ...HEADERS, 'mcp-protocol-version': '1999-01-01' }), {
       status: 200,
       body: { result: { protocolVersion: agreed, capabilities: { tools: {} }, serverInfo: { name: 's', version: '2' }, instructions: 'Use echo.' }, jsonrpc: '2.0', id: 1 }
     }, asked)
   }
   const { instructions, ...plain } = server()
   const body = request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } })
-  t.same((await answer(plain, body, HEADERS)).body, { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '2' } }, jsonrpc: '2.0', id: 1 })
+  t.strictSame((await answer(plain, body, HEADERS)).body, { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '2' } }, jsonrpc: '2.0', id: 1 })
 })
 
 test('an error that is not the protocol\'s is told to the server and answered without its message', async (t) => {
   const failures: unknown[] = []
-  t.same(await answer(server(failures), request('tools/call', { name: 'broken' }), HEADERS), {
+  t.strictSame(await answer(server(failures), request('tools/call', { name: 'broken' }), HEADERS), {
     status: 200, body: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } }
   })
   t.match(failures, [{ message: 'database password is hunter2' }])
@@ -85,8 +85,8 @@ test('the Vercel AI SDK\'s MCP client connects, lists the caller\'s tools and ca
   const client = await createMCPClient({ transport: { type: 'http', url: `${app.listeningOrigin}/mcp`, headers: { authorization: 'Bearer staff-secret' } } })
   t.teardown(() => client.close())
   const { tools } = await client.listTools()
-  t.same(tools.map((tool) => [tool.name, (tool.inputSchema.properties?.only as { items: { enum: string[] } }).items.enum.includes('last_login')]), [['listUsers', true], ['getUser', true]])
-  t.same(await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['name', 'last_login'], defer: null } }), {
+  t.strictSame(tools.map((tool) => [tool.name, (tool.inputSchema.properties?.only as { items: { enum: string[] } }).items.enum.includes('last_login')]), [['listUsers', true], ['getUser', true]])
+  t.strictSame(await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['name', 'last_login'], defer: null } }), {
     content: [{ type: 'text', text: '{"name":"Alan Hopper","last_login":"2026-01-06T02:00:00.000Z"}' }],
     structuredContent: { name: 'Alan Hopper', last_login: '2026-01-06T02:00:00.000Z' },
     isError: false

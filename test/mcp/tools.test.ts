@@ -63,7 +63,7 @@ test('a restricted GET becomes a tool whose input is its parameters, with the ca
       post: { operationId: 'makeUser', 'x-restricted-fields': restricted }
     }
   }))
-  t.same(tools, [{
+  t.strictSame(tools, [{
     definition: {
       name: 'getUser',
       title: 'Get a user',
@@ -100,7 +100,7 @@ test('which operations become tools, and what a tool gets when its reply is not 
   const doc = document(paths, '3.1.0')
   ;(doc.components as Record<string, any>).schemas.selfish = { type: 'array', items: { $ref: '#/components/schemas/selfish' } }
   const tools = documentTools(doc, () => true)
-  t.same(tools.map((tool) => [tool.definition.name, tool.definition.outputSchema, tool.call.structured, tool.call.wrapped]), [
+  t.strictSame(tools.map((tool) => [tool.definition.name, tool.definition.outputSchema, tool.call.structured, tool.call.wrapped]), [
     ['same', {
       type: 'object',
       properties: { result: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, additionalProperties: false } } },
@@ -120,14 +120,14 @@ test('which operations become tools, and what a tool gets when its reply is not 
       $defs: { selfish: { type: 'array', items: { $ref: '#/$defs/selfish' } } }
     }, true, true]
   ])
-  t.same(tools.find((tool) => tool.definition.name === 'get_c')?.definition, {
+  t.strictSame(tools.find((tool) => tool.definition.name === 'get_c')?.definition, {
     name: 'get_c', description: '', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: { readOnlyHint: true, openWorldHint: false }
   })
-  t.same(documentTools(document(paths)).map((tool) => tool.definition.name), ['same'], 'by default, the restricted routes alone')
+  t.strictSame(documentTools(document(paths)).map((tool) => tool.definition.name), ['same'], 'by default, the restricted routes alone')
   const seen: unknown[] = []
   documentTools(document(paths), (route) => { seen.push(route); return false })
-  t.same(seen.slice(0, 3), [{ method: 'GET', path: '/a', restricted: true, operationId: 'same' }, { method: 'GET', path: '/b', restricted: false, operationId: 'same' }, { method: 'GET', path: '/c', restricted: false }])
-  for (const nothing of [null, {}, { paths: [] }]) t.same(documentTools(nothing), [], JSON.stringify(nothing))
+  t.strictSame(seen.slice(0, 3), [{ method: 'GET', path: '/a', restricted: true, operationId: 'same' }, { method: 'GET', path: '/b', restricted: false, operationId: 'same' }, { method: 'GET', path: '/c', restricted: false }])
+  for (const nothing of [null, {}, { paths: [] }]) t.strictSame(documentTools(nothing), [], JSON.stringify(nothing))
 })
 
 test('a parameter without a schema takes anything, and a restriction parameter declared as text is a list all the same', async (t) => {
@@ -135,7 +135,7 @@ test('a parameter without a schema takes anything, and a restriction parameter d
     openapi: '3.0.3',
     paths: { '/x': { get: { parameters: [{ name: 'q', in: 'query' }, { ...onlyParameter, schema: { type: 'string' } }], 'x-restricted-fields': restricted } } }
   })
-  t.same(tool.definition.inputSchema.properties, {
+  t.strictSame(tool.definition.inputSchema.properties, {
     q: {},
     only: { type: ['array', 'null'], items: { type: 'string' }, description: 'The fields to return; absent: the default ones.' }
   })
@@ -144,13 +144,13 @@ test('a parameter without a schema takes anything, and a restriction parameter d
 test('a long list of field names keeps the paths down to the deepest depth that fits, and takes deeper dotted paths as strings', async (t) => {
   const short = { type: 'string', enum: ['a', 'a.b', '*'] }
   t.equal(boundedNames(short), short, 'a short list is kept whole')
-  t.same(boundedNames({ type: 'string' }), { type: 'string' }, 'no list, nothing to bound')
+  t.strictSame(boundedNames({ type: 'string' }), { type: 'string' }, 'no list, nothing to bound')
   const top = Array.from({ length: 60 }, (_, index) => `f${index}`)
   const second = top.slice(0, 30).map((name) => `${name}.x`)
   const third = second.map((name) => `${name}.y`)
-  t.same(boundedNames({ type: 'string', enum: [...top, ...second, ...third, '*'] }), {
+  t.strictSame(boundedNames({ type: 'string', enum: [...top, ...second, ...third, '*'] }), {
     anyOf: [{ type: 'string', enum: [...top, ...second, '*'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){2,}$' }]
   })
   const wide = Array.from({ length: MAX_LISTED_NAMES + 1 }, (_, index) => `f${index}`)
-  t.same(boundedNames({ type: 'string', enum: [...wide, 'f0.x'] }), { anyOf: [{ type: 'string', enum: wide }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }, 'at least the top level')
+  t.strictSame(boundedNames({ type: 'string', enum: [...wide, 'f0.x'] }), { anyOf: [{ type: 'string', enum: wide }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }, 'at least the top level')
 })

@@ -72,7 +72,7 @@ test('an operation that lost its key is found at the path @fastify/swagger write
   for (const [url, path] of table) {
     const document = openapi({ [`get ${path}`]: { responses: { 200: json({ type: 'object', properties: { id: { type: 'integer' } } }) } } })
     const result = restrictedDocument(document, routes({ ...route, url })) as Json
-    t.same(result.paths[path].get.parameters.map((parameter: Json) => parameter.name), ['only', 'defer'], url)
+    t.strictSame(result.paths[path].get.parameters.map((parameter: Json) => parameter.name), ['only', 'defer'], url)
   }
 })
 
@@ -194,10 +194,10 @@ test('a record loses required at every level a restriction reaches, and no deepe
   ]
   for (const row of table) {
     const result = relax(row.schema, { shape: row.shape, maxDepth: row.maxDepth })
-    t.same(result.schema, row.expected, row.title)
-    t.same(result.components, {}, `${row.title}: no twin`)
+    t.strictSame(result.schema, row.expected, row.title)
+    t.strictSame(result.components, {}, `${row.title}: no twin`)
   }
-  t.same(relax({ type: 'array', items: object({ id: { type: 'integer' }, tags: { type: 'array', items: object({ label: { type: 'string' } }) } }) }, { shape: { kind: 'array' } }).record,
+  t.strictSame(relax({ type: 'array', items: object({ id: { type: 'integer' }, tags: { type: 'array', items: object({ label: { type: 'string' } }) } }) }, { shape: { kind: 'array' } }).record,
     object({ id: { type: 'integer' }, tags: { type: 'array', items: object({ label: { type: 'string' } }) } }), 'a record declared inline is kept complete in a component of its own')
 })
 
@@ -211,11 +211,11 @@ test('a named record gets a relaxed twin, made once, and the original stays for 
   }, { user })
   const before = structuredClone(document)
   const result = restrictedDocument(document, routes({ ...route, shape: { kind: 'array' } }, { ...route, url: '/users/:id' })) as Json
-  t.same(document, before, 'the input is not modified')
-  t.same(result.components.schemas, { user, userRestricted, RestrictedFieldsError: ERROR_SCHEMA })
-  t.same(result.paths['/users'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/userRestricted' } })
-  t.same(result.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/userRestricted' })
-  t.same(result.paths['/plain'].get, { responses: { 200: json({ $ref: '#/components/schemas/user' }) } }, 'a route that is not restricted is not touched')
+  t.strictSame(document, before, 'the input is not modified')
+  t.strictSame(result.components.schemas, { user, userRestricted, RestrictedFieldsError: ERROR_SCHEMA })
+  t.strictSame(result.paths['/users'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/userRestricted' } })
+  t.strictSame(result.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/userRestricted' })
+  t.strictSame(result.paths['/plain'].get, { responses: { 200: json({ $ref: '#/components/schemas/user' }) } }, 'a route that is not restricted is not touched')
 })
 
 test('twins follow references: recursion, a component that reaches a changing one, name clashes, and what is left alone', async (t) => {
@@ -305,8 +305,8 @@ test('twins follow references: recursion, a component that reaches a changing on
   for (const row of table) {
     const envelope = row.title.includes('envelope')
     const result = relax(row.schema, { components: row.components, shape: envelope ? { kind: 'envelope', key: 'results' } : undefined })
-    t.same(result.schema, row.expected, row.title)
-    t.same(result.components, { ...row.components, ...row.twins }, `${row.title}: components`)
+    t.strictSame(result.schema, row.expected, row.title)
+    t.strictSame(result.components, { ...row.components, ...row.twins }, `${row.title}: components`)
   }
 })
 
@@ -324,8 +324,8 @@ test('envelope twins depend on the records key and depth; one component can have
     { ...route, url: '/c', ...envelope, maxDepth: 1 }
   )) as Json
   const refs = ['/a', '/b', '/c'].map((path) => result.paths[path].get.responses['200'].content['application/json'].schema.$ref)
-  t.same(refs, ['#/components/schemas/pageRestricted', '#/components/schemas/pageRestricted', '#/components/schemas/pageRestricted2'])
-  t.same(result.components.schemas.pageRestricted2.properties.results.items, { type: 'object', properties: { a: object({ b: {} }) } }, 'maxDepth 1 keeps the nested object whole')
+  t.strictSame(refs, ['#/components/schemas/pageRestricted', '#/components/schemas/pageRestricted', '#/components/schemas/pageRestricted2'])
+  t.strictSame(result.components.schemas.pageRestricted2.properties.results.items, { type: 'object', properties: { a: object({ b: {} }) } }, 'maxDepth 1 keeps the nested object whole')
 })
 
 test('operations are found by their key, else by method and path; other operations are not touched', async (t) => {
@@ -392,26 +392,26 @@ test('operations are found by their key, else by method and path; other operatio
         if (typeof operation === 'object' && operation !== null && (operation as Json).responses['400'] !== undefined) relaxed.push(`${method} ${path}`)
       }
     }
-    t.same(relaxed, row.relaxed, row.title)
-    if (row.relaxed.length === 0) t.same(result, before, `${row.title}: the document is unchanged`)
+    t.strictSame(relaxed, row.relaxed, row.title)
+    if (row.relaxed.length === 0) t.strictSame(result, before, `${row.title}: the document is unchanged`)
   }
   const swagger2 = {
     swagger: '2.0',
     basePath: '/api/',
     paths: { '/users': { get: { responses: { 200: { description: 'ok', schema: object({ id: {} }) } } } } }
   }
-  t.same((restrictedDocument(swagger2, routes({ ...route, url: '/api/users' })) as Json).paths['/users'].get.responses['200'].schema, { type: 'object', properties: { id: {} } },
+  t.strictSame((restrictedDocument(swagger2, routes({ ...route, url: '/api/users' })) as Json).paths['/users'].get.responses['200'].schema, { type: 'object', properties: { id: {} } },
     'Swagger 2.0: with basePath stripped, and the path kept absolute')
   const date = new Date(0)
   const bare = Object.assign(Object.create(null), { a: 1 })
   const marker = restrictedDocument({ ...openapi({ 'get /users': marked('1', response()) }), 'x-date': date, 'x-bare': bare }, routes(route)) as Json
-  t.same(marker.paths['/users'].get[OPERATION_KEY], {
+  t.strictSame(marker.paths['/users'].get[OPERATION_KEY], {
     statuses: { 200: { record: { $ref: '#/components/schemas/getUsersRecord' }, records: 'object' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8
   }, 'the key holds what a client needs, no longer the route id')
   t.not(marker['x-date'], date, 'a Date is copied')
   t.equal(marker['x-date'].getTime(), 0, 'with its value')
   t.not(marker['x-bare'], bare, 'an object without a prototype is copied')
-  t.same(marker['x-bare'], { a: 1 })
+  t.strictSame(marker['x-bare'], { a: 1 })
   t.equal(date.getTime(), 0, 'the generated document is not changed')
 })
 
@@ -448,12 +448,12 @@ test('a route that lists its fields gets the note on every 2xx response; a missi
     { ...route, url: '/other' },
     { ...route, url: '/third', statusKey: '2xx' }
   )) as Json
-  t.same(Object.entries(result.paths['/users'].get.responses).map(([status, response]: [string, any]) => [status, response.description]), [
+  t.strictSame(Object.entries(result.paths['/users'].get.responses).map(([status, response]: [string, any]) => [status, response.description]), [
     ['200', `Default Response. ${OBJECT_NOTE}`], ['201', `Made. ${OBJECT_NOTE}`],
     ['400', 'Bad Request: a restriction parameter is invalid (`code` says how).'], ['404', 'Missing']
   ])
-  t.same(result.paths['/other'].get.responses['404'], { description: 'Missing' })
-  t.same(result.paths['/third'].get.responses['2XX'], { description: `Any. ${OBJECT_NOTE}`, content: { 'application/json': { example: 1 } } }, 'a 2xx key is 2XX; a media type without a schema is kept')
+  t.strictSame(result.paths['/other'].get.responses['404'], { description: 'Missing' })
+  t.strictSame(result.paths['/third'].get.responses['2XX'], { description: `Any. ${OBJECT_NOTE}`, content: { 'application/json': { example: 1 } } }, 'a 2xx key is 2XX; a media type without a schema is kept')
 })
 
 test('the plugin\'s 400 is documented, merged with the route\'s own', async (t) => {
@@ -503,10 +503,10 @@ test('the plugin\'s 400 is documented, merged with the route\'s own', async (t) 
   for (const row of table) {
     const document = openapi({ 'get /users': { [OPERATION_KEY]: '1', ...(row.responses === undefined ? {} : { responses: row.responses }) } }, { error: { type: 'object' } })
     const result = restrictedDocument(document, routes(route)) as Json
-    t.same(result.paths['/users'].get.responses['400'], row.expected, row.title)
-    t.same(result.components.schemas.RestrictedFieldsError, ERROR_SCHEMA, `${row.title}: the error component`)
+    t.strictSame(result.paths['/users'].get.responses['400'], row.expected, row.title)
+    t.strictSame(result.components.schemas.RestrictedFieldsError, ERROR_SCHEMA, `${row.title}: the error component`)
   }
-  t.same(CLIENT_ERROR_CODES, ERROR_SCHEMA.properties.code.enum, 'the codes are those of lib/errors.ts')
+  t.strictSame(CLIENT_ERROR_CODES, ERROR_SCHEMA.properties.code.enum, 'the codes are those of lib/errors.ts')
 })
 
 test('the error component keeps its name when it is already the same schema, and takes a free one otherwise', async (t) => {
@@ -517,12 +517,12 @@ test('the error component keeps its name when it is already the same schema, and
   ] as Array<[Json, string]>) {
     const document = openapi({ 'get /users': marked('1', {}), 'get /more': marked('2', {}) }, components)
     const result = restrictedDocument(document, routes(route, { ...route, url: '/more' })) as Json
-    t.same(result.components.schemas, { ...components, [name]: ERROR_SCHEMA }, name)
-    t.same([result.paths['/users'].get.responses['400'].content['application/json'].schema, result.paths['/more'].get.responses['400'].content['application/json'].schema],
+    t.strictSame(result.components.schemas, { ...components, [name]: ERROR_SCHEMA }, name)
+    t.strictSame([result.paths['/users'].get.responses['400'].content['application/json'].schema, result.paths['/more'].get.responses['400'].content['application/json'].schema],
       [{ $ref: `#/components/schemas/${name}` }, { $ref: `#/components/schemas/${name}` }], `${name}: shared by the operations`)
   }
   const bare = restrictedDocument({ openapi: '3.1.0', paths: { '/users': { get: marked('1', {}) } } }, routes(route)) as Json
-  t.same(bare.components, { schemas: { RestrictedFieldsError: ERROR_SCHEMA } }, 'components are added to a document without them')
+  t.strictSame(bare.components, { schemas: { RestrictedFieldsError: ERROR_SCHEMA } }, 'components are added to a document without them')
 })
 
 test('only and defer are documented as repeated query parameters, added where the route did not declare them', async (t) => {
@@ -560,7 +560,7 @@ test('only and defer are documented as repeated query parameters, added where th
     const document = openapi({ 'get /users': { ...marked('1', {}), ...(row.parameters === undefined ? {} : { parameters: row.parameters }) } })
     if (row.inherited !== undefined) document.paths['/users'].parameters = row.inherited
     const result = restrictedDocument(document, routes(route)) as Json
-    t.same(result.paths['/users'].get.parameters, row.expected, row.title)
+    t.strictSame(result.paths['/users'].get.parameters, row.expected, row.title)
   }
 })
 
@@ -597,8 +597,8 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
     items: { type: 'string', enum: ['id', 'name'] },
     collectionFormat: 'multi'
   }
-  t.same(result.definitions, { user, userRestricted: { type: 'object', properties: { id: { type: 'integer' } }, description: RECORDS_NOTE }, RestrictedFieldsError: ERROR_SCHEMA })
-  t.same(result.paths['/users'].get, {
+  t.strictSame(result.definitions, { user, userRestricted: { type: 'object', properties: { id: { type: 'integer' } }, description: RECORDS_NOTE }, RestrictedFieldsError: ERROR_SCHEMA })
+  t.strictSame(result.paths['/users'].get, {
     'x-restricted-fields': { statuses: { 200: { record: { $ref: '#/definitions/user' }, records: 'array' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8 },
     parameters: [defer, { name: 'only', in: 'query', type: 'array', items: { type: 'string' }, description: 'mine', collectionFormat: 'multi' }],
     responses: {
@@ -606,14 +606,14 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
       400: { description: 'Bad Request: a restriction parameter is invalid (`code` says how).', schema: error }
     }
   })
-  t.same(result.paths['/users/{id}'].get.responses['400'], { description: 'Bad id. Also sent when a restriction parameter is invalid.', schema: { type: 'object' } }, 'the route\'s own 400 body is kept')
-  t.same(result.paths['/more'].get.responses, {
+  t.strictSame(result.paths['/users/{id}'].get.responses['400'], { description: 'Bad id. Also sent when a restriction parameter is invalid.', schema: { type: 'object' } }, 'the route\'s own 400 body is kept')
+  t.strictSame(result.paths['/more'].get.responses, {
     201: { description: 'Made' },
     400: { description: 'Bad. Also sent when a restriction parameter is invalid.', schema: error }
   }, 'a 2xx route whose 200 is absent; an own 400 without a body gets the plugin\'s')
-  t.same(result.paths['/more'].get.parameters[1], { name: 'only', in: 'query', type: 'string' }, 'a route\'s own parameter that is not an array is left alone')
+  t.strictSame(result.paths['/more'].get.parameters[1], { name: 'only', in: 'query', type: 'string' }, 'a route\'s own parameter that is not an array is left alone')
   const bare = restrictedDocument({ swagger: '2.0', paths: { '/users': { get: marked('1', {}) } } }, routes(route)) as Json
-  t.same(bare.definitions, { RestrictedFieldsError: ERROR_SCHEMA }, 'definitions are added to a document without them')
+  t.strictSame(bare.definitions, { RestrictedFieldsError: ERROR_SCHEMA }, 'definitions are added to a document without them')
 })
 
 test('a caller\'s document leaves out the hidden paths: in schemas at any depth, behind $refs, in required, in both parameters', async (t) => {
@@ -643,31 +643,31 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden], ['3', hidden]])) as Json
   t.notMatch(JSON.stringify(result), /secret|phone/, 'no hidden name anywhere')
   const schemas = result.components.schemas
-  t.same(Object.keys(schemas).sort(), ['RestrictedFieldsError', 'getOpenRecord', 'getShallowRecord', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted', 'userVisible'],
+  t.strictSame(Object.keys(schemas).sort(), ['RestrictedFieldsError', 'getOpenRecord', 'getShallowRecord', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted', 'userVisible'],
     'the originals that named hidden fields are left out; each complete record the client reads is there, without them')
-  t.same(schemas.userVisible, { ...object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }), description: 'As this caller is sent it, complete: the record that a restricted response narrows.' },
+  t.strictSame(schemas.userVisible, { ...object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }), description: 'As this caller is sent it, complete: the record that a restricted response narrows.' },
     'the complete record keeps its required names but the hidden one')
-  t.same(schemas.getShallowRecord, object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }))
-  t.same(schemas.getOpenRecord, object({ id: { type: 'integer' }, other: { type: 'string' } }), 'a route whose rule hides nothing here keeps its complete record')
-  t.same(['/users', '/user'].map((path) => result.paths[path].get['x-restricted-fields'].statuses['200'].record), Array(2).fill({ $ref: '#/components/schemas/userVisible' }), 'the envelope\'s records and the object are the same visible user')
-  t.same(schemas.userRestricted.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted' } })
-  t.same(schemas.profileRestricted.properties, { city: { type: 'string' } })
-  t.same(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
-  t.same(schemas.profileRestricted2, { ...object({ city: { type: 'string' } }), description: 'As this caller is sent it.' }, 'below maxDepth, a schema keeps its required names but the hidden one')
+  t.strictSame(schemas.getShallowRecord, object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }))
+  t.strictSame(schemas.getOpenRecord, object({ id: { type: 'integer' }, other: { type: 'string' } }), 'a route whose rule hides nothing here keeps its complete record')
+  t.strictSame(['/users', '/user'].map((path) => result.paths[path].get['x-restricted-fields'].statuses['200'].record), Array(2).fill({ $ref: '#/components/schemas/userVisible' }), 'the envelope\'s records and the object are the same visible user')
+  t.strictSame(schemas.userRestricted.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted' } })
+  t.strictSame(schemas.profileRestricted.properties, { city: { type: 'string' } })
+  t.strictSame(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
+  t.strictSame(schemas.profileRestricted2, { ...object({ city: { type: 'string' } }), description: 'As this caller is sent it.' }, 'below maxDepth, a schema keeps its required names but the hidden one')
   const parameters = (path: string) => Object.fromEntries(result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameter.schema.items.enum]))
-  t.same(parameters('/users'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city'] })
-  t.same(parameters('/user'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] }, 'the route\'s own parameter too')
-  t.same(parameters('/open'), { only: ['id', 'other', '*'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
+  t.strictSame(parameters('/users'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city'] })
+  t.strictSame(parameters('/user'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] }, 'the route\'s own parameter too')
+  t.strictSame(parameters('/open'), { only: ['id', 'other', '*'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
   const complete = restrictedDocument(document, list, new Map()) as Json
-  t.same(complete, restrictedDocument(document, list), 'a caller from whom nothing is hidden gets the complete document')
+  t.strictSame(complete, restrictedDocument(document, list), 'a caller from whom nothing is hidden gets the complete document')
   const swagger2 = {
     swagger: '2.0',
     info: { title: 't', version: '1' },
     paths: { '/user': { get: { [OPERATION_KEY]: '1', parameters: [{ name: 'only', in: 'query', type: 'array', items: { type: 'string', enum: paths } }], responses: { 200: { description: 'ok', schema: object({ id: { type: 'integer' }, secret: { type: 'string' } }) } } } } }
   }
   const two = restrictedDocument(swagger2, routes({ ...route, url: '/user', paths }), new Map([['1', hidden]])) as Json
-  t.same(two.paths['/user'].get.parameters.map((parameter: Json) => [parameter.name, parameter.items.enum]), [['defer', ['id', 'profile', 'profile.city']], ['only', ['id', 'profile', 'profile.city']]], 'Swagger 2.0 too')
-  t.same(Object.keys(two.paths['/user'].get.responses['200'].schema.properties), ['id'])
+  t.strictSame(two.paths['/user'].get.parameters.map((parameter: Json) => [parameter.name, parameter.items.enum]), [['defer', ['id', 'profile', 'profile.city']], ['only', ['id', 'profile', 'profile.city']]], 'Swagger 2.0 too')
+  t.strictSame(Object.keys(two.paths['/user'].get.responses['200'].schema.properties), ['id'])
 })
 
 test('a caller\'s document leaves the hidden paths out of an envelope\'s values, whatever they hold', async (t) => {
@@ -681,7 +681,7 @@ test('a caller\'s document leaves the hidden paths out of an envelope\'s values,
   const document = openapi({ 'get /users': marked('1', { 200: json(envelope) }) })
   const result = restrictedDocument(document, routes({ ...route, shape: { kind: 'envelope', key: 'results' } }), new Map([['1', hiddenTrie(['secret'])]])) as Json
   const schema = result.paths['/users'].get.responses['200'].content['application/json'].schema
-  t.same([schema.examples, schema.default], [[{ count: 1, results: [{ id: 1 }] }, { count: 0 }, 'not a page'], { count: 0, results: [] }])
+  t.strictSame([schema.examples, schema.default], [[{ count: 1, results: [{ id: 1 }] }, { count: 0 }, 'not a page'], { count: 0, results: [] }])
 })
 
 test('a caller\'s document strips the media type\'s examples that carry a value, and leaves the rest of the content as it is', async (t) => {
@@ -694,7 +694,7 @@ test('a caller\'s document strips the media type\'s examples that carry a value,
   document.components.examples = { user: { value: { id: 1 } } }
   const result = restrictedDocument(document, routes(route), new Map([['1', hiddenTrie(['secret'])]])) as Json
   const relaxed = result.paths['/users'].get.responses['200'].content
-  t.same(relaxed['application/json'].examples, { shared: { $ref: '#/components/examples/user' }, inline: { summary: 'one', value: { id: 1 } } })
+  t.strictSame(relaxed['application/json'].examples, { shared: { $ref: '#/components/examples/user' }, inline: { summary: 'one', value: { id: 1 } } })
   t.equal(relaxed['text/plain'], null)
 })
 
@@ -732,17 +732,17 @@ test('each restricted operation tells a client its complete record, where the re
   const hidden = hiddenTrie(['secret'])
   const result = restrictedDocument(document, list, new Map([['1', hidden], ['2', hidden]])) as Json
   const described = (path: string): unknown => result.paths[path].get[OPERATION_KEY]
-  t.same(described('/page'), {
+  t.strictSame(described('/page'), {
     statuses: { '2XX': { record: { $ref: '#/components/schemas/userVisible' }, records: 'envelope', key: 'items' } }, only: 'fields', defer: 'omit', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id'], maxDepth: 8
   }, 'an envelope of a nullable array, in an allOf part, under a 2XX key; hidden fields leave the sets and default fields')
-  t.same(described('/list'), {
+  t.strictSame(described('/list'), {
     statuses: { 200: { record: { $ref: '#/components/schemas/listUsersRecord' }, records: 'array' } }, only: 'only', defer: 'defer', sets: { summary: ['id', 'name'], private: [] }, defaultFields: ['id'], maxDepth: 8
   }, 'the items of a nullable array declared inline get a component named after the operation id')
-  t.same(result.components.schemas.listUsersRecord, object({ id: { type: 'integer' }, name: { type: 'string' } }))
-  t.same(result.components.schemas.userVisible.required, ['id', 'name'])
-  t.same(['/fields', '/lost', '/none', '/no-items', '/no-key', '/bare', '/plain-text'].map(described), Array(7).fill(undefined),
+  t.strictSame(result.components.schemas.listUsersRecord, object({ id: { type: 'integer' }, name: { type: 'string' } }))
+  t.strictSame(result.components.schemas.userVisible.required, ['id', 'name'])
+  t.strictSame(['/fields', '/lost', '/none', '/no-items', '/no-key', '/bare', '/plain-text'].map(described), Array(7).fill(undefined),
     'no key where no record schema is found: no schema, no items, no records key, a $ref that loops')
-  t.same(described('/text'), { statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'object' } }, only: 'only', defer: 'defer', sets: { one: ['id'] }, maxDepth: 8 },
+  t.strictSame(described('/text'), { statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'object' } }, only: 'only', defer: 'defer', sets: { one: ['id'] }, maxDepth: 8 },
     'any JSON media type; a caller from whom nothing is hidden gets the sets whole')
   // A document the plugin made, fed back (a static document): its operations are found by method and path, and described anew.
   const again = restrictedDocument(result, routes({ ...route, url: '/text' })) as Json
@@ -766,7 +766,7 @@ test('every restricted status is described with its own records, the first found
     { ...route, method: 'PUT', otherStatuses: others.slice(0, 1) }
   )
   const result = restrictedDocument(document, list, new Map([['1', hiddenTrie(['secret'])]])) as Json
-  t.same(result.paths['/users'].post[OPERATION_KEY], {
+  t.strictSame(result.paths['/users'].post[OPERATION_KEY], {
     statuses: {
       200: { record: { $ref: '#/components/schemas/userVisible' }, records: 'array' },
       201: { record: { $ref: '#/components/schemas/createUserRecord201' }, records: 'object' }
@@ -776,8 +776,8 @@ test('every restricted status is described with its own records, the first found
     sets: {},
     maxDepth: 3
   }, 'a 201 beside the 200, each with the records it sends, the hidden field left out of both; a 202 without records and a 204 without a body are not described')
-  t.same(result.components.schemas.createUserRecord201, object({ id: { type: 'integer' } }))
-  t.same(result.paths['/users'].put[OPERATION_KEY].statuses, { 201: { record: { $ref: '#/components/schemas/putUsersRecord' }, records: 'object' } },
+  t.strictSame(result.components.schemas.createUserRecord201, object({ id: { type: 'integer' } }))
+  t.strictSame(result.paths['/users'].put[OPERATION_KEY].statuses, { 201: { record: { $ref: '#/components/schemas/putUsersRecord' }, records: 'object' } },
     'the first status with records is the first described, and names its record after the operation alone')
 })
 
@@ -793,11 +793,11 @@ test('the complete record of an OpenAPI 3.0 or Swagger 2.0 document has no condi
   }
   const expected = { type: 'object', required: ['kind'], properties: { kind: { type: 'string' }, more: { type: 'array', items: { type: 'object' } } }, anyOf: [{}, {}] }
   const three = restrictedDocument(openapi({ 'get /users': marked('1', { 200: json(branches) }) }), routes(route)) as Json
-  t.same(three.components.schemas.getUsersRecord, expected)
+  t.strictSame(three.components.schemas.getUsersRecord, expected)
   const two = restrictedDocument({ swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/users': { get: marked('1', { 200: { description: 'ok', schema: branches } }) } } }, routes(route)) as Json
-  t.same(two.definitions.getUsersRecord, expected)
+  t.strictSame(two.definitions.getUsersRecord, expected)
   const one = restrictedDocument({ ...openapi({ 'get /users': marked('1', { 200: json(branches) }) }), openapi: '3.1.0' }, routes(route)) as Json
-  t.same(one.components.schemas.getUsersRecord, branches, 'OpenAPI 3.1 keeps them')
+  t.strictSame(one.components.schemas.getUsersRecord, branches, 'OpenAPI 3.1 keeps them')
 })
 
 test('a caller\'s document leaves hidden names out of patterns and conditions, behind $refs too, at levels a restriction relaxes and below', async (t) => {
@@ -811,7 +811,7 @@ test('a caller\'s document leaves hidden names out of patterns and conditions, b
   }
   const document = openapi({ 'get /users': marked('1', { 200: json({ type: 'object', properties: { deep: record } }) }) }, { secret: object({ secret: { type: 'string' } }), secretSet: { required: ['secret'] }, idSet: { required: ['id'] } })
   const result = restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]])) as Json
-  t.same(result.paths['/users'].get.responses['200'].content['application/json'].schema.properties.deep, {
+  t.strictSame(result.paths['/users'].get.responses['200'].content['application/json'].schema.properties.deep, {
     type: 'object',
     properties: { id: { type: 'integer' } },
     patternProperties: { '^x-': { type: 'string' } },
@@ -833,7 +833,7 @@ test('a caller\'s document whose relaxed response refers to another document, or
   const leaks: unknown[] = []
   t.throws(() => restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]]), (leak) => leaks.push(leak)), { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK' })
   // The structural walk finds the condition's reference first; it does not tell a reference it cannot follow from a hidden name.
-  t.same(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/allOf/0/if/$ref', reason: 'hidden name' }])
+  t.strictSame(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/allOf/0/if/$ref', reason: 'hidden name' }])
 })
 
 test('a caller\'s document that still names a hidden field is refused with DocumentLeakError, after telling where', async (t) => {
@@ -843,7 +843,7 @@ test('a caller\'s document that still names a hidden field is refused with Docum
   const hidden = new Map([['1', hiddenTrie(['secret'])]])
   const refused = { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', statusCode: 500 }
   t.throws(() => restrictedDocument(document, routes({ ...route, method: ['GET', 'HEAD'] }), hidden, (leak) => leaks.push(leak)), refused)
-  t.same(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name' }])
+  t.strictSame(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name' }])
   t.throws(() => restrictedDocument(document, routes(route), hidden), refused, 'without a listener too')
-  t.same(Object.keys((restrictedDocument(document, routes(route)) as Json).paths), ['/users'], 'the complete document is served')
+  t.strictSame(Object.keys((restrictedDocument(document, routes(route)) as Json).paths), ['/users'], 'the complete document is served')
 })

@@ -64,7 +64,7 @@ const table: Array<{ keyword: string, value: unknown, level?: Json, expected: un
 ]
 
 test('each keyword of a level loses the names and values hidden at that level, or goes when leaving them out would change what it says', async (t) => {
-  for (const { keyword, value, level, expected } of table) t.same(hiddenKeyword(keyword, value, level ?? {}, hidden, maps), expected, `${keyword}: ${JSON.stringify(value)}`)
+  for (const { keyword, value, level, expected } of table) t.strictSame(hiddenKeyword(keyword, value, level ?? {}, hidden, maps), expected, `${keyword}: ${JSON.stringify(value)}`)
 })
 
 test('a pattern that names a hidden field goes, and what it allowed joins additionalProperties; a pattern over a field with hidden paths below loses them', async (t) => {
@@ -81,7 +81,7 @@ test('a pattern that names a hidden field goes, and what it allowed joins additi
     // One that compiles only without the u flag names what it matches so.
     [{ patternProperties: { '^s\\-?sn$': { type: 'string' }, '^x': {} }, additionalProperties: false }, { patternProperties: { '^x': {} }, additionalProperties: { type: 'string' } }]
   ]
-  for (const [level, expected] of rows) t.same(withoutHiddenPatterns(level, hidden, maps), expected, JSON.stringify(level))
+  for (const [level, expected] of rows) t.strictSame(withoutHiddenPatterns(level, hidden, maps), expected, JSON.stringify(level))
   const unchanged = { patternProperties: { '^x': {} } }
   t.equal(withoutHiddenPatterns(unchanged, hidden, maps), unchanged, 'a level that loses nothing is returned as it is')
 })

@@ -57,10 +57,10 @@ test('namesHidden finds a hidden path wherever the vocabulary says a schema name
 })
 
 test('the hidden paths below the names a schema of several names describes', async (t) => {
-  t.same(belowNames(hidden, () => true), hiddenTrie(['ssn', 'secret']), 'below owner and meta, merged')
-  t.same(belowNames(hiddenTrie(['a.x.y', 'b.x.z', 'b.w']), () => true), hiddenTrie(['x.y', 'x.z', 'w']), 'the paths below two names, one name below both merged')
+  t.strictSame(belowNames(hidden, () => true), hiddenTrie(['ssn', 'secret']), 'below owner and meta, merged')
+  t.strictSame(belowNames(hiddenTrie(['a.x.y', 'b.x.z', 'b.w']), () => true), hiddenTrie(['x.y', 'x.z', 'w']), 'the paths below two names, one name below both merged')
   t.equal(belowNames(hidden, (name) => name === 'ssn'), null, 'a name hidden whole has nothing below')
   t.equal(undeclaredBelow({ properties: { owner: {}, meta: {} } }, hidden), null)
-  t.same(undeclaredBelow({ properties: { owner: {} } }, hidden), hidden.children.get('meta'))
-  t.same([hiddenName(hidden, 'ssn'), hiddenName(hidden, 'owner'), hiddenName(hidden, 7)], [true, false, false])
+  t.strictSame(undeclaredBelow({ properties: { owner: {} } }, hidden), hidden.children.get('meta'))
+  t.strictSame([hiddenName(hidden, 'ssn'), hiddenName(hidden, 'owner'), hiddenName(hidden, 7)], [true, false, false])
 })

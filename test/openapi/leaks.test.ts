@@ -311,7 +311,7 @@ test('the last check reads what restricted routes give a caller as plain JSON: a
     }
     if (row.version === '2.0' && row.response?.$ref !== undefined) document.responses = { things: { description: 'ok', schema: { properties: { secret: {} } } } }
     const scanned = scanHiddenNames(document, row.version ?? '3', found, new Map([['1', hiddenTrie(row.hidden)]]))
-    t.same(scanned === null ? null : { pointer: scanned.pointer, name: scanned.name }, row.expected, row.title)
+    t.strictSame(scanned === null ? null : { pointer: scanned.pointer, name: scanned.name }, row.expected, row.title)
   }
 })
 
@@ -333,11 +333,11 @@ test('the structural half finds what the plain reading cannot tell: a name both 
   const { document, found } = scanDocument(both)
   const hidden = new Map([['1', hiddenTrie(both.hidden)]])
   t.equal(scanHiddenNames(document, '3', found, hidden), null, 'the plain reading sees the name visible at the top level')
-  t.same(lastCheck(document, '3', found, hidden), { place: found[0], pointer: `${THINGS_SCHEMA}/properties/owner/properties/secret`, reason: 'hidden name' })
+  t.strictSame(lastCheck(document, '3', found, hidden), { place: found[0], pointer: `${THINGS_SCHEMA}/properties/owner/properties/secret`, reason: 'hidden name' })
   const link = scanDocument({ ...both, schema: undefined, response: { links: { next: { parameters: { a: '$response.body#/owner/secret' } } } } })
-  t.same(lastCheck(link.document, '3', link.found, hidden)?.pointer, `${THINGS}/links/next`, 'a link to the hidden one, not the visible one')
+  t.strictSame(lastCheck(link.document, '3', link.found, hidden)?.pointer, `${THINGS}/links/next`, 'a link to the hidden one, not the visible one')
   const external = scanDocument({ ...both, schema: { properties: { id: { $ref: 'other.json#/id' } } } })
-  t.same(lastCheck(external.document, '3', external.found, hidden), { place: external.found[0], pointer: `${THINGS_SCHEMA}/properties/id/$ref`, reason: 'unchecked reference' }, 'a reference the structural walk does not read is still refused')
+  t.strictSame(lastCheck(external.document, '3', external.found, hidden), { place: external.found[0], pointer: `${THINGS_SCHEMA}/properties/id/$ref`, reason: 'unchecked reference' }, 'a reference the structural walk does not read is still refused')
 })
 
 test('the relaxer\'s reading of propertyNames still names a hidden field by its const, enum or pattern', async (t) => {

@@ -30,12 +30,12 @@ test('a link that reads a hidden path of the body goes, wherever the records sit
   for (const [title, expression, shape, kept] of rows) {
     const response: Json = { description: 'd', links: { self: link('$response.body#/id'), next: link(expression) } }
     withoutHiddenLinks(response, shape, hidden)
-    t.same(Object.keys(response.links), kept ? ['self', 'next'] : ['self'], title)
+    t.strictSame(Object.keys(response.links), kept ? ['self', 'next'] : ['self'], title)
   }
   const alone: Json = { description: 'd', links: { next: link('$response.body#/secret') } }
   withoutHiddenLinks(alone, { kind: 'object' }, hidden)
-  t.same(alone, { description: 'd' }, 'links goes when no link is left')
+  t.strictSame(alone, { description: 'd' }, 'links goes when no link is left')
   const none: Json = { description: 'd' }
   withoutHiddenLinks(none, { kind: 'object' }, hidden)
-  t.same(none, { description: 'd' }, 'a response without links is left as it is')
+  t.strictSame(none, { description: 'd' }, 'a response without links is left as it is')
 })

@@ -25,7 +25,7 @@ test('local definitions move to the components, and the $refs that name them, re
   const components = new Components(document, '3')
   const operation = { responses: { 200: { content: { 'application/json': { schema } }, links: {} }, 404: { content: { 'application/json': { schema: { $defs: { n: {} } } } } } } }
   liftLocalDefinitions(components, '3', [found(operation), found({}), found({ responses: { 200: 'x' } }), found({ responses: { 200: { description: 'no content' } } })])
-  t.same(schema, {
+  t.strictSame(schema, {
     type: 'object',
     properties: {
       a: { $ref: '#/components/schemas/inner2' },
@@ -36,7 +36,7 @@ test('local definitions move to the components, and the $refs that name them, re
       f: { items: { $ref: '#/components/schemas/inner3' } }
     }
   })
-  t.same(document.components.schemas, {
+  t.strictSame(document.components.schemas, {
     inner: { type: 'null' },
     shared: { $ref: '#/components/schemas/s' },
     s: { type: 'string' },
@@ -44,12 +44,12 @@ test('local definitions move to the components, and the $refs that name them, re
     old: { type: 'boolean' },
     inner3: { type: 'integer' }
   }, 'a definition that is no schema object stays out; a status that is not restricted keeps its own')
-  t.same(operation.responses[404].content['application/json'].schema, { $defs: { n: {} } })
+  t.strictSame(operation.responses[404].content['application/json'].schema, { $defs: { n: {} } })
 })
 
 test('Swagger 2.0: a response\'s schema holds its definitions', async (t) => {
   const schema = { properties: { a: { $ref: '#/$defs/inner' } }, $defs: { inner: { type: 'string' } } }
   const document: Json = { swagger: '2.0' }
   liftLocalDefinitions(new Components(document, '2.0'), '2.0', [found({ responses: { 200: { schema } } }), found({ responses: { 200: { description: 'none' } } })])
-  t.same([schema, document.definitions], [{ properties: { a: { $ref: '#/definitions/inner' } } }, { inner: { type: 'string' } }])
+  t.strictSame([schema, document.definitions], [{ properties: { a: { $ref: '#/definitions/inner' } } }, { inner: { type: 'string' } }])
 })

@@ -15,7 +15,7 @@ test('toYaml writes block YAML that reads back as the same value', async (t) => 
     onlyUndefined: { a: undefined }
   }
   const text = toYaml(value)
-  t.same(parse(text), JSON.parse(JSON.stringify(value)))
+  t.strictSame(parse(text), JSON.parse(JSON.stringify(value)))
   t.equal(toYaml({ a: { b: [1, { c: 'd', e: [] }] } }), 'a:\n  b:\n    - 1\n    - c: d\n      e: []\n')
   t.equal(toYaml('text'), 'text\n')
   t.equal(toYaml([]), '[]\n')
@@ -29,5 +29,5 @@ test('toYaml leaves a string plain only where it cannot read back as something e
   const quoted = ['yes', 'No', 'null', 'true', '1.0.0', '2026-01-01', '.inf', '-a', 'a: b', 'a #b', 'a ', '', '~', '*x', '[a]', '{a}', '`code`', 'a"b', 'ü', '@summary']
   for (const text of plain) t.equal(toYaml({ text }), `text: ${text}\n`, text)
   for (const text of quoted) t.equal(toYaml({ text }), `text: ${JSON.stringify(text)}\n`, text)
-  t.same(parse(toYaml([...plain, ...quoted])), [...plain, ...quoted], 'every one reads back as the same string')
+  t.strictSame(parse(toYaml([...plain, ...quoted])), [...plain, ...quoted], 'every one reads back as the same string')
 })

@@ -57,7 +57,7 @@ test('drizzleQuery loads exactly the columns and relations each response sends, 
     return rows.map((row) => ({ ...row, last_login: row.lastLogin, full_name: fullName(row) }))
   })
   const ran = await statementsOf(t, app, sql)
-  t.same(ran, loaded.map(([columns, profile, posts]) => columns === null ? [] : [relationalQuery(columns, profile, posts)]))
+  t.strictSame(ran, loaded.map(([columns, profile, posts]) => columns === null ? [] : [relationalQuery(columns, profile, posts)]))
 })
 
 // For the query builder, a left join of the profile; the posts, which are many, are not loaded.
@@ -81,7 +81,7 @@ test('drizzleSelect loads the columns of the table and of a joined one that each
     sql.length = 0
     const fromDb = await app.inject({ url: `/db${url}`, headers })
     const fromMemory = await app.inject({ url: `/memory${url}`, headers })
-    t.same([fromDb.statusCode, fromDb.body, sql], [200, fromMemory.body, [statement]], url)
+    t.strictSame([fromDb.statusCode, fromDb.body, sql], [200, fromMemory.body, [statement]], url)
   }
 })
 
@@ -103,15 +103,15 @@ test('a route that is not opted in loads every column, and a selection met again
     selections.push(load(request.restrictedFields), query(request.restrictedFields))
     return records[0]
   })
-  t.same((await app.inject('/plain')).json(), [{ id: 2, name: 'Grace', email: null, isStaff: false, lastLogin: null, passwordHash: 'h2', firstName: 'Grace', lastName: 'Hopper', profileId: 2, profile: { id: 2, city: 'Arlington', phone: null } }])
-  t.same(sql, ['select "users"."id", "users"."name", "users"."email", "users"."is_staff", "users"."last_login", "users"."password_hash", "users"."first_name", "users"."last_name", "users"."profile_id", "profiles"."id", "profiles"."city", "profiles"."phone" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" where "users"."id" = $1'])
+  t.strictSame((await app.inject('/plain')).json(), [{ id: 2, name: 'Grace', email: null, isStaff: false, lastLogin: null, passwordHash: 'h2', firstName: 'Grace', lastName: 'Hopper', profileId: 2, profile: { id: 2, city: 'Arlington', phone: null } }])
+  t.strictSame(sql, ['select "users"."id", "users"."name", "users"."email", "users"."is_staff", "users"."last_login", "users"."password_hash", "users"."first_name", "users"."last_name", "users"."profile_id", "profiles"."id", "profiles"."city", "profiles"."phone" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" where "users"."id" = $1'])
   await app.inject('/restricted?only=name')
   await app.inject('/restricted?only=name')
   t.equal(selections[0], selections[2])
   t.equal(selections[1], selections[3])
-  t.same(Object.keys(selections[0] as object), ['id', 'name'])
-  t.same(selections[1], { columns: { id: true, name: true } })
-  t.same(Object.keys(drizzleSelect(posts)({ restricted: false, fields: [], paths: [], has: () => true })), ['id', 'authorId', 'title', 'body'])
+  t.strictSame(Object.keys(selections[0] as object), ['id', 'name'])
+  t.strictSame(selections[1], { columns: { id: true, name: true } })
+  t.strictSame(Object.keys(drizzleSelect(posts)({ restricted: false, fields: [], paths: [], has: () => true })), ['id', 'authorId', 'title', 'body'])
 })
 
 test('a source that names what the tables do not have fails when the adapter is built, naming the field and the column', async (t) => {
@@ -182,9 +182,9 @@ test('drizzleSelect joins one-to-one and many-to-one relations at any depth, eac
     return rows.map((row: Record<string, any>) => postOf({ ...row, comments: undefined }))
   })
   const requests = postRequests.filter(({ url }) => url.includes('author') && !url.includes('comments'))
-  t.same(requests.map(({ url }) => url), ['/posts?only=title,author.profile.city', '/posts?only=author.profile'])
+  t.strictSame(requests.map(({ url }) => url), ['/posts?only=title,author.profile.city', '/posts?only=author.profile'])
   const ran = await statementsOf(t, app, sql, requests)
-  t.same(ran, [
+  t.strictSame(ran, [
     ['select "posts"."id", "posts"."title", "users"."id", "profiles"."id", "profiles"."city" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"'],
     ['select "posts"."id", "users"."id", "profiles"."id", "profiles"."city", "profiles"."phone" from "posts" left join "users" on "posts"."author_id" = "users"."id" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "posts"."id"']
   ])
@@ -198,7 +198,7 @@ test('with column privileges, the query builder names only the columns it reads;
   const joined = drizzleSelect(users, joinedFields)
   const joinedApp = await appWith(t, async (selection) => await db.select(joined(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id))
   const response = await joinedApp.inject('/db/users?only=name,profile.city')
-  t.same([response.statusCode, response.body], [200, nameAndCity])
+  t.strictSame([response.statusCode, response.body], [200, nameAndCity])
   const related = drizzleQuery(users, userFields)
   const relationalApp = await appWith(t, async (selection) => await db.query.users.findMany({ ...related(selection), orderBy: users.id }))
   sql.length = 0
@@ -217,11 +217,11 @@ test('drizzleSelect tells a joined row kept with none of its fields from none by
   let load: typeof byKey = byKey
   const app = await appWith(t, async (selection) => await db.select(load(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id))
   const fromDb = await app.inject('/db/users?only=name,profile&defer=profile.city')
-  t.same([fromDb.statusCode, fromDb.body], [200, (await app.inject('/memory/users?only=name,profile&defer=profile.city')).body])
-  t.same(sql, ['select "users"."id", "users"."name", "profiles"."id" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"'])
+  t.strictSame([fromDb.statusCode, fromDb.body], [200, (await app.inject('/memory/users?only=name,profile&defer=profile.city')).body])
+  t.strictSame(sql, ['select "users"."id", "users"."name", "profiles"."id" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"'])
   load = withoutKey as typeof byKey
   const refused = await app.inject('/db/users?only=name,profile&defer=profile.city')
-  t.same([refused.statusCode, refused.json().code], [500, 'FST_RESTRICTED_FIELDS_LOAD_FAILED'])
+  t.strictSame([refused.statusCode, refused.json().code], [500, 'FST_RESTRICTED_FIELDS_LOAD_FAILED'])
 })
 
 // The shared database closes once every test has run.

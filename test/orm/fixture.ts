@@ -182,7 +182,7 @@ export async function statementsOf (t: Test, app: FastifyInstance, sql: string[]
     sql.length = 0
     const fromDb = await app.inject({ url: `/db${url}`, headers })
     const fromMemory = await app.inject({ url: `/memory${url}`, headers })
-    t.same([fromDb.statusCode, fromMemory.statusCode], [status ?? 200, status ?? 200], url)
+    t.strictSame([fromDb.statusCode, fromMemory.statusCode], [status ?? 200, status ?? 200], url)
     t.equal(fromDb.body, fromMemory.body, `${url}${staff === true ? ' as staff' : ''}: the same body as from memory`)
     ran.push([...sql])
   }
@@ -275,7 +275,7 @@ export const postRequests: Array<{ url: string, staff?: boolean, status?: number
 export function checkPostStatements (t: Test, ran: string[][]): void {
   postRequests.forEach(({ url, staff, status, sendsText }, index) => {
     const text = ran[index].join('\n')
-    if (status !== undefined) t.same(ran[index], [], `${url}: no statement for a refused request`)
+    if (status !== undefined) t.strictSame(ran[index], [], `${url}: no statement for a refused request`)
     if (staff !== true) t.notMatch(text, /phone|flagged/, `${url}: no hidden column read for an anonymous caller`)
     t.notMatch(text, /password_hash/, `${url}: no column that no field declares`)
     if (sendsText !== true) t.notMatch(text, /"body"/, `${url}: no comment body unless its text is sent`)

@@ -123,11 +123,11 @@ for (const adapter of adapters) {
     const { load, run } = adapter.open(await seeded(), sql, t)
     const app = await appOver(t, async (selection) => await run(load(selection)))
     const staff = await app.inject({ url: '/t?only=x,y', headers: { 'x-staff': 'yes' } })
-    t.same([staff.statusCode, staff.json()], [200, [{ x: 'x', y: 'y' }]])
+    t.strictSame([staff.statusCode, staff.json()], [200, [{ x: 'x', y: 'y' }]])
     t.match(sql.join(), /"x".*"y"/)
     sql.length = 0
     const anonymous = await app.inject('/t?only=x%0Ay')
-    t.same([anonymous.statusCode, anonymous.body], [200, '[{"x\\ny":"xy"}]'])
+    t.strictSame([anonymous.statusCode, anonymous.body], [200, '[{"x\\ny":"xy"}]'])
     t.equal(sql.length, 1)
     t.match(sql[0], /"xy"/)
     t.notMatch(sql[0], /"y"/, 'the hidden column is not loaded')
@@ -151,7 +151,7 @@ for (const adapter of adapters) {
     t.type(errors[0], TypeError)
     sql.length = 0
     const anonymous = await app.inject('/t?only=x')
-    t.same([anonymous.statusCode, anonymous.json()], [200, [{ x: 'x' }]])
+    t.strictSame([anonymous.statusCode, anonymous.json()], [200, [{ x: 'x' }]])
     t.notMatch(sql.join(), /"y"/)
   })
 
@@ -168,7 +168,7 @@ for (const adapter of adapters) {
     const logs: string[] = []
     const app = await appOver(t, async (selection) => await run(load(selection)), { logs })
     const response = await app.inject('/t?only=nickname')
-    t.same([response.statusCode, response.json()], [500, {
+    t.strictSame([response.statusCode, response.json()], [500, {
       statusCode: 500,
       code: 'FST_RESTRICTED_FIELDS_LOAD_FAILED',
       error: 'Internal Server Error',

@@ -42,16 +42,16 @@ test('kyselySelect loads exactly the columns and relations each response sends, 
       .orderBy('users.id').execute()
     return rows.map((row: Record<string, any>) => ({ ...row, isStaff: row.is_staff, full_name: fullName({ firstName: row.first_name, lastName: row.last_name }) }))
   })
-  t.same(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : [selectStatement(columns, profile, posts)]))
+  t.strictSame(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : [selectStatement(columns, profile, posts)]))
 })
 
 test('on a route that is not opted in, the plan holds every column listed and every relation', async (t) => {
   const notOptedIn = { restricted: false, fields: [], paths: [], has: () => true }
-  t.same(loadUsers(notOptedIn), {
+  t.strictSame(loadUsers(notOptedIn), {
     columns: ['id', 'name', 'email', 'is_staff', 'last_login', 'first_name', 'last_name', 'profile_id'],
     relations: { profile: { columns: ['id', 'city', 'phone'], relations: {} }, posts: { columns: ['id', 'title'], relations: {} } }
   })
-  t.same(kyselySelect<Database, 'posts'>({ table: 'posts', columns: ['id', 'title'] })(notOptedIn), { columns: ['id', 'title'], relations: {} })
+  t.strictSame(kyselySelect<Database, 'posts'>({ table: 'posts', columns: ['id', 'title'] })(notOptedIn), { columns: ['id', 'title'], relations: {} })
   // @ts-expect-error -- not a column of posts
   t.throws(() => kyselySelect<Database, 'posts'>({ table: 'posts', columns: ['id', 'title'] }, { fields: { heading: 'headline' } }), {
     code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE',
@@ -112,7 +112,7 @@ test('with column privileges, the statements name only the columns a selection r
       .orderBy('users.id').execute()
   })
   const response = await app.inject('/db/users?only=name,profile.city')
-  t.same([response.statusCode, response.body], [200, nameAndCity])
+  t.strictSame([response.statusCode, response.body], [200, nameAndCity])
 })
 
 // The shared database closes once every test has run.

@@ -36,13 +36,13 @@ test('a plan loads the always-loaded columns and what each selected field comes 
     [['settings', 'settings.theme', 'settings.theme.dark'], { columns: ['id', 'settings'], relations: {} }],
     [[], { columns: ['id'], relations: {} }]
   ]
-  for (const [paths, plan] of cases) t.same(plans.plan(selection(...paths)), plan, paths.join(', '))
+  for (const [paths, plan] of cases) t.strictSame(plans.plan(selection(...paths)), plan, paths.join(', '))
 })
 
 test('a related table without an id loads none by default, and always can be set for each level', async (t) => {
-  t.same(planner(users).plan(selection('posts', 'posts.title')), { columns: ['id'], relations: { posts: { columns: ['title'], relations: {} } } })
+  t.strictSame(planner(users).plan(selection('posts', 'posts.title')), { columns: ['id'], relations: { posts: { columns: ['title'], relations: {} } } })
   const plans = planner(users, { always: ['id', 'email'], fields: { posts: { relation: 'posts', always: ['post_id'] } } })
-  t.same(plans.plan(selection('posts', 'posts.title')), { columns: ['id', 'email'], relations: { posts: { columns: ['post_id', 'title'], relations: {} } } })
+  t.strictSame(plans.plan(selection('posts', 'posts.title')), { columns: ['id', 'email'], relations: { posts: { columns: ['post_id', 'title'], relations: {} } } })
 })
 
 test('a route that is not opted in has no plan; a selection met again, as the same object or by its paths, has the same one', async (t) => {
@@ -58,25 +58,25 @@ test('a route that is not opted in has no plan; a selection met again, as the sa
 
 test('selections whose names hold a newline or any other character but . and , never share a plan', async (t) => {
   const plans = planner({ name: 't', columns: ['id', 'x', 'y', 'xy', 'a', 'b', 'ab'] }, { fields: { 'x\ny': 'xy', 'a","b': 'ab' } })
-  t.same(plans.plan(selection('x', 'y')), { columns: ['id', 'x', 'y'], relations: {} })
-  t.same(plans.plan(selection('x\ny')), { columns: ['id', 'xy'], relations: {} })
-  t.same(plans.plan(selection('a', 'b')), { columns: ['id', 'a', 'b'], relations: {} })
-  t.same(plans.plan(selection('a","b')), { columns: ['id', 'ab'], relations: {} })
+  t.strictSame(plans.plan(selection('x', 'y')), { columns: ['id', 'x', 'y'], relations: {} })
+  t.strictSame(plans.plan(selection('x\ny')), { columns: ['id', 'xy'], relations: {} })
+  t.strictSame(plans.plan(selection('a', 'b')), { columns: ['id', 'a', 'b'], relations: {} })
+  t.strictSame(plans.plan(selection('a","b')), { columns: ['id', 'ab'], relations: {} })
 })
 
 test('a relation the route declares no fields inside is refused by the check; one a request keeps with none of its fields loads its always-loaded columns', async (t) => {
   const plans = planner(users)
   const message = "Field 'posts' loads relation 'posts', but the response declares no fields inside it (deeper than maxDepth, or a free-form object); declare its fields, or give it a column or dependsOn source"
   t.throws(() => plans.check(['id', 'posts']), { code: 'FST_RESTRICTED_FIELDS_INVALID_SOURCE', message })
-  t.same(plans.plan(selection('profile')), { columns: ['id'], relations: { profile: { columns: ['id'], relations: {} } } }, 'its key tells {} from null')
-  t.same(plans.plan(selection('posts')), { columns: ['id'], relations: { posts: { columns: [], relations: {} } } }, 'a table without an id has none')
+  t.strictSame(plans.plan(selection('profile')), { columns: ['id'], relations: { profile: { columns: ['id'], relations: {} } } }, 'its key tells {} from null')
+  t.strictSame(plans.plan(selection('posts')), { columns: ['id'], relations: { posts: { columns: [], relations: {} } } }, 'a table without an id has none')
 })
 
 test('relations of relations are planned at any depth, each with its own sources and always-loaded columns', async (t) => {
   const comments = { name: 'comments', columns: ['id', 'post_id', 'body', 'flagged'], relations: { author: { name: 'users', columns: ['id', 'name'] } } }
   const deep = { name: 'users', columns: ['id', 'name'], relations: { posts: { name: 'posts', columns: ['id', 'title'], relations: { comments } } } }
   const plans = planner(deep, { fields: { posts: { relation: 'posts', fields: { comments: { relation: 'comments', fields: { text: 'body' }, always: [] } } } } })
-  t.same(plans.plan(selection('posts', 'posts.comments', 'posts.comments.text', 'posts.comments.author', 'posts.comments.author.name')), {
+  t.strictSame(plans.plan(selection('posts', 'posts.comments', 'posts.comments.text', 'posts.comments.author', 'posts.comments.author.name')), {
     columns: ['id'],
     relations: { posts: { columns: ['id'], relations: { comments: { columns: ['body'], relations: { author: { columns: ['id', 'name'], relations: {} } } } } } }
   })
@@ -87,7 +87,7 @@ test('a plan remembers a bounded number of selections by their paths', async (t)
   const first = plans.plan(selection('c0'))
   for (let index = 1; index < 1100; index++) plans.plan(selection(`c${index}`))
   t.not(plans.plan(selection('c0')), first, 'forgotten after 1024 others')
-  t.same(plans.plan(selection('c0')), first)
+  t.strictSame(plans.plan(selection('c0')), first)
 })
 
 test('a field with no source and no column of its name fails when planned or checked, naming the field and the column', async (t) => {

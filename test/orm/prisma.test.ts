@@ -34,7 +34,7 @@ test('prismaSelect loads exactly the columns and relations each response sends, 
     const rows = await prisma.user.findMany({ select: loadUsers(selection), orderBy: { id: 'asc' } }) as Array<Record<string, any>>
     return rows.map((row) => ({ ...row, last_login: row.lastLogin, full_name: fullName(row) }))
   })
-  t.same(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : statements(columns, profile, posts)))
+  t.strictSame(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : statements(columns, profile, posts)))
 })
 
 test('on a route that is not opted in, Prisma loads every scalar field; a field of no model does not compile and throws', async (t) => {
@@ -85,7 +85,7 @@ test('with column privileges, the statements name only the columns a selection r
   t.teardown(() => prisma.$disconnect())
   const app = await appWith(t, async (selection) => await prisma.user.findMany({ select: loadUsers(selection), orderBy: { id: 'asc' } }))
   const response = await app.inject('/db/users?only=name,profile.city')
-  t.same([response.statusCode, response.body], [200, nameAndCity])
+  t.strictSame([response.statusCode, response.body], [200, nameAndCity])
 })
 
 test('a relation kept with none of its fields and no always-loaded column is refused with a 500 that names no column', async (t) => {
@@ -95,7 +95,7 @@ test('a relation kept with none of its fields and no always-loaded column is ref
   )
   const kept = { restricted: true, fields: ['profile'], paths: ['profile'], has: () => true }
   t.throws(() => load(kept), { code: 'FST_RESTRICTED_FIELDS_LOAD_FAILED', cause: { message: "Relation 'profile' is kept with none of its fields and has no always-loaded column to tell a row from none; give the relation `always`" } })
-  t.same(load({ ...kept, paths: ['profile', 'profile.city'] }), { id: true, profile: { select: { city: true } } })
+  t.strictSame(load({ ...kept, paths: ['profile', 'profile.city'] }), { id: true, profile: { select: { city: true } } })
 })
 
 // The shared database closes once every test has run.

@@ -27,7 +27,7 @@ test('a compile reads the shared schemas its selection reaches, and no other', a
   for (let i = 0; i < 3; i++) {
     const response = await app.inject('/items?only=id,price')
     // Fastify's serializerOpts hold for the compiled selection too: integers are rounded up.
-    t.same([response.statusCode, response.body], [200, '[{"id":2,"price":{"amount":3,"currency":"EUR"}}]'])
+    t.strictSame([response.statusCode, response.body], [200, '[{"id":2,"price":{"amount":3,"currency":"EUR"}}]'])
   }
   t.equal(unrelated.reads, 0, 'an unrelated shared schema is not read')
   t.ok(reached.reads > 0, 'the shared schema the selection reaches is read')
@@ -42,7 +42,7 @@ test('a $ref that only Fastify\'s compiler resolves (an id nested in a shared sc
   app.get('/nested', { restrictFields: true, schema: { response: { 200: schema } } }, async () => ({ o: { inner: { x: 'a' } }, i: { x: 'b', y: 1 }, id: 1 }))
   for (let i = 0; i < 3; i++) {
     const response = await app.inject('/nested?only=i')
-    t.same([response.statusCode, response.body], [200, '{"i":{"x":"b"}}'])
+    t.strictSame([response.statusCode, response.body], [200, '{"i":{"x":"b"}}'])
   }
 })
 
@@ -77,12 +77,12 @@ test('a selection estimated too costly to compile while a request waits is writt
   compiled.length = 0
   for (let i = 0; i < 4; i++) {
     const response = await app.inject('/wide?only=id,own39')
-    t.same([response.statusCode, response.body], [200, '[{"id":1},{"own39":"y","id":2}]'])
+    t.strictSame([response.statusCode, response.body], [200, '[{"id":1},{"own39":"y","id":2}]'])
   }
   t.equal(compiled.length, 0, 'the selection of 40 variants is not compiled')
   for (let i = 0; i < 2; i++) {
     const response = await app.inject('/narrow?only=id,own0')
-    t.same([response.statusCode, response.body], [200, '[{"own0":"x","id":1}]'])
+    t.strictSame([response.statusCode, response.body], [200, '[{"own0":"x","id":1}]'])
   }
   t.equal(compiled.length, 1, 'the selection of 2 variants is compiled on its second sighting')
 })
@@ -103,7 +103,7 @@ test('cacheBytes bounds the compiled serializers a route keeps: one that does no
     compiled = 0
     for (const only of ['id', 'id', 'name', 'name', 'id', 'id']) {
       const response = await app.inject(`/items?only=${only}`)
-      t.same([response.statusCode, response.body], [200, only === 'id' ? '[{"id":1}]' : '[{"name":"a"}]'])
+      t.strictSame([response.statusCode, response.body], [200, only === 'id' ? '[{"id":1}]' : '[{"name":"a"}]'])
     }
     t.equal(compiled, compiles, `cacheBytes ${String(cacheBytes)}`)
   }

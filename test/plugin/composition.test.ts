@@ -13,7 +13,7 @@ import type { JsonSchema } from '../../lib/schema/tree.js'
 async function expectEverywhere (t: Test, app: FastifyInstance, url: string, status: number, body: string): Promise<void> {
   for (const prefix of ['/compiled', '/compiled', '/written', '/copied']) {
     const response = await app.inject(prefix + url)
-    t.same([response.statusCode, response.body], [status, body], prefix + url)
+    t.strictSame([response.statusCode, response.body], [status, body], prefix + url)
   }
 }
 
@@ -129,7 +129,7 @@ test('Zod discriminatedUnion: each record keeps the names of its own variant', a
   for (const [query, body] of [['only=lives', '[{"lives":9},{}]'], ['defer=kind', '[{"lives":9},{"barks":true}]'], ['', '[{"kind":"cat","lives":9},{"kind":"dog","barks":true}]']]) {
     for (let i = 0; i < 2; i++) {
       const response = await app.inject(`/pets?${query}`)
-      t.same([response.statusCode, response.body], [200, body], query)
+      t.strictSame([response.statusCode, response.body], [200, body], query)
     }
   }
 })
@@ -165,7 +165,7 @@ test('a Zod nullable record stays null', async (t) => {
   app.get('/me', { restrictFields: true, schema: { response: { 200: z.object({ id: z.int() }).nullable() } } }, async () => null)
   for (let i = 0; i < 2; i++) {
     const response = await app.inject('/me?only=id')
-    t.same([response.statusCode, response.body], [200, 'null'])
+    t.strictSame([response.statusCode, response.body], [200, 'null'])
   }
 })
 
@@ -220,7 +220,7 @@ test('Zod dates and codecs are leaves, written as the route writes them', async 
   for (const [query, body] of [['', '{"id":1,"createdAt":"1970-01-01T00:00:00.000Z","at":"2001-09-09T01:46:40.000Z"}'], ['only=createdAt', '{"createdAt":"1970-01-01T00:00:00.000Z"}'], ['defer=createdAt', '{"id":1,"at":"2001-09-09T01:46:40.000Z"}']]) {
     for (let i = 0; i < 2; i++) {
       const response = await app.inject(`/r?${query}`)
-      t.same([response.statusCode, response.body], [200, body], query)
+      t.strictSame([response.statusCode, response.body], [200, body], query)
     }
   }
 })
@@ -261,12 +261,12 @@ test('null stays null for nullable variants, a nullable array field and a nullab
 test('a record that matches no variant fails as the route fails without the plugin, on every path', async (t) => {
   const app = await appWith(t, { anyOf: [cat, dog] }, () => ({ kind: 'bird', name: 'Tweety', wings: 2 }))
   const failure = '{"statusCode":500,"error":"Internal Server Error","message":"The value of \'#\' does not match schema definition."}'
-  t.same([(await app.inject('/plain')).statusCode, (await app.inject('/plain')).body], [500, failure], 'the route without the plugin')
+  t.strictSame([(await app.inject('/plain')).statusCode, (await app.inject('/plain')).body], [500, failure], 'the route without the plugin')
   await app.inject('/compiled?only=name')
   // fast-json-stringify names the schema it failed on: in a pruned schema, one it merged.
   for (const url of ['/compiled?only=name', '/written?only=name,kind', '/copied?only=name']) {
     const response = await app.inject(url)
-    t.same([response.statusCode, response.json().error], [500, 'Internal Server Error'], url)
+    t.strictSame([response.statusCode, response.json().error], [500, 'Internal Server Error'], url)
     t.match(response.json().message, /^The value of '[^']*' does not match schema definition\.$/, url)
   }
 })
@@ -308,19 +308,19 @@ test('tagged variants that keep the same fields are written by one schema once e
   ] as const) {
     for (let i = 0; i < 2; i++) {
       const response = await app.inject(`${url}&only=kind,name`)
-      t.same([response.statusCode, response.body], [status, body], url)
+      t.strictSame([response.statusCode, response.body], [status, body], url)
     }
-    t.same(compiled.at(-1), schema, `${url}: the records' shared schema is compiled last`)
+    t.strictSame(compiled.at(-1), schema, `${url}: the records' shared schema is compiled last`)
   }
   // Each of these has a record of no variant, or not where records belong: it fails as the route fails.
   for (const url of ['/array?payload=bird', '/array?payload=nulls', '/array?payload=list', '/nullable?payload=unkinded', '/page?payload=bird', '/one?payload=unkinded']) {
     const response = await app.inject(`${url}&only=kind,name`)
-    t.same([response.statusCode, response.json().error], [500, 'Internal Server Error'], url)
+    t.strictSame([response.statusCode, response.json().error], [500, 'Internal Server Error'], url)
     t.match(response.json().message, /^The value of '[^']*' does not match schema definition\.$/, url)
   }
-  t.same([(await app.inject('/page?payload=none&only=kind,name')).statusCode, (await app.inject('/page?payload=none&only=kind,name')).body], [200, '{"count":2}'], 'an envelope without its records')
+  t.strictSame([(await app.inject('/page?payload=none&only=kind,name')).statusCode, (await app.inject('/page?payload=none&only=kind,name')).body], [200, '{"count":2}'], 'an envelope without its records')
   const notAPage = await app.inject('/page?payload=null&only=kind,name')
-  t.same([notAPage.statusCode, notAPage.body], [200, fastJsonStringify(routes[2][1] as object)(null)], 'no envelope: written as the route writes it')
+  t.strictSame([notAPage.statusCode, notAPage.body], [200, fastJsonStringify(routes[2][1] as object)(null)], 'no envelope: written as the route writes it')
 })
 
 test('a copy goes out in its own variant\'s order, with its own variant\'s fields, when it fits several once fields are left out', async (t) => {
@@ -342,7 +342,7 @@ test('a copy goes out in its own variant\'s order, with its own variant\'s field
   app.get('/copied', { restrictFields: { cacheSize: 0 }, schema: { response: { 200: page } } }, async () => ({ results: records, count: 3 }))
   t.equal((await app.inject('/plain')).body, '{"results":[{"kind":"b","b":null,"a":null},{"kind":"b","b":2,"a":"3"},{"kind":"a","a":{"x":1},"b":"y"}],"count":3}')
   const copied = await app.inject('/copied?only=a&only=b')
-  t.same([copied.statusCode, copied.body], [200, '{"results":[{"b":null,"a":null},{"b":2,"a":"3"},{"a":{"x":1},"b":"y"}],"count":3}'])
+  t.strictSame([copied.statusCode, copied.body], [200, '{"results":[{"b":null,"a":null},{"b":2,"a":"3"},{"a":{"x":1},"b":"y"}],"count":3}'])
 })
 
 test('a serializer compiler that refuses the variant chooser leaves records to the copy, with the kept fields they have; tagged variants need no chooser', async (t) => {
@@ -356,10 +356,10 @@ test('a serializer compiler that refuses the variant chooser leaves records to t
   const untagged = { anyOf: [{ ...cat, required: [] }, { ...dog, required: [] }] }
   const app = await appWith(t, { type: 'array', items: untagged }, () => pets, refusingChoosers)
   const response = await app.inject('/written?only=kind,lives')
-  t.same([response.statusCode, response.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog","lives":1}]'])
+  t.strictSame([response.statusCode, response.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog","lives":1}]'])
   const tagged = await appWith(t, { type: 'array', items: { anyOf: [cat, dog] } }, () => pets, refusingChoosers)
   const written = await tagged.inject('/written?only=kind,lives')
-  t.same([written.statusCode, written.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog"}]'], 'each record written as its own variant')
+  t.strictSame([written.statusCode, written.body], [200, '[{"kind":"cat","lives":9},{"kind":"dog"}]'], 'each record written as its own variant')
 })
 
 test('a hiddenFields rule hides a field of every variant, nested ones included, on every path', async (t) => {
@@ -375,9 +375,9 @@ test('a hiddenFields rule hides a field of every variant, nested ones included, 
   await app.ready()
   for (const url of ['/compiled', '/compiled', '/written']) {
     const whole = await app.inject(url)
-    t.same([whole.statusCode, whole.body], [200, '[{"kind":"cat","name":"Tom"},{"kind":"dog","name":"Rex","barks":true,"owner":{"name":"Ann"}}]'], url)
+    t.strictSame([whole.statusCode, whole.body], [200, '[{"kind":"cat","name":"Tom"},{"kind":"dog","name":"Rex","barks":true,"owner":{"name":"Ann"}}]'], url)
     const owners = await app.inject(`${url}?only=owner`)
-    t.same([owners.statusCode, owners.body], [200, '[{},{"owner":{"name":"Ann"}}]'], `${url}?only=owner`)
+    t.strictSame([owners.statusCode, owners.body], [200, '[{},{"owner":{"name":"Ann"}}]'], `${url}?only=owner`)
     const hidden = await app.inject(`${url}?only=lives`)
     t.equal(hidden.statusCode, 400, `${url}?only=lives`)
   }

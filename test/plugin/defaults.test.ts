@@ -36,7 +36,7 @@ async function routes (t: Test, hidden: string[] | null): Promise<{ app: Fastify
 async function expectEach (t: Test, app: FastifyInstance, urls: string[], query: string, expected: unknown): Promise<void> {
   for (const url of urls) {
     const response = await app.inject(url + query)
-    t.same([response.statusCode, response.json()], [200, expected], url + query)
+    t.strictSame([response.statusCode, response.json()], [200, expected], url + query)
   }
 }
 
@@ -47,9 +47,9 @@ test('a hidden path is removed from an object, an array and a free-form default'
   await expectEach(t, app, urls, '?only=profile,tags,meta', { profile: anonymous.profile, tags: anonymous.tags, meta: anonymous.meta })
   await expectEach(t, app, urls, '?defer=id', { profile: anonymous.profile, tags: anonymous.tags, meta: anonymous.meta })
   const response = await app.inject('/listed?defer=meta')
-  t.same(response.json(), [{ id: 3, profile: { city: 'Nowhere' }, tags: [{ label: 'new' }] }, { id: 4, profile: { city: 'Nowhere' }, tags: [{ label: 'new' }] }])
+  t.strictSame(response.json(), [{ id: 3, profile: { city: 'Nowhere' }, tags: [{ label: 'new' }] }, { id: 4, profile: { city: 'Nowhere' }, tags: [{ label: 'new' }] }])
   const staff = await app.inject({ url: '/written?only=profile', headers: { 'x-role': 'staff' } })
-  t.same(staff.json(), { profile: { city: 'Nowhere', phone: '555-0100' } }, 'a caller who may see everything gets the whole default')
+  t.strictSame(staff.json(), { profile: { city: 'Nowhere', phone: '555-0100' } }, 'a caller who may see everything gets the whole default')
 })
 
 test('a default keeps only the fields the selection keeps', async (t) => {
@@ -60,7 +60,7 @@ test('a default keeps only the fields the selection keeps', async (t) => {
   await expectEach(t, app, urls, '?only=id,tags&defer=tags.internal', { id: 3, tags: [{ label: 'new' }] })
   await expectEach(t, app, urls, '?only=profile,meta', { profile: { city: 'Nowhere', phone: '555-0100' }, meta: { source: 'import', note: { text: 'n', secret: 's' } } })
   const response = await app.inject('/listed?only=profile.phone')
-  t.same(response.json(), [{ profile: { phone: '555-0100' } }, { profile: { phone: '555-0100' } }])
+  t.strictSame(response.json(), [{ profile: { phone: '555-0100' } }, { profile: { phone: '555-0100' } }])
 })
 
 test('a leaf loses the hidden paths of what its own schema writes: a default inside it, or its const', async (t) => {
@@ -81,7 +81,7 @@ test('a leaf loses the hidden paths of what its own schema writes: a default ins
   app.get('/written', { restrictFields: { cacheSize: 0 }, schema }, async () => value)
   app.get('/copied', { restrictFields: { cacheSize: 0 }, schema }, async () => opaque(value))
   await app.ready()
-  t.same((await app.inject('/plain')).json(), { id: 3, profile: { city: 'Oslo', phone: '555-0100' }, meta: { source: 'import', secret: 's' } }, 'what the route writes unrestricted')
+  t.strictSame((await app.inject('/plain')).json(), { id: 3, profile: { city: 'Oslo', phone: '555-0100' }, meta: { source: 'import', secret: 's' } }, 'what the route writes unrestricted')
   for (const query of ['', '?only=profile,meta', '?defer=id']) {
     const expected = { id: 3, profile: { city: 'Oslo' }, meta: { source: 'import' } }
     if (query !== '') delete (expected as Partial<typeof expected>).id
@@ -104,7 +104,7 @@ test('in an envelope, the copied records lose the hidden paths their leaves\' sc
     ['empty', { count: 0, results: [], phone: 'desk' }]
   ] as const) {
     const response = await app.inject(`/page?kind=${kind}`)
-    t.same([response.statusCode, response.json()], [200, expected], kind)
+    t.strictSame([response.statusCode, response.json()], [200, expected], kind)
   }
   const none = await app.inject('/page?kind=none')
   t.equal(none.statusCode, 200)

@@ -32,8 +32,8 @@ async function documentedApp (t: Test, swaggerOptions: Partial<SwaggerOptions>, 
 /** Each caller's document: the anonymous one refused with the coded 500 (and why, in the log), staff's served. */
 async function refusedToAnonymous (t: Test, app: ReturnType<typeof Fastify>, lines: Json[], reason: Json): Promise<Json> {
   const anonymous = await app.inject('/docs')
-  t.same([anonymous.statusCode, anonymous.json()], [500, REFUSED], 'the anonymous caller\'s document is refused')
-  t.same(lines.filter((line) => 'reason' in line).map(({ route, pointer, reason }) => ({ route, pointer, reason })), [reason], 'the log says why')
+  t.strictSame([anonymous.statusCode, anonymous.json()], [500, REFUSED], 'the anonymous caller\'s document is refused')
+  t.strictSame(lines.filter((line) => 'reason' in line).map(({ route, pointer, reason }) => ({ route, pointer, reason })), [reason], 'the log says why')
   const staff = await app.inject({ url: '/docs', headers: STAFF })
   t.equal(staff.statusCode, 200, 'staff, from whom nothing is hidden, get theirs')
   return staff.json()
@@ -47,7 +47,7 @@ test('a transform that moves a restricted route\'s operation without its key ref
     }
   })
   const staff = await refusedToAnonymous(t, app, lines, { route: 'GET /users/:id', pointer: '', reason: 'operation not found' })
-  t.same(Object.keys(staff.paths), ['/v2/users/{id}', '/v2/docs'])
+  t.strictSame(Object.keys(staff.paths), ['/v2/users/{id}', '/v2/docs'])
   t.match(JSON.stringify(app.swagger()), /"secret"/, 'the complete document is made as before')
 })
 
@@ -56,14 +56,14 @@ test('a transform that hides a restricted route refuses the caller\'s document; 
   await refusedToAnonymous(t, hidden.app, hidden.lines, { route: 'GET /users/:id', pointer: '', reason: 'operation not found' })
   const own = await documentedApp(t, {}, { hide: true })
   const anonymous = await own.app.inject('/docs')
-  t.same([anonymous.statusCode, Object.keys(anonymous.json().paths)], [200, ['/docs']], 'a route hidden by its own schema is left out, as @fastify/swagger does')
+  t.strictSame([anonymous.statusCode, Object.keys(anonymous.json().paths)], [200, ['/docs']], 'a route hidden by its own schema is left out, as @fastify/swagger does')
 })
 
 test('a transform that moves a restricted route with its key keeps it relaxed and checked', async (t) => {
   const { app } = await documentedApp(t, { transform: ({ schema, url }) => ({ schema, url: `/v2${url}` }) })
   const anonymous = await app.inject('/docs')
   t.equal(anonymous.statusCode, 200)
-  t.same(Object.keys(anonymous.json().paths), ['/v2/users/{id}', '/v2/docs'])
+  t.strictSame(Object.keys(anonymous.json().paths), ['/v2/users/{id}', '/v2/docs'])
   t.notMatch(anonymous.body, /secret/)
 })
 

@@ -93,12 +93,12 @@ test('variants told apart by a hidden tag are described without it: the tag leav
   const app = await documentedApp(t)
   t.equal((await app.inject('/parties')).body, '[{"id":1},{"id":2,"vat":"V"}]')
   for (const [url, document] of await documents(app)) {
-    t.same(document.components.schemas.getPartiesRecord, { anyOf: [ref('personRestricted2'), ref('orgRestricted2')] }, `${url}: the complete record`)
-    t.same(document.components.schemas.getPartiesRecord.anyOf.map((variant: Json) => component(document, variant).properties), [{ id }, { id, vat: text }], `${url}: its variants`)
-    t.same(responseOf(document, '/parties').items, { anyOf: [ref('personRestricted'), ref('orgRestricted')] }, `${url}: the response`)
+    t.strictSame(document.components.schemas.getPartiesRecord, { anyOf: [ref('personRestricted2'), ref('orgRestricted2')] }, `${url}: the complete record`)
+    t.strictSame(document.components.schemas.getPartiesRecord.anyOf.map((variant: Json) => component(document, variant).properties), [{ id }, { id, vat: text }], `${url}: its variants`)
+    t.strictSame(responseOf(document, '/parties').items, { anyOf: [ref('personRestricted'), ref('orgRestricted')] }, `${url}: the response`)
   }
   for (const [url, document] of await documents(app, { authorization: 'staff' })) {
-    t.same(document.components.schemas.getPartiesRecord, {
+    t.strictSame(document.components.schemas.getPartiesRecord, {
       oneOf: [ref('person'), ref('org')],
       discriminator: { propertyName: 'secret_kind', mapping: { person: '#/components/schemas/person', org: 'org' } }
     }, `${url}: staff keep the tag`)
@@ -109,20 +109,20 @@ test('a visible tag keeps its discriminator, whose mapping names the variants as
   const app = await documentedApp(t)
   for (const [url, document] of await documents(app)) {
     const record = recordOf(document, '/pets')
-    t.same(record.discriminator.propertyName, 'kind', url)
-    t.same(Object.values(record.discriminator.mapping), record.oneOf.map((variant: Json) => variant.$ref), `${url}: the mapping refers to the variants of the record`)
-    t.same(record.oneOf.map((variant: Json) => component(document, variant).properties), [{ kind: cat.properties.kind, lives: id }, { kind: dog.properties.kind, breed: text }], `${url}: without the hidden field`)
-    t.same(responseOf(document, '/pets').items.anyOf.map((variant: Json) => Object.keys(component(document, variant).properties)), [['kind', 'lives'], ['kind', 'breed']], `${url}: the response`)
+    t.strictSame(record.discriminator.propertyName, 'kind', url)
+    t.strictSame(Object.values(record.discriminator.mapping), record.oneOf.map((variant: Json) => variant.$ref), `${url}: the mapping refers to the variants of the record`)
+    t.strictSame(record.oneOf.map((variant: Json) => component(document, variant).properties), [{ kind: cat.properties.kind, lives: id }, { kind: dog.properties.kind, breed: text }], `${url}: without the hidden field`)
+    t.strictSame(responseOf(document, '/pets').items.anyOf.map((variant: Json) => Object.keys(component(document, variant).properties)), [['kind', 'lives'], ['kind', 'breed']], `${url}: the response`)
   }
   for (const [url, document] of await documents(app, { authorization: 'staff' })) {
-    t.same(recordOf(document, '/pets'), { oneOf: [ref('cat'), ref('dog')], discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/cat', dog: 'dog' } } }, `${url}: staff`)
+    t.strictSame(recordOf(document, '/pets'), { oneOf: [ref('cat'), ref('dog')], discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/cat', dog: 'dog' } } }, `${url}: staff`)
   }
 })
 
 test('dependencies and conditions lose the hidden field; a condition that names it goes with its branches, a negation that names it goes', async (t) => {
   const app = await documentedApp(t)
   for (const [url, document] of await documents(app)) {
-    t.same(recordOf(document, '/conditional'), {
+    t.strictSame(recordOf(document, '/conditional'), {
       type: 'object',
       required: ['id'],
       properties: { id },
@@ -130,11 +130,11 @@ test('dependencies and conditions lose the hidden field; a condition that names 
       dependentSchemas: { id: { properties: {} } },
       allOf: [{}, { if: { type: 'object', properties: { id: { enum: [1] } } }, then: {}, else: {} }]
     }, `${url}: the complete record`)
-    t.same(responseOf(document, '/conditional'), { type: 'object', properties: { id }, allOf: [{}, {}] }, `${url}: the response`)
+    t.strictSame(responseOf(document, '/conditional'), { type: 'object', properties: { id }, allOf: [{}, {}] }, `${url}: the response`)
   }
   for (const [url, document] of await documents(app, { authorization: 'staff' })) {
     const declared = JSON.parse(JSON.stringify(conditional).replaceAll('"const":"x"', '"enum":["x"]').replaceAll('"const":1', '"enum":[1]'))
-    t.same(recordOf(document, '/conditional'), declared, `${url}: staff get the record as declared`)
+    t.strictSame(recordOf(document, '/conditional'), declared, `${url}: staff get the record as declared`)
   }
 })
 
@@ -143,12 +143,12 @@ test('propertyNames that name a hidden field go; values lose the hidden paths, a
   t.equal((await app.inject('/valued')).body, '{"id":1,"tax_id":"T1","owner":{"city":"Oslo"}}')
   const visible = { id: 1, tax_id: 'T1', owner: { city: 'Oslo' } }
   for (const [url, document] of await documents(app)) {
-    t.same(recordOf(document, '/named'), { type: 'object', properties: { id } }, `${url}: propertyNames`)
-    t.same(recordOf(document, '/valued'), { type: 'object', properties: { id, tax_id: text, owner: { type: 'object', properties: { city: text } } }, enum: [visible], example: visible }, `${url}: values`)
-    t.same(responseOf(document, '/valued'), recordOf(document, '/valued'), `${url}: the response`)
+    t.strictSame(recordOf(document, '/named'), { type: 'object', properties: { id } }, `${url}: propertyNames`)
+    t.strictSame(recordOf(document, '/valued'), { type: 'object', properties: { id, tax_id: text, owner: { type: 'object', properties: { city: text } } }, enum: [visible], example: visible }, `${url}: values`)
+    t.strictSame(responseOf(document, '/valued'), recordOf(document, '/valued'), `${url}: the response`)
   }
   for (const [url, document] of await documents(app, { authorization: 'staff' })) {
-    t.same([recordOf(document, '/named'), recordOf(document, '/valued')], [named, valued], `${url}: staff`)
+    t.strictSame([recordOf(document, '/named'), recordOf(document, '/valued')], [named, valued], `${url}: staff`)
   }
 })
 
@@ -192,13 +192,13 @@ test('a document that would still name a hidden field is refused with a coded 50
   for (const url of ['/documentation/json', '/documentation/yaml', '/docs']) {
     lines.length = 0
     const response = await app.inject(url)
-    t.same([response.statusCode, response.json()], [500, refused], url)
+    t.strictSame([response.statusCode, response.json()], [500, refused], url)
     const placed = lines.filter((line) => 'pointer' in line)
-    t.same(placed.map(({ level, route, pointer, reason, msg }) => ({ level, route, pointer, reason, msg })), [place], `${url}: one line names the route and the place`)
+    t.strictSame(placed.map(({ level, route, pointer, reason, msg }) => ({ level, route, pointer, reason, msg })), [place], `${url}: one line names the route and the place`)
     t.notMatch(JSON.stringify(lines), /Parties API|"paths"|"components"/, `${url}: no line holds the document`)
-    t.same(lines.filter((line) => line.err !== undefined).map((line) => line.err.message), [refused.message], `${url}: the error logged names nothing hidden`)
+    t.strictSame(lines.filter((line) => line.err !== undefined).map((line) => line.err.message), [refused.message], `${url}: the error logged names nothing hidden`)
   }
   const staff = await app.inject({ url: '/docs', headers: { authorization: 'staff' } })
-  t.same([staff.statusCode, staff.json().info.title], [200, 'Parties API'], 'a caller from whom nothing is hidden gets the document')
+  t.strictSame([staff.statusCode, staff.json().info.title], [200, 'Parties API'], 'a caller from whom nothing is hidden gets the document')
   t.equal((await app.inject('/parties')).body, '[{"id":1}]', 'the route itself serves as before')
 })

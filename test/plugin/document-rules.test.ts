@@ -54,24 +54,24 @@ test('a caller\'s document checks a rule\'s answer as the route does: a typo is 
   for (const [answer, reason] of Object.entries(reasons)) {
     const expected = { statusCode: 500, code: 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', error: 'Internal Server Error', message: `Route GET /users/:id: the hiddenFields rule ${reason}` }
     const route = await app.inject({ url: '/users/1', headers: { 'x-answer': answer } })
-    t.same([route.statusCode, route.json()], [500, expected], `${answer}: the route`)
+    t.strictSame([route.statusCode, route.json()], [500, expected], `${answer}: the route`)
     for (const url of ['/documentation/json', '/documentation/yaml', '/docs']) {
       const document = await app.inject({ url, headers: { 'x-answer': answer } })
-      t.same([document.statusCode, document.json()], [500, expected], `${answer}: ${url}`)
+      t.strictSame([document.statusCode, document.json()], [500, expected], `${answer}: ${url}`)
     }
   }
-  t.same(offered((await app.inject('/docs')).json(), '/users/{id}'), ['id', 'name', 'last_login', 'meta', '*'], 'an answer that hides nothing keeps every name')
+  t.strictSame(offered((await app.inject('/docs')).json(), '/users/{id}'), ['id', 'name', 'last_login', 'meta', '*'], 'an answer that hides nothing keeps every name')
 })
 
 /** In every form of the anonymous document, /users/{id} offers no last_login; in the staff one, and for /names/{id}, it does. */
 async function staffOnlyIsHiddenFromAnonymousDocuments (t: Test, app: Awaited<ReturnType<typeof documentedApp>>): Promise<void> {
   for (const url of ['/documentation/json', '/docs']) {
     const anonymous = (await app.inject(url)).json()
-    t.same([offered(anonymous, '/users/{id}'), offered(anonymous, '/names/{id}')], [['id', 'name', 'meta', '*'], ['id', 'name', 'last_login', 'meta', '*']], url)
+    t.strictSame([offered(anonymous, '/users/{id}'), offered(anonymous, '/names/{id}')], [['id', 'name', 'meta', '*'], ['id', 'name', 'last_login', 'meta', '*']], url)
     const staff = (await app.inject({ url, headers: { authorization: 'staff' } })).json()
-    t.same(offered(staff, '/users/{id}'), ['id', 'name', 'last_login', 'meta', '*'], `${url}, staff`)
+    t.strictSame(offered(staff, '/users/{id}'), ['id', 'name', 'last_login', 'meta', '*'], `${url}, staff`)
   }
-  t.same(offered(parse((await app.inject('/documentation/yaml')).body), '/users/{id}'), ['id', 'name', 'meta', '*'], 'YAML')
+  t.strictSame(offered(parse((await app.inject('/documentation/yaml')).body), '/users/{id}'), ['id', 'name', 'meta', '*'], 'YAML')
 }
 
 test('a rule that reads request.routeOptions sees the documented route in a caller\'s document, and the caller\'s request otherwise', async (t) => {
@@ -83,12 +83,12 @@ test('a rule that reads request.routeOptions sees the documented route in a call
     if (url === '/users/:id' && method === 'GET') options.push({ ...request.routeOptions, handler: typeof request.routeOptions.handler })
     return request.headers.authorization === 'staff' ? [] : config.staffOnly ?? []
   })
-  t.same((await app.inject('/users/1')).json(), { id: 1, name: 'Ada', meta: { plan: 'pro' } })
+  t.strictSame((await app.inject('/users/1')).json(), { id: 1, name: 'Ada', meta: { plan: 'pro' } })
   seen.length = 0
   await staffOnlyIsHiddenFromAnonymousDocuments(t, app)
   t.ok(seen.includes('GET /users/:id /users/:id GET'), 'the document\'s rule saw the documented route as Fastify shows it to its requests')
   t.notOk(seen.some((line) => line.includes('/documentation') || line.includes('/docs')), 'never the document\'s own route')
-  t.same(options.slice(1), options.slice(1).map(() => options[0]), 'the same routeOptions as the route\'s own requests get')
+  t.strictSame(options.slice(1), options.slice(1).map(() => options[0]), 'the same routeOptions as the route\'s own requests get')
 })
 
 test('a rule is told which route it is asked about, on requests and in each caller\'s document alike', async (t) => {
@@ -97,9 +97,9 @@ test('a rule is told which route it is asked about, on requests and in each call
     asked.push(`${String(route.method)} ${route.url}`)
     return request.headers.authorization === 'staff' ? [] : route.config.staffOnly ?? []
   })
-  t.same((await app.inject('/users/1')).json(), { id: 1, name: 'Ada', meta: { plan: 'pro' } })
-  t.same((await app.inject('/names/1')).json(), ada, 'the other route hides nothing')
-  t.same(asked, ['GET /users/:id', 'GET /names/:id'])
+  t.strictSame((await app.inject('/users/1')).json(), { id: 1, name: 'Ada', meta: { plan: 'pro' } })
+  t.strictSame((await app.inject('/names/1')).json(), ada, 'the other route hides nothing')
+  t.strictSame(asked, ['GET /users/:id', 'GET /names/:id'])
   await staffOnlyIsHiddenFromAnonymousDocuments(t, app)
   t.ok(asked.includes('HEAD /users/:id'), 'automatic HEAD routes are asked about as themselves')
 })

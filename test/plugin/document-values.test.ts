@@ -62,17 +62,17 @@ test('a caller\'s OpenAPI 3 document shows examples and defaults without its hid
   const document = (await app.inject('/docs')).json()
   t.notMatch(JSON.stringify(document.paths['/one'].get.responses), /555-0100|555-0199|2026-11-01|s3|secret|never/, 'no hidden name or value in the restricted responses')
   const one = document.paths['/one'].get.responses['200'].content['application/json']
-  t.same(one.example ?? one.examples?.example1?.value, visibleExample, 'the media type\'s example')
-  t.same(one.schema.properties.profile, { type: 'object', properties: { city: { type: 'string' } }, example: { city: 'Oslo' }, default: { city: 'Nowhere' } })
-  t.same(one.schema.properties.meta, { type: 'object', additionalProperties: true, example: { plan: 'pro' }, default: {} })
+  t.strictSame(one.example ?? one.examples?.example1?.value, visibleExample, 'the media type\'s example')
+  t.strictSame(one.schema.properties.profile, { type: 'object', properties: { city: { type: 'string' } }, example: { city: 'Oslo' }, default: { city: 'Nowhere' } })
+  t.strictSame(one.schema.properties.meta, { type: 'object', additionalProperties: true, example: { plan: 'pro' }, default: {} })
   const two = document.paths['/two'].get.responses['200'].content['application/json']
-  t.same([two.examples.example1.value, two.examples.example2.value], [[visibleExample], []], 'each of the media type\'s examples')
+  t.strictSame([two.examples.example1.value, two.examples.example2.value], [[visibleExample], []], 'each of the media type\'s examples')
   const page = document.paths['/page'].get.responses['200'].content['application/json']
-  t.same(page.schema.example, { count: 1, results: [visibleExample] }, 'an envelope\'s example keeps its own keys')
+  t.strictSame(page.schema.example, { count: 1, results: [visibleExample] }, 'an envelope\'s example keeps its own keys')
   const pages = document.paths['/pages'].get.responses['200'].content['application/json']
-  t.same([pages.examples.example1.value, pages.examples.example2.value], [{ count: 1, results: [visibleExample] }, { count: 0 }], 'an envelope\'s examples on the media type')
+  t.strictSame([pages.examples.example1.value, pages.examples.example2.value], [{ count: 1, results: [visibleExample] }, { count: 0 }], 'an envelope\'s examples on the media type')
   const body = document.paths['/users'].post.requestBody.content['application/json']
-  t.same(body.examples?.example1?.value ?? body.example, userExample, 'request bodies keep their full schema and examples')
+  t.strictSame(body.examples?.example1?.value ?? body.example, userExample, 'request bodies keep their full schema and examples')
   const staff = (await app.inject({ url: '/docs', headers: { 'x-staff': 'yes' } })).json()
   t.match(JSON.stringify(staff.paths['/one'].get.responses), /555-0100/, 'a caller who sees everything gets every example')
 })
@@ -83,7 +83,7 @@ test('a caller\'s Swagger 2.0 document shows the response\'s examples without it
   const document = (await app.inject('/docs')).json()
   const responses = JSON.stringify(['/one', '/two', '/page', '/pages'].map((path) => document.paths[path].get.responses))
   t.notMatch(responses, /555-0100|555-0199|2026-11-01|s3|secret|never/)
-  t.same(document.paths['/one'].get.responses['200'].examples, { 'application/json': visibleExample })
-  t.same(document.paths['/pages'].get.responses['200'].examples, { 'application/json': { count: 1, results: [visibleExample] } })
-  t.same(document.paths['/page'].get.responses['200'].schema.example, { count: 1, results: [visibleExample] })
+  t.strictSame(document.paths['/one'].get.responses['200'].examples, { 'application/json': visibleExample })
+  t.strictSame(document.paths['/pages'].get.responses['200'].examples, { 'application/json': { count: 1, results: [visibleExample] } })
+  t.strictSame(document.paths['/page'].get.responses['200'].schema.example, { count: 1, results: [visibleExample] })
 })

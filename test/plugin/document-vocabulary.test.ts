@@ -104,12 +104,12 @@ for (const version of ['3.1.0', '3.0.3', '2.0']) {
       if (version !== '2.0') t.notMatch(restrictedRoutesSource(document), /secret/, `${url}: the generated client`)
       for (const path of ['/defs', '/zod', '/typebox-pointer']) {
         const schema = responseOf(document, path)
-        t.same([schema.$defs, resolved(document, schema.properties.a).properties], [undefined, { b: { type: 'string' } }], `${url} ${path}: the definition, lifted and relaxed`)
+        t.strictSame([schema.$defs, resolved(document, schema.properties.a).properties], [undefined, { b: { type: 'string' } }], `${url} ${path}: the definition, lifted and relaxed`)
       }
-      for (const path of ['/names-not', '/names-any', '/names-ref']) t.same(responseOf(document, path), { type: 'object', properties: { id } }, `${url} ${path}`)
+      for (const path of ['/names-not', '/names-any', '/names-ref']) t.strictSame(responseOf(document, path), { type: 'object', properties: { id } }, `${url} ${path}`)
       // @fastify/swagger writes a pattern's schema as additionalProperties in OpenAPI 3, and a string in Swagger 2.0.
-      t.same(responseOf(document, '/patterned').properties.data.additionalProperties, version === '2.0' ? text : { type: 'object', properties: { b: text } }, `${url}: the pattern's schema`)
-      if (version !== '2.0') t.same(Object.keys(document.paths['/links'].get.responses['200'].links), ['self'], `${url}: the links that read no hidden path`)
+      t.strictSame(responseOf(document, '/patterned').properties.data.additionalProperties, version === '2.0' ? text : { type: 'object', properties: { b: text } }, `${url}: the pattern's schema`)
+      if (version !== '2.0') t.strictSame(Object.keys(document.paths['/links'].get.responses['200'].links), ['self'], `${url}: the links that read no hidden path`)
     }
     for (const [url, document] of await documents(app, { authorization: 'staff' })) {
       const served = JSON.stringify(document)

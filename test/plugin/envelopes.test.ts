@@ -79,7 +79,7 @@ test('every envelope is written as the exact route\'s own serializer writes it, 
       t.equal((await app.inject('/written?only=id,name')).body, exact, `${title}: written, request ${i + 1}`)
       t.equal((await app.inject('/compiled?only=id,name')).body, exact, `${title}: compiled, request ${i + 1}`)
     }
-    t.same(fallbacks(lines), [], `${title}: nothing copied`)
+    t.strictSame(fallbacks(lines), [], `${title}: nothing copied`)
   }
 })
 
@@ -91,12 +91,12 @@ test('a route that falls back to copying logs it once at debug level, with the r
   for (let i = 0; i < 3; i++) {
     t.equal((await app.inject('/documents?only=name')).body, '{"count":2,"results":[{"name":"Ada"},{"name":"Alan"}],"next":"/users?page=2","previous":null}')
   }
-  t.same(fallbacks(lines).map(({ level, reason, msg }) => ({ level, reason, msg })), [{
+  t.strictSame(fallbacks(lines).map(({ level, reason, msg }) => ({ level, reason, msg })), [{
     level: 20,
     reason: GAVE_UP.toJSON.reason,
     msg: 'fastify-restricted-fields: the route copies the kept fields where it cannot write them: an object has a toJSON method'
   }])
   const unrestricted = (await app.inject('/strings')).body
   for (let i = 0; i < 2; i++) t.equal((await app.inject('/strings?only=name')).body, unrestricted, 'a string for a record, sent as the route sends it')
-  t.same(fallbacks(lines).map(({ reason }) => reason), [GAVE_UP.toJSON.reason, GAVE_UP.record.reason], 'another route, another reason, logged once too')
+  t.strictSame(fallbacks(lines).map(({ reason }) => reason), [GAVE_UP.toJSON.reason, GAVE_UP.record.reason], 'another route, another reason, logged once too')
 })

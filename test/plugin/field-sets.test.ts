@@ -130,7 +130,7 @@ for (const cacheSize of [100, 0]) {
           // The third sighting of a selection is served from its remembered parse and compiled serializer, where the cache admits them.
           for (let i = 0; i < 3; i++) {
             const response = await app.inject({ url, headers: hide ? { 'x-hide': '1' } : {} })
-            t.same([response.statusCode, response.json()], expected, `${url}${hide ? ' (email and profile.phone hidden)' : ''}, request ${i + 1}`)
+            t.strictSame([response.statusCode, response.json()], expected, `${url}${hide ? ' (email and profile.phone hidden)' : ''}, request ${i + 1}`)
           }
         }
       }
@@ -154,7 +154,7 @@ test('request.restrictedFields reports the fields a field set or the default res
   for (const url of ['/users', '/users?only=@summary', '/users?only=@default,email', '/users?only=*&defer=profile.phone', '/users?defer=name', '/all', '/all?only=*']) {
     t.equal((await app.inject(url)).statusCode, 200, url)
   }
-  t.same(seen, [
+  t.strictSame(seen, [
     [true, ['id', 'name'], ['id', 'name']],
     [true, ['id', 'profile'], ['id', 'profile', 'profile.city']],
     [true, ['id', 'name', 'email'], ['id', 'name', 'email']],
@@ -174,7 +174,7 @@ test('a querystring schema sees the fields a field set resolved to, and accepts 
     restrictFields: { defaultFields: ['id'] },
     schema: { querystring: { type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false }, response: { 200: { type: 'array', items: user } } }
   }, async (request) => {
-    seen.push(request.query)
+    seen.push({ ...request.query })
     return [record]
   })
   for (const [url, body] of [
@@ -184,9 +184,9 @@ test('a querystring schema sees the fields a field set resolved to, and accepts 
     ['/users?only[]=@default&only[]=email', [{ id: 1, email: 'ada@example.com' }]]
   ] as const) {
     const response = await app.inject(url)
-    t.same([response.statusCode, response.json()], [200, body], url)
+    t.strictSame([response.statusCode, response.json()], [200, body], url)
   }
-  t.same(seen, [
+  t.strictSame(seen, [
     { page: 2 },
     { only: ['id', 'name'], page: 2 },
     { only: ['id', 'name', 'email', 'profile'], defer: ['profile'] },
@@ -211,7 +211,7 @@ test('a field set is compiled on its first use, a selection spelled out only onc
       await app.inject(url)
       counts.push(compiled - before)
     }
-    t.same(counts, expected, `cacheSize ${cacheSize}`)
+    t.strictSame(counts, expected, `cacheSize ${cacheSize}`)
     await app.close()
   }
 })
@@ -239,7 +239,7 @@ test('a field set is projected onto each status\'s own fields', async (t) => {
   for (const [url, status, body] of cases) {
     for (let i = 0; i < 3; i++) {
       const response = await app.inject({ method: 'POST', url })
-      t.same([response.statusCode, response.json()], [status, body], `${url}, request ${i + 1}`)
+      t.strictSame([response.statusCode, response.json()], [status, body], `${url}, request ${i + 1}`)
     }
   }
 })
@@ -272,7 +272,7 @@ test('a field set or default that names an undeclared field, or a set misnamed, 
   await app.register(fastifyRestrictedFields, { fieldSets: { card: ['id', 'avatar'] } })
   t.teardown(() => app.close())
   app.get('/users', { schema, restrictFields: { fieldSets: { card: ['id', 'name'] } } }, async () => record)
-  t.same((await app.inject('/users?only=@card')).json(), { id: 1, name: 'Ada' }, 'a route\'s own set of the same name replaces the plugin\'s')
+  t.strictSame((await app.inject('/users?only=@card')).json(), { id: 1, name: 'Ada' }, 'a route\'s own set of the same name replaces the plugin\'s')
 })
 
 test('the only parameter documents *, @default and each preset with its fields; a caller\'s document leaves out what it may not see', async (t) => {
@@ -296,22 +296,22 @@ test('the only parameter documents *, @default and each preset with its fields; 
   }
   const complete = app.swagger() as any
   await SwaggerParser.validate(structuredClone(complete))
-  t.same(only(complete, '/users'), [
+  t.strictSame(only(complete, '/users'), [
     ['id', 'name', 'email', 'profile', 'profile.city', 'profile.phone', '*', '@default', '@summary', '@contact'],
     'Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id, email; @summary is id, name, profile.city; @contact is email, profile.phone.'
   ], 'a route with a querystring schema, through it')
-  t.same(only(complete, '/users/{id}'), [
+  t.strictSame(only(complete, '/users/{id}'), [
     ['id', 'name', 'email', 'profile', 'profile.city', 'profile.phone', '*', '@summary'],
     'Field sets mix with names (only=@name,a): * is every field; @summary is id, name, profile.city.'
   ], 'a route without one, in the document')
   const hidden = (await app.inject({ url: '/docs', headers: { 'x-hide': '1' } })).json()
-  t.same(only(hidden, '/users'), [
+  t.strictSame(only(hidden, '/users'), [
     ['id', 'name', 'profile', 'profile.city', '*', '@default', '@summary', '@contact'],
     'Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id; @summary is id, name, profile.city; @contact is empty.'
   ])
-  t.same(only(hidden, '/users/{id}'), [
+  t.strictSame(only(hidden, '/users/{id}'), [
     ['id', 'name', 'profile', 'profile.city', '*', '@summary'],
     'Field sets mix with names (only=@name,a): * is every field; @summary is id, name, profile.city.'
   ])
-  t.same((await app.inject('/docs')).json(), JSON.parse(JSON.stringify(complete)), 'a caller who may see everything gets the complete document')
+  t.strictSame((await app.inject('/docs')).json(), JSON.parse(JSON.stringify(complete)), 'a caller who may see everything gets the complete document')
 })

@@ -22,7 +22,7 @@ test('handlers and preHandler hooks see the selection as request.restrictedField
   await app.inject('/users?only=name,profile.city')
   await app.inject('/users')
   await app.inject('/users?only=name,profile.city')
-  t.same(seen, [
+  t.strictSame(seen, [
     ['preHandler', true, ['name', 'profile']],
     ['handler', true, ['name', 'profile']],
     ['preHandler', false, ['id', 'name', 'email', 'role', 'profile', 'tags']],
@@ -30,13 +30,13 @@ test('handlers and preHandler hooks see the selection as request.restrictedField
     ['preHandler', true, ['name', 'profile']],
     ['handler', true, ['name', 'profile']]
   ], 'the view is built once per request and kept with a remembered selection')
-  t.same((await app.inject('/plain?only=x')).json(), { restricted: false, has: true, fields: [] }, 'a route without the option restricts nothing')
+  t.strictSame((await app.inject('/plain?only=x')).json(), { restricted: false, has: true, fields: [] }, 'a route without the option restricts nothing')
 })
 
 test('the parameters reach the handler as arrays of declared names', async (t) => {
   const app = await build(t, { unknownFields: 'ignore' })
   app.get('/users', { restrictFields: true, schema }, async (request) => {
-    t.same(request.query, { only: ['profile.city', 'id'], defer: ['name'], page: '2' }, 'plain form first, then bracket form; unknown names dropped')
+    t.strictSame({ ...request.query }, { only: ['profile.city', 'id'], defer: ['name'], page: '2' }, 'plain form first, then bracket form; unknown names dropped')
     return records
   })
   await app.inject('/users?only[]=id,zzz&only=%20profile.city&defer=name&page=2')
@@ -52,10 +52,10 @@ test('a strict querystring schema accepts every form, and keeps validating the r
     }
   }, async () => records)
   for (const query of ['only=id&only=name', 'only=id,name', 'only[]=id&only[]=name', 'only[]=id&only=name&page=2', 'defer=email&only=id,name,email']) {
-    t.same([(await app.inject(`/users?${query}`)).body], ['[{"id":1,"name":"Ada"},{"id":2,"name":"Alan"}]'], query)
+    t.strictSame([(await app.inject(`/users?${query}`)).body], ['[{"id":1,"name":"Ada"},{"id":2,"name":"Alan"}]'], query)
   }
-  t.same((await app.inject('/users?only=id&page=0')).json().code, 'FST_ERR_VALIDATION', 'the route\'s own parameter is still validated')
-  t.same((await app.inject('/users?only=id&other=1')).json().code, 'FST_ERR_VALIDATION', 'and its additionalProperties: false still holds')
+  t.strictSame((await app.inject('/users?only=id&page=0')).json().code, 'FST_ERR_VALIDATION', 'the route\'s own parameter is still validated')
+  t.strictSame((await app.inject('/users?only=id&other=1')).json().code, 'FST_ERR_VALIDATION', 'and its additionalProperties: false still holds')
 })
 
 test('@fastify/swagger documents only and defer with the allowed names, in a valid OpenAPI document', async (t) => {
@@ -69,8 +69,8 @@ test('@fastify/swagger documents only and defer with the allowed names, in a val
   const document = app.swagger() as any
   await SwaggerParser.validate(structuredClone(document))
   const parameters = document.paths['/users'].get.parameters
-  t.same(parameters.map((p: any) => [p.name, p.in]), [['only', 'query'], ['defer', 'query'], ['page', 'query']])
-  t.same(parameters[0].schema, {
+  t.strictSame(parameters.map((p: any) => [p.name, p.in]), [['only', 'query'], ['defer', 'query'], ['page', 'query']])
+  t.strictSame(parameters[0].schema, {
     type: 'array',
     items: { type: 'string', enum: ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label', '*'] }
   })
@@ -98,10 +98,10 @@ test('a bad parameter is answered with its 400 before the handler runs, also whe
     t.equal(response.statusCode, 400, url)
     t.equal(response.json().code, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', url)
   }
-  t.same(calls, [], 'neither the handler nor the hook that asked went on')
+  t.strictSame(calls, [], 'neither the handler nor the hook that asked went on')
   t.equal((await app.inject('/users?only=id')).body, '[{"id":1},{"id":2}]')
   t.equal((await app.inject('/asked?only=id')).body, '[{"id":1},{"id":2}]')
-  t.same(calls, ['handler, bound to the instance', 'preHandler sees id', 'handler'])
+  t.strictSame(calls, ['handler, bound to the instance', 'preHandler sees id', 'handler'])
 })
 
 test('after a visibility rule fails, an error handler that reads request.restrictedFields gets a coded error, not every field', async (t) => {
@@ -116,7 +116,7 @@ test('after a visibility rule fails, an error handler that reads request.restric
   app.get('/users', { restrictFields: { hiddenFields: () => { throw new Error('no rule today') } }, schema }, async () => records)
   const response = await app.inject('/users?only=id')
   t.equal(response.statusCode, 503)
-  t.same(response.json(), { message: 'no rule today', read: 'Route GET /users: request.restrictedFields was read after its hiddenFields rule failed, so what the request may see is unknown' })
+  t.strictSame(response.json(), { message: 'no rule today', read: 'Route GET /users: request.restrictedFields was read after its hiddenFields rule failed, so what the request may see is unknown' })
 })
 
 test('read before the selection is known, request.restrictedFields never answers every field', async (t) => {
@@ -142,7 +142,7 @@ test('read before the selection is known, request.restrictedFields never answers
   const notYet = "request.restrictedFields was read before its hiddenFields rule ran, so what the request may see is not known yet; read it in the handler (the rule runs after the route's own preHandler hooks)"
   for (const url of ['/ruled', '/ruled-early']) {
     const response = await app.inject(`${url}?only=name`)
-    t.same([response.statusCode, response.json()], [500, {
+    t.strictSame([response.statusCode, response.json()], [500, {
       statusCode: 500,
       code: 'FST_RESTRICTED_FIELDS_SELECTION_NOT_READ',
       error: 'Internal Server Error',
@@ -152,6 +152,6 @@ test('read before the selection is known, request.restrictedFields never answers
   t.equal((await app.inject('/early?only=name&page=2')).body, '[{"name":"Ada"},{"name":"Alan"}]')
   t.equal((await app.inject('/early-plain?only=profile.city')).body, '[{"profile":{"city":"London"}},{"profile":null}]')
   const bad = await app.inject('/early?only=nope')
-  t.same([bad.statusCode, bad.json().code], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'], 'a bad parameter read early is its 400')
-  t.same(seen, ['onRequest: true name', 'preValidation: true name', 'handler: true name', 'onRequest: true profile,profile.city'])
+  t.strictSame([bad.statusCode, bad.json().code], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'], 'a bad parameter read early is its 400')
+  t.strictSame(seen, ['onRequest: true name', 'preValidation: true name', 'handler: true name', 'onRequest: true profile,profile.city'])
 })

@@ -32,9 +32,9 @@ test('an onSend hook of the user reads the restricted payload', async (t) => {
   app.get('/users', { restrictFields: true, schema }, async () => records)
   for (let i = 0; i < 2; i++) {
     const response = await app.inject('/users?only=id')
-    t.same([response.body, response.headers['x-length']], ['[{"id":1},{"id":2}]', '19'])
+    t.strictSame([response.body, response.headers['x-length']], ['[{"id":1},{"id":2}]', '19'])
   }
-  t.same(seen, ['[{"id":1},{"id":2}]', '[{"id":1},{"id":2}]'], 'the copy path, then the compiled path')
+  t.strictSame(seen, ['[{"id":1},{"id":2}]', '[{"id":1},{"id":2}]'], 'the copy path, then the compiled path')
 })
 
 const strictUser = {
@@ -76,12 +76,12 @@ for (const order of ['before', 'after']) {
         // The first and the tenth request answer alike: the first is written, later ones compiled.
         for (let i = 0; i < 10; i++) {
           const response = await app.inject(url)
-          t.same([response.statusCode, response.body], [200, body], `${url} #${i + 1}`)
+          t.strictSame([response.statusCode, response.body], [200, body], `${url} #${i + 1}`)
         }
       }
       t.ok(seen.every((payload) => payload === complete), 'the user\'s own hook saw the handler\'s payload every time')
       const broken = await app.inject('/broken?only=id')
-      t.same([broken.statusCode, broken.json().code], [500, 'FST_RESPONSE_VALIDATION_FAILED_VALIDATION'], 'an invalid payload is still caught')
+      t.strictSame([broken.statusCode, broken.json().code], [500, 'FST_RESPONSE_VALIDATION_FAILED_VALIDATION'], 'an invalid payload is still caught')
     })
   }
 }
@@ -94,5 +94,5 @@ test('@fastify/etag tags restricted bodies by their own bytes', async (t) => {
   const other = await app.inject('/users?only=name')
   t.not(first.headers.etag, other.headers.etag, 'different selections, different tags')
   const again = await app.inject({ url: '/users?only=id', headers: { 'if-none-match': String(first.headers.etag) } })
-  t.same([again.statusCode, again.body], [304, ''], 'the same selection is not modified')
+  t.strictSame([again.statusCode, again.body], [304, ''], 'the same selection is not modified')
 })

@@ -83,7 +83,7 @@ async function contract (document: unknown): Promise<(t: Test, app: FastifyInsta
     const body = response.json()
     t.ok(operation?.responses?.[response.statusCode], `${url}: ${response.statusCode} is documented`)
     const result = api.validateResponse(body, operation as any, response.statusCode)
-    t.same(result.errors ?? [], [], `${url}: the ${response.statusCode} body matches the document`)
+    t.strictSame(result.errors ?? [], [], `${url}: the ${response.statusCode} body matches the document`)
     return { status: response.statusCode, body }
   }
 }
@@ -126,14 +126,14 @@ for (const version of ['3.0.3', '3.1.0']) {
     await SwaggerParser.validate(structuredClone(document) as any)
     const check = await contract(document)
     for (const [url, body] of restrictedRequests) {
-      t.same((await check(t, app, url)).body, body, url)
+      t.strictSame((await check(t, app, url)).body, body, url)
     }
     const api = new OpenAPIBackend({ definition: structuredClone(document) as any, quick: true })
     await api.init()
-    t.same(api.validateRequest({ method: 'get', path: '/users', query: 'only=id&only=profile.city&defer=tags.label', headers: {} }).errors ?? [], [],
+    t.strictSame(api.validateRequest({ method: 'get', path: '/users', query: 'only=id&only=profile.city&defer=tags.label', headers: {} }).errors ?? [], [],
       'the repeated form is a valid request')
     const restricted = (await app.inject('/users/1?only=id')).json()
-    t.same(api.validateResponse(restricted, 'getAdminUser', 200).errors?.map((error) => error.message), ["must have required property 'name'"],
+    t.strictSame(api.validateResponse(restricted, 'getAdminUser', 200).errors?.map((error) => error.message), ["must have required property 'name'"],
       'the unrestricted route keeps the complete record, which a restricted one does not match')
   })
 }
@@ -142,9 +142,9 @@ test('a shared schema keeps its name for the unrestricted route and gets a relax
   const app = await usersApp(t, openapi30)
   const document = app.swagger() as Json
   const { user, userRestricted } = document.components.schemas
-  t.same(user.required, ['id', 'name', 'profile', 'tags'])
-  t.same(user.properties.profile.required, ['city', 'phone'])
-  t.same(userRestricted, {
+  t.strictSame(user.required, ['id', 'name', 'profile', 'tags'])
+  t.strictSame(user.properties.profile.required, ['city', 'phone'])
+  t.strictSame(userRestricted, {
     type: 'object',
     properties: {
       id: { type: 'integer' },
@@ -155,19 +155,19 @@ test('a shared schema keeps its name for the unrestricted route and gets a relax
     description: 'As restricted responses send it: any field may be left out.'
   })
   const schemaOf = (path: string): unknown => document.paths[path].get.responses['200'].content['application/json'].schema
-  t.same(schemaOf('/users'), {
+  t.strictSame(schemaOf('/users'), {
     type: 'object',
     required: ['count', 'results'],
     properties: { count: { type: 'integer' }, results: { type: 'array', items: { $ref: '#/components/schemas/userRestricted' } } }
   }, 'the envelope stays as declared')
-  t.same(schemaOf('/users/{id}'), { $ref: '#/components/schemas/userRestricted' })
-  t.same(schemaOf('/admin/users/{id}'), { $ref: '#/components/schemas/user' })
-  t.same(Object.keys(document.paths['/admin/users/{id}'].get.responses), ['200'], 'a route without the option is not touched')
-  t.same(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.style, p.explode, p.schema.items?.enum]), [
+  t.strictSame(schemaOf('/users/{id}'), { $ref: '#/components/schemas/userRestricted' })
+  t.strictSame(schemaOf('/admin/users/{id}'), { $ref: '#/components/schemas/user' })
+  t.strictSame(Object.keys(document.paths['/admin/users/{id}'].get.responses), ['200'], 'a route without the option is not touched')
+  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.style, p.explode, p.schema.items?.enum]), [
     ['only', 'form', true, [...paths, '*']], ['defer', 'form', true, paths], ['page', undefined, undefined, undefined]
   ])
-  t.same(document.paths['/users/{id}'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'id'], 'added to a route without a querystring schema')
-  t.same(document.paths['/users'].get.responses['400'], {
+  t.strictSame(document.paths['/users/{id}'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'id'], 'added to a route without a querystring schema')
+  t.strictSame(document.paths['/users'].get.responses['400'], {
     description: 'Bad Request: a restriction parameter is invalid (`code` says how).',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/RestrictedFieldsError' } } }
   })
@@ -179,12 +179,12 @@ test('Swagger 2.0: a valid document with relaxed twins, the 400 and collectionFo
   const app = await usersApp(t, { swagger: { info: { title: 'test', version: '1.0.0' } }, refResolver: openapi30.refResolver })
   const document = app.swagger() as Json
   await SwaggerParser.validate(structuredClone(document) as any)
-  t.same(document.paths['/users'].get.responses['200'].schema.properties.results.items, { $ref: '#/definitions/userRestricted' })
-  t.same(document.definitions.userRestricted.properties.profile, { type: ['object', 'null'], properties: { city: { type: 'string' }, phone: { type: 'string' } } })
-  t.same(document.definitions.user.required, ['id', 'name', 'profile', 'tags'])
-  t.same(document.paths['/users/{id}'].get.responses['400'].schema, { $ref: '#/definitions/RestrictedFieldsError' })
-  t.same(document.paths['/users/{id}'].get.parameters.slice(0, 2).map((p: Json) => [p.name, p.type, p.collectionFormat]), [['only', 'array', 'multi'], ['defer', 'array', 'multi']])
-  t.same(document.paths['/users'].get.parameters.slice(0, 2).map((p: Json) => [p.name, p.type, p.collectionFormat]), [['only', 'array', 'multi'], ['defer', 'array', 'multi']])
+  t.strictSame(document.paths['/users'].get.responses['200'].schema.properties.results.items, { $ref: '#/definitions/userRestricted' })
+  t.strictSame(document.definitions.userRestricted.properties.profile, { type: ['object', 'null'], properties: { city: { type: 'string' }, phone: { type: 'string' } } })
+  t.strictSame(document.definitions.user.required, ['id', 'name', 'profile', 'tags'])
+  t.strictSame(document.paths['/users/{id}'].get.responses['400'].schema, { $ref: '#/definitions/RestrictedFieldsError' })
+  t.strictSame(document.paths['/users/{id}'].get.parameters.slice(0, 2).map((p: Json) => [p.name, p.type, p.collectionFormat]), [['only', 'array', 'multi'], ['defer', 'array', 'multi']])
+  t.strictSame(document.paths['/users'].get.parameters.slice(0, 2).map((p: Json) => [p.name, p.type, p.collectionFormat]), [['only', 'array', 'multi'], ['defer', 'array', 'multi']])
 })
 
 test('the document is the same object on every call, and the same document as YAML', async (t) => {
@@ -193,7 +193,7 @@ test('the document is the same object on every call, and the same document as YA
   t.equal(app.swagger(), document)
   const yaml = app.swagger({ yaml: true })
   t.equal(app.swagger({ yaml: true }), yaml)
-  t.same(parse(yaml as unknown as string), document)
+  t.strictSame(parse(yaml as unknown as string), document)
 })
 
 test('a TypeBox route is documented with relaxed records', async (t) => {
@@ -211,13 +211,13 @@ test('a TypeBox route is documented with relaxed records', async (t) => {
   }, async () => [{ id: 1, profile: { city: 'London', phone: '1' } }])
   await app.ready()
   const document = app.swagger() as Json
-  t.same(document.paths['/users'].get.responses['200'].content['application/json'].schema, {
+  t.strictSame(document.paths['/users'].get.responses['200'].content['application/json'].schema, {
     type: 'array',
     items: { type: 'object', properties: { id: { type: 'integer' }, profile: { type: 'object', nullable: true, properties: { city: { type: 'string' }, phone: { type: 'string' } } } } }
   })
-  t.same(document.paths['/users'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'limit'])
+  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'limit'])
   const check = await contract(document)
-  t.same((await check(t, app, '/users?only=profile.city')).body, [{ profile: { city: 'London' } }])
+  t.strictSame((await check(t, app, '/users?only=profile.city')).body, [{ profile: { city: 'London' } }])
 })
 
 test('a Zod route is documented through jsonSchemaTransform, with the parameters its querystring does not declare', async (t) => {
@@ -235,14 +235,14 @@ test('a Zod route is documented through jsonSchemaTransform, with the parameters
   await app.ready()
   const document = app.swagger() as Json
   const schema = document.paths['/users'].get.responses['200'].content['application/json'].schema
-  t.same(schema.required, ['count', 'results'], 'the envelope stays as declared')
-  t.same([schema.properties.results.items.required, schema.properties.results.items.properties.profile.required], [undefined, undefined])
-  t.same(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.schema.items?.enum]), [
+  t.strictSame(schema.required, ['count', 'results'], 'the envelope stays as declared')
+  t.strictSame([schema.properties.results.items.required, schema.properties.results.items.properties.profile.required], [undefined, undefined])
+  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.schema.items?.enum]), [
     ['only', ['id', 'profile', 'profile.city', 'profile.phone', '*']], ['defer', ['id', 'profile', 'profile.city', 'profile.phone']], ['page', undefined]
   ])
   const check = await contract(document)
-  t.same((await check(t, app, '/users?only=profile.city&only=id')).body, { count: 1, results: [{ id: 1, profile: { city: 'London' } }] })
-  t.same((await check(t, app, '/users?only=nope')).status, 400)
+  t.strictSame((await check(t, app, '/users?only=profile.city&only=id')).body, { count: 1, results: [{ id: 1, profile: { city: 'London' } }] })
+  t.strictSame((await check(t, app, '/users?only=nope')).status, 400)
 })
 
 test('the user\'s global transform, route-level swaggerTransform and transformObject still run', async (t) => {
@@ -268,10 +268,10 @@ test('the user\'s global transform, route-level swaggerTransform and transformOb
   const document = app.swagger() as Json
   t.equal(document.info.title, 'transformed')
   const operations = [document.paths['/global'].get, document.paths['/elsewhere'].get, document.paths['/own/{id}'].get]
-  t.same(operations.map((operation) => operation.summary), ['global /global', 'global /moved', 'own'])
-  t.same(operations.map((operation) => operation.responses['200'].content['application/json'].schema), Array(3).fill({ $ref: '#/components/schemas/userRestricted' }))
-  t.same(operations.map((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))), Array(3).fill(['x-restricted-fields']), 'the vendor key is the only one')
-  t.same(operations.map((operation) => operation['x-restricted-fields']), Array(3).fill({
+  t.strictSame(operations.map((operation) => operation.summary), ['global /global', 'global /moved', 'own'])
+  t.strictSame(operations.map((operation) => operation.responses['200'].content['application/json'].schema), Array(3).fill({ $ref: '#/components/schemas/userRestricted' }))
+  t.strictSame(operations.map((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))), Array(3).fill(['x-restricted-fields']), 'the vendor key is the only one')
+  t.strictSame(operations.map((operation) => operation['x-restricted-fields']), Array(3).fill({
     statuses: { 200: { record: { $ref: '#/components/schemas/user' }, records: 'object' } }, only: 'only', defer: 'defer', sets: {}, maxDepth: 8
   }), 'it no longer holds the route id, but what a client needs')
 })
@@ -289,10 +289,10 @@ test('the plugin finds the decorator on an ancestor, and two registrations each 
   }
   await app.ready()
   const document = app.swagger() as Json
-  t.same(['/a/users/{id}', '/b/users/{id}'].map((path) => document.paths[path].get.parameters.map((p: Json) => p.name)), [
+  t.strictSame(['/a/users/{id}', '/b/users/{id}'].map((path) => document.paths[path].get.parameters.map((p: Json) => p.name)), [
     ['aOnly', 'aDefer', 'id'], ['bOnly', 'bDefer', 'id']
   ])
-  t.same(['/a/users/{id}', '/b/users/{id}'].map((path) => document.paths[path].get.responses['200'].content['application/json'].schema.$ref), [
+  t.strictSame(['/a/users/{id}', '/b/users/{id}'].map((path) => document.paths[path].get.responses['200'].content['application/json'].schema.$ref), [
     '#/components/schemas/userRestricted', '#/components/schemas/userRestricted2'
   ], 'each registration relaxes its own routes')
 })
@@ -303,7 +303,7 @@ test('without @fastify/swagger nothing is wrapped; a decorator that gives no obj
   await plain.register(fastifyRestrictedFields)
   plain.get('/users', { restrictFields: true, schema: { response: { 200: { type: 'array', items: userSchema } } } }, async () => users)
   await plain.ready()
-  t.same((await plain.inject('/users?only=id')).json(), [{ id: 1 }, { id: 2 }])
+  t.strictSame((await plain.inject('/users?only=id')).json(), [{ id: 1 }, { id: 2 }])
 
   const other = Fastify()
   t.teardown(() => other.close())
@@ -312,7 +312,7 @@ test('without @fastify/swagger nothing is wrapped; a decorator that gives no obj
   other.get('/users', { restrictFields: true, schema: { response: { 200: { type: 'array', items: userSchema } } } }, async () => users)
   await other.ready()
   const decorated = other as unknown as { swagger: (options?: { yaml?: boolean }) => unknown }
-  t.same([decorated.swagger(), decorated.swagger({ yaml: true })], ['text', 'yaml text'])
+  t.strictSame([decorated.swagger(), decorated.swagger({ yaml: true })], ['text', 'yaml text'])
 })
 
 test('an app without opted-in routes keeps swagger\'s own document', async (t) => {
@@ -323,8 +323,8 @@ test('an app without opted-in routes keeps swagger\'s own document', async (t) =
   app.get('/plain', { schema: { response: { 200: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
   await app.ready()
   const document = app.swagger() as Json
-  t.same(document.components.schemas, {})
-  t.same(document.paths['/plain'].get.responses['200'].content['application/json'].schema.required, ['id'])
+  t.strictSame(document.components.schemas, {})
+  t.strictSame(document.paths['/plain'].get.responses['200'].content['application/json'].schema.required, ['id'])
 })
 
 test('a static document is changed the same way, its operations found by method and path', async (t) => {
@@ -340,8 +340,8 @@ test('a static document is changed the same way, its operations found by method 
   app.get('/users/:id', { restrictFields: true, schema: { response: { 200: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
   await app.ready()
   const document = app.swagger() as Json
-  t.same(document.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { type: 'object', properties: { id: { type: 'integer' } } })
-  t.same(written.paths['/users/{id}'].get.responses['200'].content['application/json'].schema.required, ['id'], 'the written document is not modified')
+  t.strictSame(document.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { type: 'object', properties: { id: { type: 'integer' } } })
+  t.strictSame(written.paths['/users/{id}'].get.responses['200'].content['application/json'].schema.required, ['id'], 'the written document is not modified')
 })
 
 test('restrictedFieldsDocument serves each caller, from a route of the app\'s own, the document without what it may not see', async (t) => {
@@ -363,13 +363,13 @@ test('restrictedFieldsDocument serves each caller, from a route of the app\'s ow
   const anonymous = await app.inject('/docs')
   t.notMatch(anonymous.body, /phone/)
   const enums = (path: string): unknown => anonymous.json().paths[path].get.parameters.find((parameter: Json) => parameter.name === 'only').schema.items.enum
-  t.same([enums('/users/{id}'), enums('/tags')], [['id', 'name', 'profile', 'profile.city', '*'], ['tags', '*']], 'a route without a rule keeps every name')
-  t.same(anonymous.json().components.schemas.userRestricted.properties, { id: { type: 'integer' }, name: { type: 'string' }, profile: { type: 'object', nullable: true, properties: { city: { type: 'string' } } } })
-  t.same(parse((await app.inject('/docs.yaml')).body), anonymous.json(), 'the same document as YAML')
-  t.same((await app.inject({ url: '/docs', headers: { 'x-role': 'staff' } })).json(), complete, 'staff get the complete document')
+  t.strictSame([enums('/users/{id}'), enums('/tags')], [['id', 'name', 'profile', 'profile.city', '*'], ['tags', '*']], 'a route without a rule keeps every name')
+  t.strictSame(anonymous.json().components.schemas.userRestricted.properties, { id: { type: 'integer' }, name: { type: 'string' }, profile: { type: 'object', nullable: true, properties: { city: { type: 'string' } } } })
+  t.strictSame(parse((await app.inject('/docs.yaml')).body), anonymous.json(), 'the same document as YAML')
+  t.strictSame((await app.inject({ url: '/docs', headers: { 'x-role': 'staff' } })).json(), complete, 'staff get the complete document')
   t.match(complete.components.schemas.userRestricted.properties, { tags: {} }, 'app.swagger() stays complete')
   const broken = await app.inject({ url: '/docs', headers: { 'x-role': 'broken' } })
-  t.same([broken.statusCode, broken.json().code, broken.json().message], [500, 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 'Route GET /users/:id: the hiddenFields rule must return an array of field names, instead returned string'])
+  t.strictSame([broken.statusCode, broken.json().code, broken.json().message], [500, 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 'Route GET /users/:id: the hiddenFields rule must return an array of field names, instead returned string'])
 })
 
 test('without an opted-in route, or before ready, a caller\'s document is the generated one', async (t) => {
@@ -381,7 +381,7 @@ test('without an opted-in route, or before ready, a caller\'s document is the ge
   app.get('/plain', { schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
   t.equal(await app.restrictedFieldsDocument({} as never), null, 'before ready')
   await app.ready()
-  t.same((await app.inject('/documentation/json')).json(), JSON.parse(JSON.stringify(app.swagger())))
+  t.strictSame((await app.inject('/documentation/json')).json(), JSON.parse(JSON.stringify(app.swagger())))
 })
 
 test('composed and variant schemas are documented relaxed: every restricted response of every shape matches the document', async (t) => {
@@ -454,6 +454,6 @@ test('composed and variant schemas are documented relaxed: every restricted resp
     ['/page', routes[7].payload]
   ]
   for (const [url, body] of requests) {
-    t.same((await check(t, app, url)).body, body, url)
+    t.strictSame((await check(t, app, url)).body, body, url)
   }
 })

@@ -58,6 +58,6 @@ test('every declared path of the first two levels of every route of Box\'s descr
       }
     }
   }
-  t.same(wrong.slice(0, 5), [], `${bodies} bodies on ${routes.length - unfit.length} routes`)
+  t.strictSame(wrong.slice(0, 5), [], `${bodies} bodies on ${routes.length - unfit.length} routes`)
   t.equal(wrong.length, 0)
 })

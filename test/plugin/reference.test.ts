@@ -341,7 +341,7 @@ async function compare (t: Test, app: FastifyInstance, shape: Shape, plain: stri
     const suffix = query === '' ? '' : `?${query}`
     for (const route of routes) {
       const response = await app.inject(route + suffix)
-      t.same([response.statusCode, response.body], [200, expected], `${route}${suffix}`)
+      t.strictSame([response.statusCode, response.body], [200, expected], `${route}${suffix}`)
     }
   }
 }

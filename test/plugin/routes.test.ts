@@ -14,8 +14,8 @@ test('only opted-in routes get hooks; other routes are left exactly as they were
   app.get('/false', { schema, restrictFields: false }, async () => records[0])
   app.get('/on', { schema, restrictFields: true }, async () => records[0])
   await app.ready()
-  t.same(seen['GET /off'], [undefined, undefined])
-  t.same(seen['GET /false'], [undefined, undefined])
+  t.strictSame(seen['GET /off'], [undefined, undefined])
+  t.strictSame(seen['GET /false'], [undefined, undefined])
   t.equal((await app.inject('/off?only=id')).json().name, 'Ada', 'restriction parameters mean nothing to other routes')
   t.equal((await app.inject('/on?only=id')).body, '{"id":1}')
 })
@@ -60,14 +60,14 @@ test('existing route hooks are kept, whether a function or an array', async (t) 
   }, async () => records[0])
   t.equal((await app.inject('/one?only=id')).body, '{"id":1}')
   t.equal((await app.inject('/many?only=id')).body, '{"id":1}')
-  t.same(calls, ['preValidation', 'preSerialization', 'preValidation[]', 'preSerialization[]'])
+  t.strictSame(calls, ['preValidation', 'preSerialization', 'preValidation[]', 'preSerialization[]'])
 })
 
 test('HEAD requests are validated like GET and answer without a body', async (t) => {
   const app = await build(t)
   app.get('/u', { schema, restrictFields: true }, async () => records[0])
   const head = await app.inject({ method: 'HEAD', url: '/u?only=id' })
-  t.same([head.statusCode, head.body, head.headers['content-length']], [200, '', '8'])
+  t.strictSame([head.statusCode, head.body, head.headers['content-length']], [200, '', '8'])
   t.equal((await app.inject({ method: 'HEAD', url: '/u?only=nope' })).statusCode, 400)
 })
 
@@ -81,9 +81,9 @@ test('error bodies pass through untouched, including a custom error handler\'s',
     restrictFields: true,
     schema: { response: { 200: userSchema, 409: { type: 'object', properties: { id: {}, name: {} } } } }
   }, async (_request, reply) => reply.code(409).send({ id: 9, name: 'conflict' }))
-  t.same((await app.inject('/boom?only=id')).json(), { id: 0, name: 'teapot', detail: 'boom' })
-  t.same((await app.inject('/fine?only=id')).json(), { id: 9, name: 'conflict' })
-  t.same((await app.inject('/fine?only=zzz')).json(), { id: 0, name: 'teapot', detail: "Unknown field 'zzz' in query parameter 'only'; allowed fields: id, name, email, role, profile, tags" })
+  t.strictSame((await app.inject('/boom?only=id')).json(), { id: 0, name: 'teapot', detail: 'boom' })
+  t.strictSame((await app.inject('/fine?only=id')).json(), { id: 9, name: 'conflict' })
+  t.strictSame((await app.inject('/fine?only=zzz')).json(), { id: 0, name: 'teapot', detail: "Unknown field 'zzz' in query parameter 'only'; allowed fields: id, name, email, role, profile, tags" })
 })
 
 test('a 2xx schema restricts the successes without a schema of their own', async (t) => {
@@ -92,7 +92,7 @@ test('a 2xx schema restricts the successes without a schema of their own', async
     restrictFields: true,
     schema: { response: { '2xx': userSchema } }
   }, async (_request, reply) => reply.code(201).send(records[0]))
-  t.same([(await app.inject('/created?only=id')).statusCode, (await app.inject('/created?only=id')).body], [201, '{"id":1}'])
+  t.strictSame([(await app.inject('/created?only=id')).statusCode, (await app.inject('/created?only=id')).body], [201, '{"id":1}'])
 })
 
 test('routes in encapsulated plugins with a prefix are restricted', async (t) => {

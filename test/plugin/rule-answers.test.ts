@@ -57,7 +57,7 @@ test('a rule answer that names nothing fails the request with a 500 naming the e
   for (const [slip, reason] of slips) {
     for (const url of urls) {
       const response = await app.inject({ url, headers: { 'x-hide': JSON.stringify(['id', slip]) } })
-      t.same([response.statusCode, response.json()], [500, {
+      t.strictSame([response.statusCode, response.json()], [500, {
         statusCode: 500,
         code: 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS',
         error: 'Internal Server Error',
@@ -72,10 +72,10 @@ test('well-formed paths inside a free-form value hide exactly the key they name,
   const headers = { 'x-hide': JSON.stringify(['meta.secret', 'profile.phone']) }
   const expected = [{ id: 1, last_login: '2026-11-01', meta: { plan: 'pro' }, profile: { city: 'Oslo' } }]
   for (const url of ['/users', '/users', '/copied', '/early']) {
-    t.same((await app.inject({ url, headers })).json(), expected, url)
+    t.strictSame((await app.inject({ url, headers })).json(), expected, url)
   }
   for (const url of ['/users?only=meta,profile', '/users?only=meta,profile', '/copied?only=meta,profile']) {
-    t.same((await app.inject({ url, headers })).json(), [{ meta: { plan: 'pro' }, profile: { city: 'Oslo' } }], url)
+    t.strictSame((await app.inject({ url, headers })).json(), [{ meta: { plan: 'pro' }, profile: { city: 'Oslo' } }], url)
   }
 })
 
@@ -86,7 +86,7 @@ test('a rule shared by routes may name a path inside a free-form value that only
   app.get('/users', { restrictFields: true, schema: { response: { 200: { type: 'array', items: record } } } }, async () => users)
   app.get('/ids', { restrictFields: { fields: ['id'] } }, async () => [{ id: 1 }])
   app.get('/typo', { restrictFields: { fields: ['id'], hiddenFields: () => ['meta.secret.'] } }, async () => [{ id: 1 }])
-  t.same((await app.inject('/ids')).json(), [{ id: 1 }])
-  t.same((await app.inject('/users?only=meta')).json(), [{ meta: { plan: 'pro' } }])
-  t.same((await app.inject('/typo')).json().message, "Route GET /typo: the hiddenFields rule returned 'meta.secret.', which no route with restrictFields declares")
+  t.strictSame((await app.inject('/ids')).json(), [{ id: 1 }])
+  t.strictSame((await app.inject('/users?only=meta')).json(), [{ meta: { plan: 'pro' } }])
+  t.strictSame((await app.inject('/typo')).json().message, "Route GET /typo: the hiddenFields rule returned 'meta.secret.', which no route with restrictFields declares")
 })

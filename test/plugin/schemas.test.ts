@@ -12,14 +12,14 @@ async function twice (app: Awaited<ReturnType<typeof build>>, url: string): Prom
 test('required fields that are not selected do not throw', async (t) => {
   const app = await build(t)
   app.get('/u', { restrictFields: true, schema: { response: { 200: userSchema } } }, async () => records[0])
-  t.same(await twice(app, '/u?only=id'), ['{"id":1}', '{"id":1}'])
+  t.strictSame(await twice(app, '/u?only=id'), ['{"id":1}', '{"id":1}'])
 })
 
 test('a default is written for a kept field, never for a removed one', async (t) => {
   const app = await build(t)
   app.get('/u', { restrictFields: true, schema: { response: { 200: userSchema } } }, async () => ({ id: 3, name: 'Bo', email: null }))
-  t.same(await twice(app, '/u?only=id'), ['{"id":3}', '{"id":3}'])
-  t.same(await twice(app, '/u?only=id,role'), ['{"id":3,"role":"member"}', '{"id":3,"role":"member"}'])
+  t.strictSame(await twice(app, '/u?only=id'), ['{"id":3}', '{"id":3}'])
+  t.strictSame(await twice(app, '/u?only=id,role'), ['{"id":3,"role":"member"}', '{"id":3,"role":"member"}'])
 })
 
 test('fields outside the schema never appear, whatever additionalProperties says', async (t) => {
@@ -27,8 +27,8 @@ test('fields outside the schema never appear, whatever additionalProperties says
   const open = { ...userSchema, additionalProperties: true, patternProperties: { '^pass': { type: 'string' } } }
   app.get('/u', { restrictFields: true, schema: { response: { 200: open } } }, async () => records[0])
   const expected = '{"id":1,"name":"Ada","email":"ada@example.com","role":"member","tags":[{"id":1,"label":"math"}]}'
-  t.same(await twice(app, '/u?defer=profile'), [expected, expected])
-  t.same(await twice(app, '/u?only=profile'), ['{"profile":{"city":"London","phone":"1"}}', '{"profile":{"city":"London","phone":"1"}}'])
+  t.strictSame(await twice(app, '/u?defer=profile'), [expected, expected])
+  t.strictSame(await twice(app, '/u?only=profile'), ['{"profile":{"city":"London","phone":"1"}}', '{"profile":{"city":"London","phone":"1"}}'])
 })
 
 test('an array payload, an object payload and an envelope are restricted alike', async (t) => {
@@ -38,17 +38,17 @@ test('an array payload, an object payload and an envelope are restricted alike',
   app.get('/object', { restrictFields: true, schema: { response: { 200: userSchema } } }, async () => records[1])
   app.get('/envelope', { restrictFields: true, schema: { response: { 200: envelope } } }, async () => ({ count: 2, next: null, results: records }))
   const array = '[{"id":1},{"id":2}]'
-  t.same(await twice(app, '/array?only=id'), [array, array])
-  t.same(await twice(app, '/object?only=id'), ['{"id":2}', '{"id":2}'])
+  t.strictSame(await twice(app, '/array?only=id'), [array, array])
+  t.strictSame(await twice(app, '/object?only=id'), ['{"id":2}', '{"id":2}'])
   const page = '{"count":2,"next":null,"results":[{"id":1},{"id":2}]}'
-  t.same(await twice(app, '/envelope?only=id'), [page, page])
+  t.strictSame(await twice(app, '/envelope?only=id'), [page, page])
 })
 
 test('a custom resultsKey names the envelope array', async (t) => {
   const app = await build(t, { resultsKey: 'items' })
   const envelope = { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: tagSchema } } }
   app.get('/tags', { restrictFields: true, schema: { response: { 200: envelope } } }, async () => ({ total: 1, items: [{ id: 1, label: 'x' }] }))
-  t.same(await twice(app, '/tags?defer=id'), ['{"total":1,"items":[{"label":"x"}]}', '{"total":1,"items":[{"label":"x"}]}'])
+  t.strictSame(await twice(app, '/tags?defer=id'), ['{"total":1,"items":[{"label":"x"}]}', '{"total":1,"items":[{"label":"x"}]}'])
 })
 
 test('shared schemas added with addSchema and referenced with $ref, at every depth', async (t) => {
@@ -76,18 +76,18 @@ test('shared schemas added with addSchema and referenced with $ref, at every dep
   const full = await app.inject('/people')
   t.equal(full.body, '[{"id":1,"since":"2000-01-01","home":{"city":"Oslo","zip":"0000"},"tags":[{"id":1,"label":"a"}]},{"id":2,"since":"2020-02-02","home":null,"tags":[]}]')
   const homes = '[{"home":{"city":"Oslo","zip":"0000"}},{"home":null}]'
-  t.same(await twice(app, '/people?only=home'), [homes, homes])
+  t.strictSame(await twice(app, '/people?only=home'), [homes, homes])
   const zips = '[{"id":1,"since":"2000-01-01","home":{"zip":"0000"},"tags":[{"label":"a"}]},{"id":2,"since":"2020-02-02","home":null,"tags":[]}]'
-  t.same(await twice(app, '/people?defer=home.city,tags.id'), [zips, zips])
+  t.strictSame(await twice(app, '/people?defer=home.city,tags.id'), [zips, zips])
   const response = await app.inject('/people?only=home.street')
-  t.same([response.statusCode, response.json().message], [400, "Unknown field 'home.street' in query parameter 'only'; allowed fields of 'home': city, zip"])
+  t.strictSame([response.statusCode, response.json().message], [400, "Unknown field 'home.street' in query parameter 'only'; allowed fields of 'home': city, zip"])
 })
 
 test('a route with only a fields list copies, and never lets an undeclared key through', async (t) => {
   const app = await build(t)
   app.get('/listed', { restrictFields: { fields: ['id', 'name', 'profile.city', 'tags.label'] } }, async () => records)
   const expected = '[{"id":1,"profile":{"city":"London"},"tags":[{"label":"math"}]},{"id":2,"profile":null,"tags":[]}]'
-  t.same(await twice(app, '/listed?defer=name'), [expected, expected])
+  t.strictSame(await twice(app, '/listed?defer=name'), [expected, expected])
   t.equal((await app.inject('/listed?only=password')).statusCode, 400)
 })
 
@@ -97,5 +97,5 @@ test('a response schema for application/json content is read and restricted', as
     restrictFields: true,
     schema: { response: { 200: { content: { 'application/json': { schema: userSchema } } } } }
   }, async () => records[0])
-  t.same(await twice(app, '/c?only=name'), ['{"name":"Ada"}', '{"name":"Ada"}'])
+  t.strictSame(await twice(app, '/c?only=name'), ['{"name":"Ada"}', '{"name":"Ada"}'])
 })

@@ -15,7 +15,7 @@ test('the copy path and the compiled path send identical bytes', async (t) => {
     const second = (await app.inject(`/compiled?${query}`)).body
     const third = (await app.inject(`/compiled?${query}`)).body
     const copied = (await app.inject(`/copied?${query}`)).body
-    t.same([second, third, copied], [first, first, first], query)
+    t.strictSame([second, third, copied], [first, first, first], query)
   }
 })
 
@@ -58,7 +58,7 @@ test('a leaf the writer does not write itself is compiled once for the route, on
   for (const [query, body] of Object.entries(expected)) {
     t.equal((await app.inject(`/items?${query}`)).body, body, query)
   }
-  t.same(compiled.slice(2), [item.properties.at], 'the leaf schema alone, once, for three first sightings')
+  t.strictSame(compiled.slice(2), [item.properties.at], 'the leaf schema alone, once, for three first sightings')
 })
 
 test('a serializer compiler that refuses a pruned schema still gets a correct answer', async (t) => {
@@ -75,9 +75,9 @@ test('a serializer compiler that refuses a pruned schema still gets a correct an
   }, async (request) => { request.log.error = ((value: { err: Error }) => { logs.push(value.err.message) }) as never; return records })
   for (let i = 0; i < 5; i++) {
     const response = await app.inject('/users?only=id')
-    t.same([response.statusCode, response.body], [200, '[{"id":1},{"id":2}]'])
+    t.strictSame([response.statusCode, response.body], [200, '[{"id":1},{"id":2}]'])
   }
-  t.same(logs, ['refused'], 'logged once for the selection, never retried; the writer needs no compilation')
+  t.strictSame(logs, ['refused'], 'logged once for the selection, never retried; the writer needs no compilation')
 })
 
 /** The request indexes at which a route with `cacheSize` compiled, over 20 passes through `selections`. */
@@ -107,7 +107,7 @@ const triples = fields.flatMap((a, i) => pairs.filter((pair) => pair.split(',').
 test('cycling through more field sets than the cache holds, but fewer than 32, does not compile on every pass', async (t) => {
   t.equal(pairs.length, 15)
   const when = await compilations(t, pairs, 10)
-  t.same(when.slice(0, 10), [15, 16, 17, 18, 19, 20, 21, 22, 23, 24], 'on the second pass, 10 selections fill the cache')
+  t.strictSame(when.slice(0, 10), [15, 16, 17, 18, 19, 20, 21, 22, 23, 24], 'on the second pass, 10 selections fill the cache')
   t.ok(when.length <= 11, `at most one more in the 18 passes after: ${when.length - 10}`)
 })
 
@@ -135,7 +135,7 @@ test('payloads the writer leaves alone are copied, with the copy schema compiled
   const before = copySchemas
   for (let i = 0; i < 3; i++) {
     const response = await app.inject('/items?only=profile.city')
-    t.same([response.statusCode, response.body], [200, '[{"profile":null},{"profile":{"city":"Oslo"}}]'])
+    t.strictSame([response.statusCode, response.body], [200, '[{"profile":null},{"profile":{"city":"Oslo"}}]'])
   }
   t.equal(copySchemas - before, 1)
 })
@@ -160,12 +160,12 @@ test('a value the serializers cannot write is a 500 on the writing and the compi
   const item = { type: 'object', properties: { id: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } } }
   app.get('/items', { restrictFields: true, logLevel: 'silent', schema: { response: { 200: { type: 'array', items: item } } } }, async () => [{ id: 1, tags: 'math' }])
   const plain = await app.inject('/items')
-  t.same([plain.statusCode, plain.json().message], [500, "The value of '#/items/properties/tags' does not match schema definition."])
+  t.strictSame([plain.statusCode, plain.json().message], [500, "The value of '#/items/properties/tags' does not match schema definition."])
   // The writer compiles the leaf alone, so its message locates the value in the leaf's own schema.
   const messages = ["The value of '#' does not match schema definition.", "The value of '#/items/properties/tags' does not match schema definition."]
   for (const [i, message] of [messages[0], messages[1], messages[1]].entries()) {
     const response = await app.inject('/items?only=tags')
-    t.same([response.statusCode, response.json().message], [500, message], `request ${i + 1}`)
+    t.strictSame([response.statusCode, response.json().message], [500, message], `request ${i + 1}`)
   }
 })
 
@@ -228,5 +228,5 @@ test('field sets alone that evict each other from a cache of one still compile w
   const total = sum(counts)
   // The budget starts at cacheSize and refills by one every 64 lookups.
   t.ok(total >= 2 && total <= 1 + 512 / 64, `${total} compilations in 512 requests`)
-  t.same(counts.slice(0, 4), [1, 0, 0, 0], 'the first compiles on its first use; the three others wait for the budget')
+  t.strictSame(counts.slice(0, 4), [1, 0, 0, 0], 'the first compiles on its first use; the three others wait for the budget')
 })

@@ -48,7 +48,7 @@ async function strictWarnings (t: Test, withPlugin: boolean): Promise<number> {
     for (const [url, expected] of [...requests, ...requests]) {
       if (!withPlugin && url.includes('?')) continue
       const response = await app.inject(url)
-      t.same([response.statusCode, response.json()], [200, expected], url)
+      t.strictSame([response.statusCode, response.json()], [200, expected], url)
     }
   } finally {
     console.warn = warn

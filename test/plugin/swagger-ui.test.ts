@@ -60,10 +60,10 @@ test('the document answers each credential Swagger UI can authorize with that ca
   ]
   for (const [url, headers, names] of requests) {
     const response = await app.inject({ url, headers })
-    t.same([response.statusCode, response.headers['cache-control'], offered(response.json())], [200, 'private', names], `${url} ${JSON.stringify(headers)}`)
+    t.strictSame([response.statusCode, response.headers['cache-control'], offered(response.json())], [200, 'private', names], `${url} ${JSON.stringify(headers)}`)
   }
   const yaml = await app.inject('/documentation/yaml')
-  t.same([yaml.statusCode, yaml.headers['cache-control']], [200, 'private'])
+  t.strictSame([yaml.statusCode, yaml.headers['cache-control']], [200, 'private'])
 })
 
 test('an app-wide public Cache-Control is made private on the documents; a private one of the app is kept', async (t) => {
@@ -96,7 +96,7 @@ test('the page re-fetches the document on Authorize and Logout, with the credent
   const page = runInNewContext(`(${config})`, { window, URL, btoa, SwaggerUIBundle: { plugins: { DownloadUrl: 'download-url' } } })
   t.equal(page.plugins[0], 'download-url')
   const wrapped = page.plugins[1](system).statePlugins.auth.wrapActions
-  t.same(Object.keys(wrapped), ['authorize', 'logout', 'restoreAuthorization'])
+  t.strictSame(Object.keys(wrapped), ['authorize', 'logout', 'restoreAuthorization'])
   for (const action of Object.keys(wrapped)) t.equal(wrapped[action]((payload: unknown) => payload)('p'), 'p', `${action} still does what it did`)
   t.equal(downloads.length, 3, 'and the document is fetched again after each')
 
@@ -116,12 +116,12 @@ test('the page re-fetches the document on Authorize and Logout, with the credent
   ]
   for (const [auth, headers, url] of schemes) {
     const request = intercept(auth)
-    t.same([request.headers, request.url], [{ ...headers, 'x-app': '1' }, url], JSON.stringify(auth))
+    t.strictSame([request.headers, request.url], [{ ...headers, 'x-app': '1' }, url], JSON.stringify(auth))
   }
   const tryItOut = intercept(schemes[1][0], { url: '/users/1', headers: {} })
-  t.same(tryItOut, { url: '/users/1', headers: { 'x-app': '1' } }, 'Try it out requests are Swagger UI\'s own business')
+  t.strictSame(tryItOut, { url: '/users/1', headers: { 'x-app': '1' } }, 'Try it out requests are Swagger UI\'s own business')
   window.restrictedFieldsSwaggerUiSystem = undefined
-  t.same(intercept(schemes[1][0], { loadSpec: true, url: '/documentation/json', headers: {} }), { loadSpec: true, url: '/documentation/json', headers: { 'x-app': '1' } }, 'before the plugin has started')
+  t.strictSame(intercept(schemes[1][0], { loadSpec: true, url: '/documentation/json', headers: {} }), { loadSpec: true, url: '/documentation/json', headers: { 'x-app': '1' } }, 'before the plugin has started')
 
   const plain = await appWith(t, { uiConfig: { plugins: [] } })
   const plainInitializer = (await plain.inject('/documentation/static/swagger-initializer.js')).body
@@ -144,21 +144,21 @@ test('the app\'s own documentation hooks run first when passed in; a preHandler 
       }
     }
   })
-  t.same(offered((await app.inject('/documentation/json')).json()), ['id', '*'])
-  t.same(seen, ['onRequest /documentation/json', 'preHandler /documentation/json'])
+  t.strictSame(offered((await app.inject('/documentation/json')).json()), ['id', '*'])
+  t.strictSame(seen, ['onRequest /documentation/json', 'preHandler /documentation/json'])
   const denied = await app.inject({ url: '/documentation/json', headers: { 'x-deny': 'yes' } })
-  t.same([denied.statusCode, denied.json()], [403, { denied: true }])
+  t.strictSame([denied.statusCode, denied.json()], [403, { denied: true }])
   t.equal((await app.inject({ url: '/documentation/json', headers: { 'x-fail': 'yes' } })).statusCode, 500)
   t.equal((await app.inject('/documentation/static/swagger-initializer.js')).statusCode, 200, 'other documentation routes run the app\'s hook only')
 
   const asyncHook = await appWith(t, { uiHooks: { preHandler: async (request: FastifyRequest) => { seen.push(`async ${request.url}`) } } })
-  t.same(offered((await asyncHook.inject('/documentation/json')).json()), ['id', '*'])
+  t.strictSame(offered((await asyncHook.inject('/documentation/json')).json()), ['id', '*'])
   t.equal(seen.at(-1), 'async /documentation/json')
 
   const replaced = await appWith(t, (app) => ({ ...app.restrictedFieldsSwaggerUi(), uiHooks: { preHandler: async () => {} } }))
   for (const url of ['/documentation/json', '/documentation/yaml']) {
     const response = await replaced.inject({ url, headers: { authorization: 'Bearer s3cret' } })
-    t.same([response.statusCode, response.json().code], [500, 'FST_RESTRICTED_FIELDS_DOCUMENT_NOT_MADE'], url)
+    t.strictSame([response.statusCode, response.json().code], [500, 'FST_RESTRICTED_FIELDS_DOCUMENT_NOT_MADE'], url)
     t.notMatch(response.body, /last_login/)
   }
 })
@@ -174,5 +174,5 @@ test('a rule-shaped reply under an app-wide public Cache-Control keeps it, and t
   for (const url of ['/a', '/a', '/b', '/a']) t.equal((await app.inject(url)).headers['cache-control'], 'public, max-age=600')
   t.equal((await app.inject({ url: '/a', headers: { 'x-cache': 'none' } })).headers['cache-control'], 'private')
   const warnings = lines.filter((line) => line.level === 40).map((line) => line.msg)
-  t.same(warnings, ['/a', '/b'].map((url) => `fastify-restricted-fields: route GET ${url} has a hiddenFields rule, so its replies depend on who asks, but an earlier hook set 'Cache-Control: public, max-age=600'; a shared cache may give one caller's reply to another. Set 'private', or add Vary on what the rule reads.`))
+  t.strictSame(warnings, ['/a', '/b'].map((url) => `fastify-restricted-fields: route GET ${url} has a hiddenFields rule, so its replies depend on who asks, but an earlier hook set 'Cache-Control: public, max-age=600'; a shared cache may give one caller's reply to another. Set 'private', or add Vary on what the rule reads.`))
 })

@@ -46,7 +46,7 @@ test('the request syntax, row by row', async (t) => {
   const app = await usersApp(t)
   for (const { title, query, status, body } of rows) {
     const response = await app.inject(`/users?${query}`)
-    t.same([response.statusCode, response.json()], [status, body], title)
+    t.strictSame([response.statusCode, response.json()], [status, body], title)
   }
 })
 
@@ -63,9 +63,9 @@ test('repeated names count once against maxFields: 300 repetitions of two names 
   const app = await usersApp(t, { maxFields: 2 })
   const query = Array.from({ length: 300 }, () => 'only=id&only=name').join('&')
   const response = await app.inject(`/users?${query}`)
-  t.same([response.statusCode, response.json()], [200, [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }]])
+  t.strictSame([response.statusCode, response.json()], [200, [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }]])
   const three = await app.inject(`/users?${query}&defer=name`)
-  t.same([three.statusCode, three.json().code], [400, 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS'], 'a third distinct name is one too many')
+  t.strictSame([three.statusCode, three.json().code], [400, 'FST_RESTRICTED_FIELDS_TOO_MANY_FIELDS'], 'a third distinct name is one too many')
 })
 
 test('an unknown name is rejected before the handler runs', async (t) => {
@@ -78,19 +78,19 @@ test('an unknown name is rejected before the handler runs', async (t) => {
 
 test('unknownFields ignore drops unknown names', async (t) => {
   const app = await usersApp(t, { unknownFields: 'ignore' })
-  t.same((await app.inject('/users?only=id,password,profile.zip')).json(), [{ id: 1 }, { id: 2 }])
+  t.strictSame((await app.inject('/users?only=id,password,profile.zip')).json(), [{ id: 1 }, { id: 2 }])
 })
 
 test('parameter names are options', async (t) => {
   const app = await usersApp(t, { onlyParam: 'fields', deferParam: 'exclude' })
-  t.same((await app.inject('/users?fields=id,name&exclude=name&only=zzz')).json(), [{ id: 1 }, { id: 2 }])
+  t.strictSame((await app.inject('/users?fields=id,name&exclude=name&only=zzz')).json(), [{ id: 1 }, { id: 2 }])
 })
 
 test('a qs-style object parameter is a coded 400', async (t) => {
   const app = await build(t, {}, { routerOptions: { querystringParser: () => ({ only: { a: 'b' } }) } })
   app.get('/users', { restrictFields: true, schema: { response: { 200: userSchema } } }, async () => records[0])
   const response = await app.inject('/users?only[a]=b')
-  t.same([response.statusCode, response.json()], [400, {
+  t.strictSame([response.statusCode, response.json()], [400, {
     statusCode: 400,
     code: 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
     error: 'Bad Request',
@@ -114,7 +114,7 @@ test('indexed and keyed forms of the parameters are refused with a coded 400 nam
     const app = await usersApp(t, options)
     for (const [query, key, forms] of rows) {
       const response = await app.inject(`/users?${query}`)
-      t.same([response.statusCode, response.json()], [400, {
+      t.strictSame([response.statusCode, response.json()], [400, {
         statusCode: 400,
         code: 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER',
         error: 'Bad Request',
@@ -122,7 +122,7 @@ test('indexed and keyed forms of the parameters are refused with a coded 400 nam
       }], `${query} ${JSON.stringify(Object.keys(options))}`)
     }
     t.equal((await app.inject('/users?other[0]=x&page[size]=2')).statusCode, 200, 'other bracketed keys are the route\'s business')
-    t.same((await app.inject('/users?only=id&tag=[x]')).json(), [{ id: 1 }, { id: 2 }])
-    t.same((await app.inject('/users?only=id&price=%5E5')).json(), [{ id: 1 }, { id: 2 }], 'a %5 that opens no bracket')
+    t.strictSame((await app.inject('/users?only=id&tag=[x]')).json(), [{ id: 1 }, { id: 2 }])
+    t.strictSame((await app.inject('/users?only=id&price=%5E5')).json(), [{ id: 1 }, { id: 2 }], 'a %5 that opens no bracket')
   }
 })

@@ -36,7 +36,7 @@ for (const cacheSize of [100, 0]) {
     for (const { url, status, body } of rows) {
       for (let i = 0; i < 3; i++) {
         const response = await app.inject(url)
-        t.same([response.statusCode, response.body], [status, body], `${url} #${i + 1}`)
+        t.strictSame([response.statusCode, response.body], [status, body], `${url} #${i + 1}`)
       }
     }
   })

@@ -74,7 +74,7 @@ for (const [cacheSize, payload, path] of [[100, records, 'compiled'], [0, record
       for (let round = 0; round < 3; round++) {
         for (const [role, expected] of [['staff', staff], ['anonymous', anonymous]] as const) {
           const response = await app.inject({ url: `/users?${query}`, headers: role === 'staff' ? { 'x-role': 'staff' } : {} })
-          t.same([response.statusCode, response.json()], JSON.parse(JSON.stringify(expected)), `${role} ${query} #${round + 1}`)
+          t.strictSame([response.statusCode, response.json()], JSON.parse(JSON.stringify(expected)), `${role} ${query} #${round + 1}`)
         }
       }
     }
@@ -86,7 +86,7 @@ test('the handler sees only the fields the request may see, and the query names 
   await app.inject('/users')
   await app.inject({ url: '/users', headers: { 'x-role': 'staff' } })
   await app.inject('/users?only=profile&defer=id')
-  t.same(seen, [
+  t.strictSame(seen, [
     ['id', 'name', 'role', 'profile', 'profile.city', 'tags', 'tags.label'],
     ['id', 'name', 'email', 'role', 'profile', 'profile.city', 'profile.phone', 'tags', 'tags.id', 'tags.label'],
     ['profile', 'profile.city']
@@ -139,9 +139,9 @@ test('the rule runs after the route\'s own preHandler hooks, and may be asynchro
     restrictFields: true,
     preHandler: async (request: FastifyRequest) => { if (request.headers.authorization === 'admin') request.role = 'admin' }
   })
-  t.same((await app.inject('/users?only=id')).json(), [{ id: 1 }, { id: 2 }])
-  t.same((await app.inject('/users')).json(), [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }])
-  t.same((await app.inject({ url: '/users?only=email', headers: { authorization: 'admin' } })).json(), [{ email: 'ada@example.com' }, { email: null }])
+  t.strictSame((await app.inject('/users?only=id')).json(), [{ id: 1 }, { id: 2 }])
+  t.strictSame((await app.inject('/users')).json(), [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }])
+  t.strictSame((await app.inject({ url: '/users?only=email', headers: { authorization: 'admin' } })).json(), [{ email: 'ada@example.com' }, { email: null }])
 })
 
 test('a route rule replaces the plugin default; paths another route declares are ignored, unknown ones fail', async (t) => {
@@ -155,9 +155,9 @@ test('a route rule replaces the plugin default; paths another route declares are
   app.get('/wrong-item', { schema, restrictFields: { hiddenFields: async () => [7] as never } }, async () => records)
   app.get('/throws', { schema, restrictFields: { hiddenFields: () => { throw Object.assign(new Error('no session store'), { statusCode: 503 }) } } }, async () => records)
   app.get('/rejects', { schema, restrictFields: { hiddenFields: async () => { throw new Error('down') } } }, async () => records)
-  t.same((await app.inject('/users?only=id,name')).json(), [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }])
-  t.same((await app.inject('/users?defer=id,role,profile,tags')).json(), [{ name: 'Ada' }, { name: 'Alan' }], 'email hidden, secret_note ignored')
-  t.same((await app.inject('/notes?only=secret_note')).json(), [{ secret_note: 'x' }])
+  t.strictSame((await app.inject('/users?only=id,name')).json(), [{ id: 1, name: 'Ada' }, { id: 2, name: 'Alan' }])
+  t.strictSame((await app.inject('/users?defer=id,role,profile,tags')).json(), [{ name: 'Ada' }, { name: 'Alan' }], 'email hidden, secret_note ignored')
+  t.strictSame((await app.inject('/notes?only=secret_note')).json(), [{ secret_note: 'x' }])
   const failures: Record<string, [number, string]> = {
     '/typo': [500, "Route GET /typo: the hiddenFields rule returned 'emial', which no route with restrictFields declares"],
     '/wrong': [500, 'Route GET /wrong: the hiddenFields rule must return an array of field names, instead returned string'],
@@ -167,15 +167,15 @@ test('a route rule replaces the plugin default; paths another route declares are
   }
   for (const [url, [status, message]] of Object.entries(failures)) {
     const response = await app.inject(`${url}?only=id`)
-    t.same([response.statusCode, response.json().message], [status, message], url)
+    t.strictSame([response.statusCode, response.json().message], [status, message], url)
   }
   t.equal((await app.inject('/typo')).statusCode, 500, 'the mistake fails every request, with parameters or without')
 })
 
 test('with unknownFields ignore, hidden names are dropped like unknown ones', async (t) => {
   const { app } = await appWith(t, { hiddenFields: hiddenFor, unknownFields: 'ignore' })
-  t.same((await app.inject('/users?only=id,email,nope')).json(), [{ id: 1 }, { id: 2 }])
-  t.same((await app.inject({ url: '/users?only=id,email,nope', headers: { 'x-role': 'staff' } })).json(), [{ id: 1, email: 'ada@example.com' }, { id: 2, email: null }])
+  t.strictSame((await app.inject('/users?only=id,email,nope')).json(), [{ id: 1 }, { id: 2 }])
+  t.strictSame((await app.inject({ url: '/users?only=id,email,nope', headers: { 'x-role': 'staff' } })).json(), [{ id: 1, email: 'ada@example.com' }, { id: 2, email: null }])
 })
 
 test('a rule that hides nothing on this route leaves the response untouched, as without a rule', async (t) => {
@@ -190,10 +190,10 @@ test('with a strict querystring schema, hidden names still answer as unknown one
     schema: { ...schema, querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1 } }, additionalProperties: false } }
   })
   const hidden = await app.inject('/users?only=email&limit=2')
-  t.same([hidden.statusCode, hidden.json()], [400, unknown('email', 'only', `allowed fields: ${VISIBLE}`)])
+  t.strictSame([hidden.statusCode, hidden.json()], [400, unknown('email', 'only', `allowed fields: ${VISIBLE}`)])
   const staff = await app.inject({ url: '/users?only=email&limit=2', headers: { 'x-role': 'staff' } })
-  t.same([staff.statusCode, staff.json()], [200, [{ email: 'ada@example.com' }, { email: null }]])
+  t.strictSame([staff.statusCode, staff.json()], [200, [{ email: 'ada@example.com' }, { email: null }]])
   const invalid = await app.inject('/users?only[]=id&limit=0')
-  t.same([invalid.statusCode, invalid.json().message], [400, 'querystring/limit must be >= 1'], 'the route\'s own validation still runs')
-  t.same((await app.inject('/users?limit=1')).json(), [hiddenAda, hiddenAlan], 'no parameters: every field the request may see')
+  t.strictSame([invalid.statusCode, invalid.json().message], [400, 'querystring/limit must be >= 1'], 'the route\'s own validation still runs')
+  t.strictSame((await app.inject('/users?limit=1')).json(), [hiddenAda, hiddenAlan], 'no parameters: every field the request may see')
 })

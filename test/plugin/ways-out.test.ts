@@ -143,7 +143,7 @@ for (const cacheSize of [100, 0]) {
               const search = [query, extra].filter((part) => part !== '').join('&')
               const response = await app.inject({ method, url: `${url}?${search}`, headers: role === 'staff' ? { 'x-role': 'staff' } : {} })
               requests++
-              t.same([response.statusCode, response.json(), response.headers['cache-control']], [status, body, 'private'], `${role} ${method} ${url}?${search} #${round + 1}`)
+              t.strictSame([response.statusCode, response.json(), response.headers['cache-control']], [status, body, 'private'], `${role} ${method} ${url}?${search} #${round + 1}`)
             }
           }
         }
@@ -164,7 +164,7 @@ test('a hook that replies with an error before the rule runs is answered as it i
     onRequest: async (_request, reply) => reply.code(401).send({ secret: 'the 401 body is the app\'s own' })
   }, async () => data)
   const response = await app.inject('/locked?only=id')
-  t.same([response.statusCode, response.json(), calls], [401, { secret: 'the 401 body is the app\'s own' }, 0])
+  t.strictSame([response.statusCode, response.json(), calls], [401, { secret: 'the 401 body is the app\'s own' }, 0])
 })
 
 test('an early reply on a route without a rule is restricted too, and a bad parameter is its 400', async (t) => {
@@ -177,10 +177,10 @@ test('an early reply on a route without a rule is restricted too, and a bad para
     onRequest: async (_request, reply) => reply.send(data)
   }, async () => ({ id: 0 }))
   const restricted = await app.inject('/cached?only=id,secret')
-  t.same([restricted.statusCode, restricted.json(), restricted.headers['cache-control']], [200, { id: 1, secret: 's' }, undefined], 'no rule: nothing varies by caller')
+  t.strictSame([restricted.statusCode, restricted.json(), restricted.headers['cache-control']], [200, { id: 1, secret: 's' }, undefined], 'no rule: nothing varies by caller')
   const bad = await app.inject('/cached?only=nope')
-  t.same([bad.statusCode, bad.json().code], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'])
-  t.same((await app.inject('/cached')).json(), data)
+  t.strictSame([bad.statusCode, bad.json().code], [400, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD'])
+  t.strictSame((await app.inject('/cached')).json(), data)
 })
 
 test('a success an error handler sends after the rule failed is refused; after a bad parameter, it shows only visible fields', async (t) => {
@@ -197,14 +197,14 @@ test('a success an error handler sends after the rule failed is refused; after a
   app.setErrorHandler(async (_error, _request, reply) => reply.code(200).send(data))
   app.get('/record', { restrictFields: true, schema: { response: { 200: record } } }, async () => data)
   const failed = await app.inject({ url: '/record', headers: { 'x-fail': '1' } })
-  t.same([failed.statusCode, failed.json()], [500, {
+  t.strictSame([failed.statusCode, failed.json()], [500, {
     statusCode: 500,
     code: 'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN',
     error: 'Internal Server Error',
     message: 'Route GET /record: a success reply was sent after the hiddenFields rule failed; what the request may see is unknown, so the reply is refused'
   }])
   const bad = await app.inject('/record?only=secret')
-  t.same([bad.statusCode, bad.json()], [200, { id: 1, profile: { city: 'Oslo' }, meta: { note: 'n' }, tags: { public: 'x' }, deep: { inner: { keep: 'k' } } }])
+  t.strictSame([bad.statusCode, bad.json()], [200, { id: 1, profile: { city: 'Oslo' }, meta: { note: 'n' }, tags: { public: 'x' }, deep: { inner: { keep: 'k' } } }])
 })
 
 test('a rule answer that is not names fails the request, and a success sent for that failure is refused', async (t) => {
@@ -214,7 +214,7 @@ test('a rule answer that is not names fails the request, and a success sent for 
   app.setErrorHandler(async (_error, _request, reply) => reply.code(200).send(data))
   app.get('/record', { restrictFields: true, schema: { response: { 200: record } } }, async () => data)
   const response = await app.inject('/record')
-  t.same([response.statusCode, response.json().code], [500, 'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN'])
+  t.strictSame([response.statusCode, response.json().code], [500, 'FST_RESTRICTED_FIELDS_HIDDEN_FIELDS_UNKNOWN'])
 })
 
 test('a route whose 2xx statuses declare different fields checks names against all and sends each status its own', async (t) => {
@@ -239,11 +239,11 @@ test('a route whose 2xx statuses declare different fields checks names against a
   for (const [headers, query, status, body] of rows) {
     for (let round = 0; round < 3; round++) {
       const response = await app.inject({ method: 'POST', url: `/jobs?${query}`, headers })
-      t.same([response.statusCode, response.json()], [status, body], `${JSON.stringify(headers)} ${query} #${round + 1}`)
+      t.strictSame([response.statusCode, response.json()], [status, body], `${JSON.stringify(headers)} ${query} #${round + 1}`)
     }
   }
   const unknownName = await app.inject({ method: 'POST', url: '/jobs?only=job.token' })
-  t.same([unknownName.statusCode, unknownName.json().message], [400, "Unknown field 'job.token' in query parameter 'only'; allowed fields of 'job': state"])
+  t.strictSame([unknownName.statusCode, unknownName.json().message], [400, "Unknown field 'job.token' in query parameter 'only'; allowed fields of 'job': state"])
 })
 
 test('a route with a property that a request cannot name fails at declaration, naming the property', async (t) => {
@@ -274,7 +274,7 @@ test('names that look like selection syntax never share a compiled serializer', 
   ]
   for (let round = 0; round < 4; round++) {
     for (const [headers, query, body] of rows) {
-      t.same((await app.inject({ url: `/odd?${query}`, headers })).json(), body, `${JSON.stringify(headers)} ${query} #${round + 1}`)
+      t.strictSame((await app.inject({ url: `/odd?${query}`, headers })).json(), body, `${JSON.stringify(headers)} ${query} #${round + 1}`)
     }
   }
 })
@@ -288,9 +288,9 @@ test('hidden paths inside leaves are removed on every path: listed fields, copie
   app.get('/copied', { restrictFields: true, schema: { response: { 200: record } } }, async () => ({ toJSON: () => data }))
   const page = { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: record } } }
   app.get('/page', { restrictFields: true, schema: { response: { 200: page } } }, async (_request, reply) => reply.code(203 as 200).send({ count: 1, secret: 'top', results: [data] }))
-  t.same((await app.inject('/listed?only=id,meta')).json(), { id: 1, meta: { note: 'n' } })
-  t.same((await app.inject('/copied?only=id,meta')).json(), { id: 1, meta: { note: 'n' } })
-  t.same((await app.inject('/page?only=id')).json(), {
+  t.strictSame((await app.inject('/listed?only=id,meta')).json(), { id: 1, meta: { note: 'n' } })
+  t.strictSame((await app.inject('/copied?only=id,meta')).json(), { id: 1, meta: { note: 'n' } })
+  t.strictSame((await app.inject('/page?only=id')).json(), {
     count: 1,
     results: [{ id: 1, profile: data.profile, meta: { note: 'n' }, tags: data.tags, deep: data.deep, extra: 'e' }]
   }, 'the envelope and its records lose the hidden paths')
@@ -318,7 +318,7 @@ test('a hidden path inside a leaf of a variant is removed, whichever variant the
     for (let round = 0; round < 3; round++) {
       for (const url of ['/parties', '/parties?only=kind,id,meta', '/copied', '/copied?defer=id']) {
         const body = url.includes('defer=id') ? expected.map(({ id: _id, ...rest }) => rest) : expected
-        t.same((await app.inject(url)).json(), body, `cacheSize ${cacheSize} ${url} #${round + 1}`)
+        t.strictSame((await app.inject(url)).json(), body, `cacheSize ${cacheSize} ${url} #${round + 1}`)
       }
     }
   }

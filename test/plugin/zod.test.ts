@@ -63,7 +63,7 @@ for (const cacheSize of [100, 0]) {
       // Three requests: the first sighting is written, the second compiled, the third served from the cache.
       for (let i = 0; i < 3; i++) {
         const response = await app.inject(url)
-        t.same([response.statusCode, response.body], [status, body], `${url} #${i + 1}`)
+        t.strictSame([response.statusCode, response.body], [status, body], `${url} #${i + 1}`)
       }
     }
   })
@@ -72,7 +72,7 @@ for (const cacheSize of [100, 0]) {
 test('a Zod route answers unknown names with the coded 400 and keeps its own query validation', async (t) => {
   const app = await zodApp(t)
   const unknown = await app.inject('/users?only=id,password')
-  t.same([unknown.statusCode, unknown.json()], [400, {
+  t.strictSame([unknown.statusCode, unknown.json()], [400, {
     statusCode: 400,
     code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD',
     error: 'Bad Request',
@@ -80,7 +80,7 @@ test('a Zod route answers unknown names with the coded 400 and keeps its own que
   }])
   for (const url of ['/users?page=0', '/users?page=0&only=id']) {
     const response = await app.inject(url)
-    t.same([response.statusCode, response.json().code], [400, 'FST_ERR_VALIDATION'], url)
+    t.strictSame([response.statusCode, response.json().code], [400, 'FST_ERR_VALIDATION'], url)
   }
 })
 
@@ -90,7 +90,7 @@ test('a payload the Zod serializer rejects is rejected the same way when restric
   t.equal(plain.statusCode, 500)
   for (const url of ['/broken?only=id', '/broken?only=id', '/broken?only=id', '/broken?defer=tags']) {
     const response = await app.inject(url)
-    t.same([response.statusCode, response.json()], [500, plain.json()], url)
+    t.strictSame([response.statusCode, response.json()], [500, plain.json()], url)
   }
 })
 
@@ -105,11 +105,11 @@ test('a Zod route whose schema only its own serializer can encode is restricted 
   app.get('/codec', { restrictFields: true, schema: { response: { 200: z.object({ id: z.int(), count }) } } }, async () => ({ id: 1, count: 5 }))
   const slow = z.object({ id: z.int(), name: z.string() }).refine(async () => true)
   app.get('/async', { restrictFields: true, schema: { response: { 200: slow } } }, async () => ({ id: 1, name: 'Ada' }))
-  t.same((await app.inject('/codec')).body, '{"id":1,"count":"5"}')
-  for (let i = 0; i < 3; i++) t.same((await app.inject('/codec?only=count')).body, '{"count":"5"}')
+  t.strictSame((await app.inject('/codec')).body, '{"id":1,"count":"5"}')
+  for (let i = 0; i < 3; i++) t.strictSame((await app.inject('/codec?only=count')).body, '{"count":"5"}')
   const plain = await app.inject('/async')
   const restricted = await app.inject('/async?only=id')
-  t.same([restricted.statusCode, restricted.json()], [plain.statusCode, plain.json()], 'an asynchronous schema fails as the route fails without restriction')
+  t.strictSame([restricted.statusCode, restricted.json()], [plain.statusCode, plain.json()], 'an asynchronous schema fails as the route fails without restriction')
 })
 
 test('a response schema the plugin cannot read fails at declaration, saying what it found and what it reads', async (t) => {

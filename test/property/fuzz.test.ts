@@ -109,6 +109,6 @@ test('extreme query strings are answered quickly with the right status', async (
   for (const [title, q, status, code] of extremes) {
     const response = await app.inject(`/api/users/?${q}`)
     checkAnswer(response.statusCode, response.body, q.slice(0, 40))
-    t.same([response.statusCode, response.json().code], [status, code], title)
+    t.strictSame([response.statusCode, response.json().code], [status, code], title)
   }
 })

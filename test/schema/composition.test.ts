@@ -38,12 +38,12 @@ test('declaredResponse reads composition: allOf merged, variants and if/then/els
   ]
   for (const { title, schema, paths, tests } of cases) {
     const tree = treeOf(schema)
-    t.same([declaredPaths(tree), tree.variants?.tests ?? null], [paths, tests], title)
+    t.strictSame([declaredPaths(tree), tree.variants?.tests ?? null], [paths, tests], title)
   }
   const testOf = (test: JsonSchema): unknown => treeOf({ ...a, if: test, then: b }).variants?.tests[0]
-  t.same(testOf({ title: 'x' }), { title: 'x' }, 'a test of annotations alone is kept as it is')
-  t.same(testOf({ properties: { kind: { properties: { p: {} } } } }), typed({ properties: { kind: typed({ properties: { p: {} } }) } }), 'a test of object keywords is typed at every level of its properties')
-  t.same(testOf({ required: ['x'], const: 1 }), { required: ['x'], const: 1 }, 'a test with a keyword for other values is kept as it is')
+  t.strictSame(testOf({ title: 'x' }), { title: 'x' }, 'a test of annotations alone is kept as it is')
+  t.strictSame(testOf({ properties: { kind: { properties: { p: {} } } } }), typed({ properties: { kind: typed({ properties: { p: {} } }) } }), 'a test of object keywords is typed at every level of its properties')
+  t.strictSame(testOf({ required: ['x'], const: 1 }), { required: ['x'], const: 1 }, 'a test with a keyword for other values is kept as it is')
 })
 
 test('a field that variants each declare holds the variants of either, side by side, each once', async (t) => {
@@ -97,12 +97,12 @@ test('declaredResponse lists a level\'s fields in the order fast-json-stringify 
   const payload = { ...record, p: { ...record }, q: [{ ...record }], secret: 's' }
   for (const { title, schema } of cases) {
     const written = fastJsonStringify(schema as fastJsonStringify.Schema, { schema: shared as Record<string, fastJsonStringify.Schema> })(payload)
-    t.same(declaredPaths(treeOf(schema, shared)), pathsOf(JSON.parse(written)), `${title}: ${written}`)
+    t.strictSame(declaredPaths(treeOf(schema, shared)), pathsOf(JSON.parse(written)), `${title}: ${written}`)
   }
 })
 
 test('declarations of one property that make different $refs are each read after their own', async (t) => {
   const shared = { x: { $id: 'x', properties: { x1: {} } }, y: { $id: 'y', properties: { y1: {} } } }
   const schema = { allOf: [{ properties: { p: { $ref: 'x#' } } }, { properties: { p: { $ref: 'y#' } } }] }
-  t.same(declaredPaths(treeOf(schema, shared)), ['p', 'p.x1', 'p.y1'])
+  t.strictSame(declaredPaths(treeOf(schema, shared)), ['p', 'p.x1', 'p.y1'])
 })

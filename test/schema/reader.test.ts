@@ -73,15 +73,15 @@ const cases: Array<{ title: string, schema: JsonSchema, paths: string[], maxDept
 
 test('declaredResponse reads the declared paths of a schema', async (t) => {
   for (const { title, schema, paths, maxDepth } of cases) {
-    t.same(declaredPaths(treeOf(schema, shared, maxDepth)), paths, title)
+    t.strictSame(declaredPaths(treeOf(schema, shared, maxDepth)), paths, title)
   }
 })
 
 test('declaredResponse reports where the records sit', async (t) => {
   const shapeOf = (schema: JsonSchema): unknown => declaredResponse(schema, 'items', 8, context({}, schema))?.shape
-  t.same(shapeOf({ type: 'object', properties: { a: {} } }), { kind: 'object' })
-  t.same(shapeOf({ type: 'array', items: tagSchema }), { kind: 'array' })
-  t.same(shapeOf({ type: 'object', properties: { items: { type: 'array', items: tagSchema } } }), { kind: 'envelope', key: 'items' })
+  t.strictSame(shapeOf({ type: 'object', properties: { a: {} } }), { kind: 'object' })
+  t.strictSame(shapeOf({ type: 'array', items: tagSchema }), { kind: 'array' })
+  t.strictSame(shapeOf({ type: 'object', properties: { items: { type: 'array', items: tagSchema } } }), { kind: 'envelope', key: 'items' })
 })
 
 test('declaredResponse returns null for a schema without object fields', async (t) => {
@@ -93,18 +93,18 @@ test('declaredResponse returns null for a schema without object fields', async (
 test('declaredResponse keeps the local definitions of the route schema for leaf refs', async (t) => {
   const schema = { type: 'object', properties: { a: { $ref: '#/$defs/s' } }, $defs: { s: { type: 'string' } }, definitions: { n: { type: 'number' } } }
   const declared = declaredResponse(schema, 'results', 8, context({}, schema))
-  t.same(declared?.localDefinitions, { $defs: schema.$defs, definitions: schema.definitions })
+  t.strictSame(declared?.localDefinitions, { $defs: schema.$defs, definitions: schema.definitions })
 })
 
 test('declaredResponse reads field details: nullable, defaults, absolute leaf refs', async (t) => {
   const tree = treeOf({ $ref: 'user#' }, shared)
   const since = tree.byName.get('since')
-  t.same(since?.schema, { $ref: 'user#/definitions/date' }, 'a relative ref inside a shared schema becomes absolute')
+  t.strictSame(since?.schema, { $ref: 'user#/definitions/date' }, 'a relative ref inside a shared schema becomes absolute')
   const local = treeOf({ type: 'object', properties: { s: { $ref: '#/definitions/s' } }, definitions: { s: { type: 'string', default: 'x' } } })
   const s = local.byName.get('s')
-  t.same([s?.schema, s?.hasDefault, s?.defaultValue], [{ $ref: '#/definitions/s' }, true, 'x'], 'a default behind a ref is found, the ref stays relative in the route schema')
+  t.strictSame([s?.schema, s?.hasDefault, s?.defaultValue], [{ $ref: '#/definitions/s' }, true, 'x'], 'a default behind a ref is found, the ref stays relative in the route schema')
   const users = treeOf(userSchema)
-  t.same(['email', 'role', 'profile', 'tags'].map((name) => [users.byName.get(name)?.nullable, users.byName.get(name)?.hasDefault]),
+  t.strictSame(['email', 'role', 'profile', 'tags'].map((name) => [users.byName.get(name)?.nullable, users.byName.get(name)?.hasDefault]),
     [[true, false], [false, true], [true, false], [false, false]])
   t.equal(users.byName.get('tags')?.isArray, true)
 })
@@ -117,7 +117,7 @@ test('declaredResponse merges an envelope declared by several members, a key dec
     ]
   }
   const declared = declaredResponse(schema, 'results', 8, context({}, schema))
-  t.same(declared?.envelope, {
+  t.strictSame(declared?.envelope, {
     type: 'object',
     properties: { count: { allOf: [{ type: 'integer' }, { minimum: 0 }] }, results: { type: 'array', items: tagSchema } },
     required: ['count']

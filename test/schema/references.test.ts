@@ -4,12 +4,12 @@ import { treeOf } from '../fixtures.js'
 
 test('declaredResponse resolves JSON pointers with escapes and fails on what cannot be resolved', async (t) => {
   const root = { type: 'object', properties: { a: { $ref: '#/definitions/a~1b/c%20d' } }, definitions: { 'a/b': { 'c d': { type: 'object', properties: { z: {} } } } } }
-  t.same(declaredPaths(treeOf(root)), ['a', 'a.z'])
+  t.strictSame(declaredPaths(treeOf(root)), ['a', 'a.z'])
   for (const ref of ['missing#', '#/definitions/none', '#/definitions/a~1b/c%20d/type', 'other']) {
     const schema = { type: 'object', properties: { a: { $ref: ref } }, definitions: root.definitions }
     t.throws(() => treeOf(schema), { message: `unresolved ${ref}` }, ref)
   }
-  t.same(declaredPaths(treeOf({ $ref: 'whole' }, { whole: { type: 'object', properties: { w: {} } } })), ['w'], 'a ref without a pointer names the whole schema')
+  t.strictSame(declaredPaths(treeOf({ $ref: 'whole' }, { whole: { type: 'object', properties: { w: {} } } })), ['w'], 'a ref without a pointer names the whole schema')
 })
 
 test('declaredResponse fails on an anchor it cannot find, and names a loop inside a shared schema by its id', async (t) => {

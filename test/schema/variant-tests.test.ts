@@ -6,17 +6,17 @@ import { treeOf } from '../fixtures.js'
 test('declaredResponse tells tagged variants apart by their tag alone, and others by the whole variant', async (t) => {
   const tagged = (name: string, tag: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'object', required: ['kind'], properties: { kind: tag, [name]: { type: 'integer' }, ...extra } })
   const testsOf = (schema: JsonSchema): unknown => treeOf(schema).variants?.tests
-  t.same(testsOf({ oneOf: [tagged('a', { const: 'a' }), tagged('b', { enum: ['b'] }, { odd: true })] }), [
+  t.strictSame(testsOf({ oneOf: [tagged('a', { const: 'a' }), tagged('b', { enum: ['b'] }, { odd: true })] }), [
     { type: 'object', required: ['kind'], properties: { kind: { const: 'a' } } },
     { type: 'object', required: ['kind'], properties: { kind: { const: 'b' } } }
   ], 'a const or an enum of one value, required by every variant')
   const same = { anyOf: [tagged('a', { const: 'x' }), tagged('b', { const: 'x' })] }
-  t.same(testsOf(same), same.anyOf, 'variants that share a tag value are tested whole')
+  t.strictSame(testsOf(same), same.anyOf, 'variants that share a tag value are tested whole')
   const untagged = { anyOf: [tagged('a', { const: 'a' }), { type: 'object', properties: { kind: { const: 'b' }, b: {} } }] }
-  t.same(testsOf(untagged), untagged.anyOf, 'a tag one variant does not require is no tag')
+  t.strictSame(testsOf(untagged), untagged.anyOf, 'a tag one variant does not require is no tag')
   const nested = { anyOf: [{ anyOf: [tagged('a', { const: 'a' }), tagged('c', { const: 'c' })] }, tagged('b', { const: 'b' })] }
   t.equal((testsOf(nested) as unknown[]).length, 3, 'variants of variants are tested whole')
-  t.same((testsOf(nested) as unknown[])[2], nested.anyOf[1])
+  t.strictSame((testsOf(nested) as unknown[])[2], nested.anyOf[1])
 })
 
 test('variantTag reads the tag of variants tested by one property\'s primitive constant, and nothing else', async (t) => {
@@ -37,9 +37,9 @@ test('variantTag reads the tag of variants tested by one property\'s primitive c
     ['a constant schema that is not an object', [{ ...test('kind', 'a'), properties: { kind: true } }, test('kind', 'b')], null],
     ['no tests', [], null]
   ]
-  for (const [title, tests, expected] of cases) t.same(variantTag({ tests, own: [] }), expected, title)
+  for (const [title, tests, expected] of cases) t.strictSame(variantTag({ tests, own: [] }), expected, title)
   const pets = treeOf({ oneOf: [test('kind', 'cat'), test('kind', 'dog')].map((tagTest) => ({ ...tagTest, properties: { ...tagTest.properties, name: { type: 'string' } } })) })
-  t.same(variantTag(pets.variants!), { name: 'kind', values: ['cat', 'dog'] }, 'the tests declaredResponse writes for tagged variants')
+  t.strictSame(variantTag(pets.variants!), { name: 'kind', values: ['cat', 'dog'] }, 'the tests declaredResponse writes for tagged variants')
 })
 
 test('typedObjectTest types a test whose keywords the vocabulary says apply to objects alone, besides words that constrain nothing', async (t) => {
@@ -56,5 +56,5 @@ test('typedObjectTest types a test whose keywords the vocabulary says apply to o
     [{ title: 't' }, { title: 't' }],
     [{ type: 'object', required: ['a'] }, { type: 'object', required: ['a'] }]
   ]
-  for (const [test, expected] of rows) t.same(typedObjectTest(test), expected, JSON.stringify(test))
+  for (const [test, expected] of rows) t.strictSame(typedObjectTest(test), expected, JSON.stringify(test))
 })

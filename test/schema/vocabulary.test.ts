@@ -67,15 +67,15 @@ test('each keyword holds what its specification says: schemas, names, a pattern,
   for (const [holds, rows] of Object.entries(CLASSES)) {
     for (const [name, describes] of rows) {
       classified.add(name)
-      t.same([keywordOf(name)?.holds, keywordOf(name)?.describes], [holds, describes], name)
+      t.strictSame([keywordOf(name)?.holds, keywordOf(name)?.describes], [holds, describes], name)
     }
   }
-  t.same(Object.keys(VOCABULARY).filter((name) => !classified.has(name)), [], 'the table classifies every keyword of the vocabulary')
+  t.strictSame(Object.keys(VOCABULARY).filter((name) => !classified.has(name)), [], 'the table classifies every keyword of the vocabulary')
 })
 
 test('a keyword that applies to one type of instance says which', async (t) => {
   const object = Object.keys(VOCABULARY).filter((name) => VOCABULARY[name].appliesTo === 'object').sort()
-  t.same(object, ['additionalProperties', 'dependencies', 'dependentRequired', 'dependentSchemas', 'maxProperties', 'minProperties', 'patternProperties',
+  t.strictSame(object, ['additionalProperties', 'dependencies', 'dependentRequired', 'dependentSchemas', 'maxProperties', 'minProperties', 'patternProperties',
     'properties', 'propertyNames', 'required', 'unevaluatedProperties'])
   t.equal(keywordOf('pattern')?.appliesTo, 'string')
   t.equal(keywordOf('type')?.appliesTo, undefined)
@@ -97,8 +97,8 @@ test('heldSchemas: the schemas a keyword holds, each with what it describes and 
     ['x-schema', { type: 'string' }, []],
     ['unknown', { type: 'string' }, []]
   ]
-  for (const [name, value, expected] of rows) t.same(heldSchemas(name, value), expected, `${name}: ${JSON.stringify(value)}`)
-  t.same(['const', 'enum', 'default', 'examples', 'example', 'required', 'properties'].map(holdsInstances), [true, true, true, true, true, false, false])
+  for (const [name, value, expected] of rows) t.strictSame(heldSchemas(name, value), expected, `${name}: ${JSON.stringify(value)}`)
+  t.strictSame(['const', 'enum', 'default', 'examples', 'example', 'required', 'properties'].map(holdsInstances), [true, true, true, true, true, false, false])
 })
 
 test('patternMatches reads a pattern under the u flag, without it where only that compiles, and as matching anything where neither does', async (t) => {
