@@ -174,7 +174,7 @@ test('a querystring schema sees the fields a field set resolved to, and accepts 
     restrictFields: { defaultFields: ['id'] },
     schema: { querystring: { type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false }, response: { 200: { type: 'array', items: user } } }
   }, async (request) => {
-    seen.push({ ...request.query })
+    seen.push({ ...(request.query as object) })
     return [record]
   })
   for (const [url, body] of [

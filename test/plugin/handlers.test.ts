@@ -36,7 +36,7 @@ test('handlers and preHandler hooks see the selection as request.restrictedField
 test('the parameters reach the handler as arrays of declared names', async (t) => {
   const app = await build(t, { unknownFields: 'ignore' })
   app.get('/users', { restrictFields: true, schema }, async (request) => {
-    t.strictSame({ ...request.query }, { only: ['profile.city', 'id'], defer: ['name'], page: '2' }, 'plain form first, then bracket form; unknown names dropped')
+    t.strictSame({ ...(request.query as object) }, { only: ['profile.city', 'id'], defer: ['name'], page: '2' }, 'plain form first, then bracket form; unknown names dropped')
     return records
   })
   await app.inject('/users?only[]=id,zzz&only=%20profile.city&defer=name&page=2')
