@@ -245,7 +245,7 @@ function saysWhat (schema: unknown): boolean {
 /** Two generated parts of one value (an `allOf`, a choice beside properties) as one, at every depth: members may each declare a nested field's own fields. */
 function merge (a: unknown, b: unknown): unknown {
   if (a === undefined) return b
-  if (Array.isArray(a) && Array.isArray(b)) return b.map((item, index) => index < a.length ? merge(a[index], item) : item)
+  if (Array.isArray(a) && Array.isArray(b)) return b.map((item, index) => merge(a[index], item))
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const merged: Json = { ...a }
     for (const [name, value] of Object.entries(b)) merged[name] = Object.hasOwn(merged, name) ? merge(merged[name], value) : value

@@ -73,8 +73,9 @@ export async function taskTokens (clients: { anonymous: Client, staff: Client })
 
 /** A generic bridge's definition of the same tool: the operation's own words, its other parameters, no output schema. */
 function genericDefinition (tool: ToolDefinition): unknown {
-  const { only, defer, ...properties } = tool.inputSchema.properties ?? {}
-  const description = (tool.description ?? '').split('\n')[0]
+  // Every tool of the example has parameters: its selection's, at least.
+  const { only, defer, ...properties } = tool.inputSchema.properties as Record<string, unknown>
+  const description = (tool.description as string).split('\n')[0]
   return { name: tool.name, description, inputSchema: { ...tool.inputSchema, properties } }
 }
 
@@ -85,7 +86,7 @@ export function definitionTokens (tools: ToolDefinition[]): Record<string, numbe
     ...tool,
     inputSchema: {
       ...tool.inputSchema,
-      properties: Object.fromEntries(Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) =>
+      properties: Object.fromEntries(Object.entries(tool.inputSchema.properties as Record<string, unknown>).map(([name, schema]) =>
         [name, ['only', 'defer'].includes(name) ? { ...schema as object, items: { type: 'string' } } : schema]))
     }
   }))

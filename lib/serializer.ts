@@ -289,14 +289,13 @@ class StatusSerializers {
 }
 
 /** The levels of variants of a tree, at any depth, that are not told apart by a tag. */
-function untaggedLevels (tree: FieldTree, levels: Variants[] = [], seen = new Set<FieldTree>()): Variants[] {
-  if (seen.has(tree)) return levels
-  seen.add(tree)
+// A field tree is finite (maxDepth ends it) and shares no subtree, so the walk needs no guard against revisits.
+function untaggedLevels (tree: FieldTree, levels: Variants[] = []): Variants[] {
   if (tree.variants !== null) {
     if (variantTag(tree.variants) === null) levels.push(tree.variants)
-    for (const own of tree.variants.own) untaggedLevels(own, levels, seen)
+    for (const own of tree.variants.own) untaggedLevels(own, levels)
   }
-  for (const node of tree.nodes) if (node.children !== null) untaggedLevels(node.children, levels, seen)
+  for (const node of tree.nodes) if (node.children !== null) untaggedLevels(node.children, levels)
   return levels
 }
 

@@ -2,7 +2,7 @@ import { test } from 'tap'
 import type { JsonSchema } from '../lib/schema/tree.js'
 import { variantTag } from '../lib/schema/variant-tests.js'
 import { declaredResponse } from '../lib/schema/reader.js'
-import { pruneSchema, pruneSharedVariants } from '../lib/prune.js'
+import { pruneSchema, pruneSharedVariants, variantChooserSchema } from '../lib/prune.js'
 import { parseSelection } from '../lib/selection.js'
 import { context, rulesWith, userSchema } from './fixtures.js'
 
@@ -92,4 +92,20 @@ test('pruneSharedVariants: one schema for tagged variants that keep the same fie
   for (const [title, schema, only, expected] of cases) t.strictSame(shared(schema, only), expected, title)
   const declared = declaredResponse(userSchema, 'results', 8, context({}, userSchema))!
   t.equal(pruneSharedVariants(declared, parseSelection({ only: 'id' }, declared.tree, rules)!.projection, { name: 'kind', values: ['a'] }), null, 'records without variants')
+})
+
+test('variantChooserSchema ends the chain of an if/then/else level with its else, which has no test of its own', async (t) => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: { kind: { type: 'string' } },
+    if: { properties: { kind: { const: 'a' } } },
+    then: { properties: { a: { type: 'string' } } },
+    else: { properties: { b: { type: 'string' } } }
+  }
+  const declared = declaredResponse(schema, 'results', 8, context({}, schema))!
+  t.strictSame(variantChooserSchema(declared, declared.tree.variants!), {
+    if: { anyOf: [{ not: { type: 'object' } }, { properties: { kind: { const: 'a' } }, type: 'object' }] },
+    then: { const: 0 },
+    else: { const: 1 }
+  })
 })

@@ -50,10 +50,7 @@ function referenceCounts (schema: unknown, components: Json, budget: SchemaBudge
   const counts = new Map<string, number>()
   const pending: unknown[] = [schema]
   for (let value = pending.pop(); pending.length > 0 || value !== undefined; value = pending.pop()) {
-    if (Array.isArray(value)) {
-      pending.push(...value)
-      continue
-    }
+    // The vocabulary hands each schema of a list on its own, so only schemas are met here.
     if (!isRecord(value)) continue
     budget.spend()
     if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) {

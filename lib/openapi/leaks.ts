@@ -376,16 +376,6 @@ function readsHidden (value: unknown, hidden: PathTrie): boolean {
 const componentsRef = (version: Version): string => version === '2.0' ? '#/definitions/' : '#/components/schemas/'
 
 /**
- * Whether a schema names a path of `hidden` (hidden at the schema's own
- * level), `resolve` giving what its `$ref`s name. The relaxer asks it of
- * the schemas it cannot take a hidden name out of without changing their
- * meaning: a condition (`if`), a negation (`not`).
- */
-export function namesHidden (schema: unknown, hidden: PathTrie, resolve: (ref: string) => unknown, version: Version): boolean {
-  return new Walk(resolve, componentsRef(version)).root(schema, '', hidden) !== null
-}
-
-/**
  * The first place, as a JSON pointer into `document`, where what the
  * document gives the route of `found` names a path its rule hides from the
  * caller (`hidden`); null when it names none.

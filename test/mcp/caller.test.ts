@@ -28,7 +28,7 @@ async function recordingApp (t: Test, options: { trustProxy?: boolean } = {}): P
   })
   await app.register(restrictedFieldsMcp, { include: () => true })
   const record = async (request: FastifyRequest): Promise<Seen> => {
-    const entry = { route: request.routeOptions.url, params: request.params, query: request.query, ip: request.ip, host: request.host, protocol: request.protocol }
+    const entry = { route: request.routeOptions.url, params: { ...(request.params as object) }, query: { ...(request.query as object) }, ip: request.ip, host: request.host, protocol: request.protocol }
     seen.push(entry)
     return entry
   }
