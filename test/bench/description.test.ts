@@ -84,3 +84,11 @@ test('the description: GitHub\'s REST API, its shared schemas, its GET routes wi
   const [widest] = byVariants(description.routes)
   t.strictSame([widest.path, widest.url, widest.widestUnion], ['/repos/{owner}/{repo}/issues/{issue_number}/timeline', '/repos/x/x/issues/x/timeline', 22])
 })
+
+test('allOf members that each declare the items of one array field make items holding both members\' fields', async (t) => {
+  const item = (name: string, type: string) => ({ type: 'object', required: [name], properties: { [name]: { type } } })
+  const schema = { allOf: [{ type: 'object', required: ['o'], properties: { o: { type: 'array', items: item('k', 'string') } } }, { type: 'object', required: ['o'], properties: { o: { type: 'array', items: item('i', 'integer') } } }] }
+  const value = generate(schema, new Map(), seededRandom(1)) as { o: Array<Record<string, unknown>> }
+  t.ok(value.o.length > 0)
+  t.strictSame(value.o.map((each) => Object.keys(each).sort()), value.o.map(() => ['i', 'k']))
+})
