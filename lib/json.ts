@@ -25,3 +25,20 @@ export function decodePointerToken (token: string): string {
 export function encodePointerToken (name: string): string {
   return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
+
+/** A JSON pointer one token deeper; most tokens hold neither `~` nor `/`, so only those are encoded. */
+export function pointerTo (pointer: string, token: string | number): string {
+  return `${pointer}/${typeof token === 'string' && /[~/]/.test(token) ? encodePointerToken(token) : token}`
+}
+
+/** The value a local pointer (`#/components/schemas/user`) names inside `root`, or undefined. */
+export function valueAtPointer (root: unknown, ref: string): unknown {
+  let value = root
+  for (const token of ref.split('/').slice(1)) {
+    if (!isRecord(value) && !Array.isArray(value)) return undefined
+    const key = decodePointerToken(token)
+    if (!Object.hasOwn(value, key)) return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}

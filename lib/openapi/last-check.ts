@@ -13,7 +13,7 @@
  * here alike. A name that is both hidden and visible is the structural
  * check's (leaks.ts).
  */
-import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
+import { decodePointerToken, isRecord, pointerTo as at, valueAtPointer as resolvePointer } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { hiddenNameFinder, patternNames } from './leaks.js'
 import { restrictedStatuses } from './operations.js'
@@ -44,21 +44,6 @@ const VOCABULARY_VALUES = new Set(['type', 'format', 'in', 'style', 'collectionF
 
 /** Where the scan found a hidden name (null: a reference it cannot follow), and the route whose part led there. */
 export interface ScanFinding { pointer: string, name: string | null, place: Found }
-
-// Most tokens hold neither `~` nor `/`: only those are encoded.
-const at = (pointer: string, token: string | number): string => `${pointer}/${typeof token === 'string' && /[~/]/.test(token) ? encodePointerToken(token) : token}`
-
-/** The value at a local pointer (`#/components/schemas/user`) inside `root`, or undefined. */
-function resolvePointer (root: unknown, ref: string): unknown {
-  let value = root
-  for (const token of ref.split('/').slice(1)) {
-    if (!isRecord(value) && !Array.isArray(value)) return undefined
-    const key = decodePointerToken(token)
-    if (!Object.hasOwn(value, key)) return undefined
-    value = (value as Json)[key]
-  }
-  return value
-}
 
 /** A segment of a reference or an expression as a name: pointer-decoded (`~1`), then percent-decoded where it can be. */
 function decodedSegment (segment: string): string {

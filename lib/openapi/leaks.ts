@@ -9,7 +9,7 @@
  * Whatever shape the relaxer does not know is caught here, and the document
  * is refused rather than served.
  */
-import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
+import { decodePointerToken, encodePointerToken, isRecord, pointerTo as at, valueAtPointer as resolveRef } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { holdsHidden } from '../visibility.js'
 import { restrictedStatuses } from './operations.js'
@@ -65,21 +65,6 @@ export function namesHiddenName (names: Json, hidden: PathTrie): boolean {
   if (hiddenName(hidden, names.const)) return true
   if (Array.isArray(names.enum) && names.enum.some((name) => hiddenName(hidden, name))) return true
   return typeof names.pattern === 'string' && [...hidden.children].some(([name, below]) => below.whole && patternNames(names.pattern, name))
-}
-
-// Most tokens hold neither `~` nor `/`: only those are encoded.
-const at = (pointer: string, token: string | number): string => `${pointer}/${typeof token === 'string' && /[~/]/.test(token) ? encodePointerToken(token) : token}`
-
-/** The value a local `$ref` (`#/components/schemas/user`) names in the document, or undefined. */
-function resolveRef (document: unknown, ref: string): unknown {
-  let value = document
-  for (const token of ref.split('/').slice(1)) {
-    if (!isRecord(value) && !Array.isArray(value)) return undefined
-    const key = decodePointerToken(token)
-    if (!Object.hasOwn(value, key)) return undefined
-    value = (value as Json)[key]
-  }
-  return value
 }
 
 /** The first index of a list whose item `named` says names something hidden, as a pointer; null when none. */
