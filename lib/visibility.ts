@@ -55,6 +55,16 @@ function withoutHidden (tree: FieldTree, hidden: PathTrie): Visible {
   return { tree: makeTree(nodes, { variants, nullable: tree.nullable }), strips }
 }
 
+/** Two tries of hidden paths as one: what either hides. */
+export function mergedTries (a: PathTrie, b: PathTrie): PathTrie {
+  const children = new Map(a.children)
+  for (const [name, below] of b.children) {
+    const mine = children.get(name)
+    children.set(name, mine === undefined ? below : mergedTries(mine, below))
+  }
+  return { whole: a.whole || b.whole, children }
+}
+
 /**
  * The tree a request sees: `tree` without the `hidden` paths. Fields that
  * keep some nested fields get new nodes whose `wholeKey` names what they

@@ -9,7 +9,7 @@
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { heldSchemas, keywordOf, patternMatches } from '../schema/vocabulary.js'
-import { holdsHidden } from '../visibility.js'
+import { holdsHidden, mergedTries as merged } from '../visibility.js'
 
 /** What a `$ref` of the document names, or undefined. */
 export type Resolve = (ref: string) => unknown
@@ -21,16 +21,6 @@ export function hiddenName (hidden: PathTrie, name: unknown): boolean {
 
 /** Whether a pattern (`patternProperties`, `propertyNames`) may name `name`. */
 export const patternNames = patternMatches
-
-/** Two tries of hidden paths as one. */
-function merged (a: PathTrie, b: PathTrie): PathTrie {
-  const children = new Map(a.children)
-  for (const [name, below] of b.children) {
-    const mine = children.get(name)
-    children.set(name, mine === undefined ? below : merged(mine, below))
-  }
-  return { whole: a.whole || b.whole, children }
-}
 
 /**
  * The hidden paths below the `names` that a schema of several names (a

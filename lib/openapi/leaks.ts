@@ -11,7 +11,7 @@
  */
 import { decodePointerToken, encodePointerToken, isRecord, pointerTo as at, valueAtPointer as resolveRef } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
-import { holdsHidden } from '../visibility.js'
+import { holdsHidden, mergedTries as merged } from '../visibility.js'
 import { restrictedStatuses } from './operations.js'
 import type { Found } from './operations.js'
 import { isHidden } from './parameters.js'
@@ -72,16 +72,6 @@ function firstIn (list: unknown, pointer: string, named: (item: unknown) => bool
   if (!Array.isArray(list)) return null
   const index = list.findIndex(named)
   return index === -1 ? null : at(pointer, index)
-}
-
-/** Two tries of hidden paths as one. */
-function merged (a: PathTrie, b: PathTrie): PathTrie {
-  const children = new Map(a.children)
-  for (const [name, below] of b.children) {
-    const mine = children.get(name)
-    children.set(name, mine === undefined ? below : merged(mine, below))
-  }
-  return { whole: a.whole || b.whole, children }
 }
 
 /** The hidden paths as they apply to a response whose records sit as `shape` says: an envelope's records sit under its key. */
