@@ -13,7 +13,7 @@
  * where schemas sit: which keywords name properties, hold patterns over
  * names or instances, and what a held schema describes.
  */
-import { isRecord } from '../json.js'
+import { isRecord, pointerTo } from '../json.js'
 
 /** What a keyword's value is. */
 export type Holds =
@@ -57,11 +57,21 @@ export type Describes = 'same' | 'items' | 'properties' | 'names' | 'content' | 
 /** The dialects whose schemas have a keyword. */
 export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'openapi-3.1' | 'openapi-3.0' | 'swagger-2.0'
 
+/**
+ * How a keyword bears on the value its own schema describes, by logic:
+ * each schema it holds must hold (`allOf`), one or more of them (`anyOf`,
+ * `oneOf`), none (`not`), or only on a condition (`if` and its branches; the
+ * dependent keywords, when a property is present).
+ */
+export type Logic = 'all' | 'choice' | 'not' | 'conditional'
+
 /** What the table says of one keyword. */
 export interface Keyword {
   readonly holds: Holds
   /** For a keyword that holds schemas: what they describe. */
   readonly describes?: Describes
+  /** For a keyword that bears on the same value by logic: how. */
+  readonly logic?: Logic
   /** The only type of instance the keyword constrains, when it constrains one type alone. */
   readonly appliesTo?: 'object' | 'array' | 'string' | 'number'
   readonly dialects: readonly Dialect[]
@@ -77,6 +87,8 @@ const OPENAPI: readonly Dialect[] = ['openapi-3.1', 'openapi-3.0', 'swagger-2.0'
 const keyword = (holds: Holds, dialects: readonly Dialect[], more: Partial<Keyword> = {}): Keyword => ({ holds, dialects, ...more })
 const applicator = (holds: Holds, describes: Describes, dialects: readonly Dialect[], appliesTo?: Keyword['appliesTo']): Keyword =>
   keyword(holds, dialects, appliesTo === undefined ? { describes } : { describes, appliesTo })
+const logic = (holds: Holds, how: Logic, dialects: readonly Dialect[], appliesTo?: Keyword['appliesTo']): Keyword =>
+  holds === 'namesMap' ? keyword(holds, dialects, { logic: how, appliesTo }) : { ...applicator(holds, 'same', dialects, appliesTo), logic: how }
 
 /** The keywords, by name. */
 export const VOCABULARY: Readonly<Record<string, Keyword>> = {
@@ -94,15 +106,15 @@ export const VOCABULARY: Readonly<Record<string, Keyword>> = {
   $defs: applicator('schemaMap', 'none', SINCE_2019),
   definitions: applicator('schemaMap', 'none', ['draft-07', '2019-09', '2020-12', 'openapi-3.1']),
   // Applicators of the same value.
-  allOf: applicator('schemas', 'same', EVERY),
-  anyOf: applicator('schemas', 'same', WITH_OPENAPI_30),
-  oneOf: applicator('schemas', 'same', WITH_OPENAPI_30),
-  not: applicator('schema', 'same', WITH_OPENAPI_30),
-  if: applicator('schema', 'same', JSON_SCHEMA),
-  then: applicator('schema', 'same', JSON_SCHEMA),
-  else: applicator('schema', 'same', JSON_SCHEMA),
-  dependentSchemas: applicator('schemaMap', 'same', SINCE_2019, 'object'),
-  dependencies: applicator('namesOrSchemaMap', 'same', ['draft-07'], 'object'),
+  allOf: logic('schemas', 'all', EVERY),
+  anyOf: logic('schemas', 'choice', WITH_OPENAPI_30),
+  oneOf: logic('schemas', 'choice', WITH_OPENAPI_30),
+  not: logic('schema', 'not', WITH_OPENAPI_30),
+  if: logic('schema', 'conditional', JSON_SCHEMA),
+  then: logic('schema', 'conditional', JSON_SCHEMA),
+  else: logic('schema', 'conditional', JSON_SCHEMA),
+  dependentSchemas: logic('schemaMap', 'conditional', SINCE_2019, 'object'),
+  dependencies: logic('namesOrSchemaMap', 'conditional', ['draft-07'], 'object'),
   // Applicators of items.
   items: applicator('schemaOrSchemas', 'items', EVERY, 'array'),
   prefixItems: applicator('schemas', 'items', ['2020-12', 'openapi-3.1'], 'array'),
@@ -118,7 +130,7 @@ export const VOCABULARY: Readonly<Record<string, Keyword>> = {
   contentSchema: applicator('schema', 'content', SINCE_2019, 'string'),
   // Names of properties.
   required: keyword('names', EVERY, { appliesTo: 'object' }),
-  dependentRequired: keyword('namesMap', SINCE_2019, { appliesTo: 'object' }),
+  dependentRequired: logic('namesMap', 'conditional', SINCE_2019, 'object'),
   discriminator: keyword('discriminator', OPENAPI),
   // Instances.
   const: keyword('instance', JSON_SCHEMA),
@@ -174,19 +186,25 @@ export interface HeldSchema {
   readonly describes: Describes
 }
 
-/**
- * The schemas that keyword `name` of a schema holds, with what each
- * describes: none for a keyword that holds no schema, or whose value is not
- * of the form the keyword takes.
- */
-export function heldSchemas (name: string, value: unknown): HeldSchema[] {
+// A held schema with its index, where a list holds it.
+type Holding = Omit<HeldSchema, 'key'> & { readonly key: string | number | null }
+
+/** How keywords of no dialect are read: as holding nothing, or a schema or a list of them (as fast-json-stringify may). */
+export type UnknownKeywords = 'skip' | 'schemas'
+
+// The one reading of where schemas sit in a keyword's value: every walk and copy goes through it.
+function holdings (name: string, value: unknown, unknownKeywords: UnknownKeywords): Holding[] {
   const known = keywordOf(name)
-  if (known?.describes === undefined) return []
+  if (known === null) {
+    if (unknownKeywords === 'skip') return []
+    return Array.isArray(value) ? value.map((schema, key) => ({ schema, key, describes: 'same' })) : [{ schema: value, key: null, describes: 'same' }]
+  }
+  if (known.describes === undefined) return []
   const describes = known.describes
   switch (known.holds) {
     case 'schemaOrSchemas':
     case 'schemas':
-      if (Array.isArray(value)) return value.map((schema) => ({ schema, key: null, describes }))
+      if (Array.isArray(value)) return value.map((schema, key) => ({ schema, key, describes }))
       return known.holds === 'schemas' ? [] : [{ schema: value, key: null, describes }]
     case 'schemaMap':
     case 'namesOrSchemaMap':
@@ -196,6 +214,163 @@ export function heldSchemas (name: string, value: unknown): HeldSchema[] {
       return [{ schema: value, key: null, describes }]
   }
 }
+
+/** The schemas that keyword `name` holds, with what each describes: none where it holds none, or its value is not of its form. */
+export function heldSchemas (name: string, value: unknown): HeldSchema[] {
+  return holdings(name, value, 'skip').map(({ schema, key, describes }) => ({ schema, key: typeof key === 'string' ? key : null, describes }))
+}
+
+/** Where the walk meets a schema. */
+export interface Place {
+  readonly schema: Record<string, any>
+  /** Its JSON pointer: from the walk's root, or from the document of the `$ref` target it is in. */
+  readonly pointer: string
+  /** The place of the schema that holds it; null at the root. */
+  readonly parent: Place | null
+  /** The keyword of `parent` that holds it (`'$ref'` for a reference's target); null at the root. */
+  readonly keyword: string | null
+  /** Its name in a map of schemas, or its index in a list of them; null where the keyword holds it alone. */
+  readonly key: string | number | null
+  /** What it describes against the value `parent` describes (`'same'` at the root and for a `$ref`'s target). */
+  readonly describes: Describes
+  /** The id its relative `$ref`s resolve against: its own `$id`, or that of the nearest schema around it that has one. */
+  readonly base: string
+}
+
+/** A `$ref`'s target as `resolve` finds it; `base` (the id of its document) defaults to the referrer's, `pointer` (in it) to `''`. */
+export interface Reached { readonly schema: unknown, readonly base?: string, readonly pointer?: string }
+
+export interface WalkOptions {
+  /** The id the root's relative `$ref`s resolve against; `''` by default. */
+  readonly base?: string
+  /** Follows a `$ref`: its target, or undefined to leave it unfollowed (the default for every `$ref`). */
+  readonly resolve?: (ref: string, place: Place) => Reached | undefined
+  /** How keywords of no dialect are read; `'skip'` by default. */
+  readonly unknownKeywords?: UnknownKeywords
+}
+
+/** Returned by a visit: the schemas this one holds are not walked (unless met elsewhere). */
+export const SKIP = Symbol('skip')
+
+// An `$id` that names a document (not a plain-name fragment) starts a new base, as fast-json-stringify reads it: as written.
+function baseOf (schema: Record<string, any>, outer: string): string {
+  return typeof schema.$id === 'string' && schema.$id !== '' && !schema.$id.startsWith('#') ? schema.$id : outer
+}
+
+function heldPlaces (place: Place, keyword: string, value: unknown, unknownKeywords: UnknownKeywords): Place[] {
+  const places: Place[] = []
+  for (const { schema, key, describes } of holdings(keyword, value, unknownKeywords)) {
+    if (!isRecord(schema)) continue
+    const pointer = key === null ? pointerTo(place.pointer, keyword) : pointerTo(pointerTo(place.pointer, keyword), key)
+    places.push({ schema, pointer, parent: place, keyword, key, describes, base: baseOf(schema, place.base) })
+  }
+  return places
+}
+
+/**
+ * Visits every schema that `root` holds, itself first, each once: a schema
+ * met again (shared, or a `$ref`'s target reached twice) is not visited
+ * again, so loops end. It reads the vocabulary's table to find the held
+ * schemas, so a property named like a keyword (`default`, `enum`,
+ * `if`) is visited as the schema it is, and an instance (`default`,
+ * `example`, `enum`, `const`) is never walked. A `$ref` is followed only
+ * when `options.resolve` finds its target, which is visited before the
+ * keywords beside the `$ref`. Visits go depth first, in the schema's order.
+ * A visit that returns SKIP leaves the schemas held by that one unwalked.
+ * Without recursion: a deep schema cannot overflow the stack.
+ *
+ * @example
+ * // Every `$ref` a component reaches, components followed once each:
+ * const refs: string[] = []
+ * walkSchema(document.components.schemas.user, (place) => {
+ *   if (typeof place.schema.$ref === 'string') refs.push(place.schema.$ref)
+ * }, { resolve: (ref) => ({ schema: valueAtPointer(document, ref.slice(1)), pointer: ref.slice(1) }) })
+ * // Only where fields sit: a schema that describes no value of the record (a definition) is skipped.
+ * walkSchema(schema, (place) => place.describes === 'none' ? SKIP : check(place.schema))
+ */
+export function walkSchema (root: unknown, visit: (place: Place) => void | typeof SKIP, options: WalkOptions = {}): void {
+  if (!isRecord(root)) return
+  const unknownKeywords = options.unknownKeywords ?? 'skip'
+  const seen = new Set<object>()
+  const pending: Place[] = [{ schema: root, pointer: '', parent: null, keyword: null, key: null, describes: 'same', base: baseOf(root, options.base ?? '') }]
+  for (let place = pending.pop(); place !== undefined; place = pending.pop()) {
+    const { schema } = place
+    if (seen.has(schema)) continue
+    seen.add(schema)
+    if (visit(place) === SKIP) continue
+    const held: Place[] = []
+    if (typeof schema.$ref === 'string' && options.resolve !== undefined) {
+      const target = options.resolve(schema.$ref, place)
+      if (target !== undefined && isRecord(target.schema)) {
+        const base = target.base ?? place.base
+        held.push({ schema: target.schema, pointer: target.pointer ?? '', parent: place, keyword: '$ref', key: null, describes: 'same', base: baseOf(target.schema, base) })
+      }
+    }
+    for (const [keyword, value] of Object.entries(schema)) held.push(...heldPlaces(place, keyword, value, unknownKeywords))
+    // Last in, first out: pushed in reverse, the first held schema is visited next.
+    for (let i = held.length - 1; i >= 0; i--) pending.push(held[i])
+  }
+}
+
+/**
+ * A copy of `root` whose schemas are each `edit`ed, at every place it holds
+ * them: `edit` gets a schema (with its place, as walkSchema gives it) and
+ * returns the copy's own keywords; the schemas that those keywords hold (by
+ * the vocabulary's table) are then copied and edited in their turn, while
+ * every other value (an instance, a list of names, an annotation) is kept as
+ * it is. A schema shared by two places is copied at each; one that holds
+ * itself is kept as it is where it does. `$ref`s are not followed. A value
+ * that is not an object is returned as it is.
+ *
+ * @example
+ * // Without `if`, `then` and `else` at any level: a property named `if` is kept.
+ * mapSchema(schema, (own) => Object.fromEntries(Object.entries(own).filter(([keyword]) => !CONDITIONALS.has(keyword))))
+ */
+export function mapSchema (root: unknown, edit: (schema: Record<string, any>, place: Place) => Record<string, any>, options: Omit<WalkOptions, 'resolve'> = {}): unknown {
+  if (!isRecord(root)) return root
+  const unknownKeywords = options.unknownKeywords ?? 'skip'
+  const around = new Set<object>()
+  const copy = (place: Place): Record<string, any> => {
+    around.add(place.schema)
+    const own = edit(place.schema, place)
+    const copied: Record<string, any> = {}
+    for (const [keyword, value] of Object.entries(own)) {
+      const held = heldPlaces(place, keyword, value, unknownKeywords).filter((inner) => !around.has(inner.schema))
+      if (held.length === 0) {
+        copied[keyword] = value
+        continue
+      }
+      const container: any = held[0].key === null ? null : Array.isArray(value) ? [...value] : { ...value }
+      for (const inner of held) {
+        if (inner.key === null) copied[keyword] = copy(inner)
+        else container[inner.key] = copy(inner)
+      }
+      if (container !== null) copied[keyword] = container
+    }
+    around.delete(place.schema)
+    return copied
+  }
+  return copy({ schema: root, pointer: '', parent: null, keyword: null, key: null, describes: 'same', base: baseOf(root, options.base ?? '') })
+}
+
+/** The keywords of the table that `test` picks. */
+export function keywordsWhere (test: (keyword: Keyword, name: string) => boolean): ReadonlySet<string> {
+  return new Set(Object.keys(VOCABULARY).filter((name) => test(VOCABULARY[name], name)))
+}
+
+/** The keywords that `dialect`'s schemas have (vendor extensions aside). */
+export function keywordsOf (dialect: Dialect): ReadonlySet<string> {
+  return keywordsWhere((keyword) => keyword.dialects.includes(dialect))
+}
+
+/** The keywords that hold a choice of schemas for the same value: `anyOf`, `oneOf`. */
+export const CHOICES = keywordsWhere((keyword) => keyword.logic === 'choice')
+
+/** The keywords that bear on the same value only on a condition: `if`, `then`, `else`, and the dependent keywords. */
+export const CONDITIONALS = keywordsWhere((keyword) => keyword.logic === 'conditional')
+
+/** The keywords that only OpenAPI's dialects have (`nullable`, `discriminator`, `example`, `xml`, `externalDocs`): JSON Schema does not know them. */
+export const OPENAPI_ONLY = keywordsWhere((keyword) => keyword.dialects.every((dialect) => OPENAPI.includes(dialect)))
 
 /** Whether a keyword's value is an instance, or a list of them, whose keys and strings are data. */
 export function holdsInstances (name: string): boolean {
