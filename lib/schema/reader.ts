@@ -202,7 +202,7 @@ export function declaredResponse (
   if (declared === null) return null
   const localDefinitions: JsonSchema = {}
   for (const key of ['definitions', '$defs']) {
-    if (isRecord(schema[key])) localDefinitions[key] = refs.rebase(schema[key], refs.rootId)
+    if (isRecord(schema[key])) localDefinitions[key] = refs.rebaseEach(schema[key], refs.rootId)
   }
   if (refs.usesRoot && !Object.hasOwn(context.shared, refs.rootId)) {
     // The route schema, whole, for leaves that refer into it (`$ref: '#'` below maxDepth, a local `$id`).
@@ -238,7 +238,7 @@ function envelopeOf (reader: Reader, top: Expanded, resultsKey: string, maxDepth
   const envelope: JsonSchema = { type: 'object', properties }
   if (required.length > 0) envelope.required = required
   if (additional !== undefined) envelope.additionalProperties = reader.refs.rebase(additional, top.parts[0].base)
-  if (patterns !== undefined) envelope.patternProperties = reader.refs.rebase(patterns, top.parts[0].base)
+  if (patterns !== undefined) envelope.patternProperties = reader.refs.rebaseEach(patterns, top.parts[0].base)
   if (top.nullable) envelope.nullable = true
   return { tree: node.children, shape: { kind: 'envelope', key: resultsKey }, envelope }
 }

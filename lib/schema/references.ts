@@ -6,6 +6,7 @@
 import { RefResolver } from 'json-schema-ref-resolver'
 import { decodePointerToken, isRecord } from '../json.js'
 import type { JsonSchema } from './tree.js'
+import { mapSchema } from './vocabulary.js'
 
 /** Resolves `$ref` values against the route's schema and the shared schemas of its instance. */
 export interface RefContext {
@@ -92,22 +93,21 @@ export class References {
    * Local `$id`s are dropped: the embedded route schema holds them once.
    */
   rebase (schema: unknown, base: string): any {
-    if (Array.isArray(schema)) return schema.map((item) => this.rebase(item, base))
-    if (!isRecord(schema)) return schema
-    const copy: JsonSchema = {}
-    let inner = base
-    if (typeof schema.$id === 'string' && !schema.$id.startsWith('#')) inner = schema.$id
-    for (const [key, value] of Object.entries(schema)) {
-      if (key === '$id' && typeof value === 'string') continue
-      if (key === '$ref' && typeof value === 'string') {
-        copy.$ref = this.#absoluteRef(value, inner)
-      } else if (key === 'const' || key === 'enum' || key === 'default' || key === 'examples') {
-        copy[key] = value
-      } else {
-        copy[key] = this.rebase(value, inner)
+    // Where schemas sit is the vocabulary's: a property named `default` is a schema, an `example` is not.
+    return mapSchema(schema, (own, place) => {
+      const copy: JsonSchema = {}
+      for (const [key, value] of Object.entries(own)) {
+        if (key === '$id' && typeof value === 'string') continue
+        copy[key] = key === '$ref' && typeof value === 'string' ? this.#absoluteRef(value, place.base) : value
       }
-    }
-    return copy
+      return copy
+    }, { base, unknownKeywords: 'schemas' })
+  }
+
+  /** A map of schemas (definitions, `patternProperties`), each rebased. */
+  rebaseEach (schemas: unknown, base: string): unknown {
+    if (!isRecord(schemas)) return schemas
+    return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, this.rebase(schema, base)]))
   }
 
   #absoluteRef (ref: string, base: string): string {

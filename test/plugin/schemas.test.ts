@@ -44,6 +44,25 @@ test('an array payload, an object payload and an envelope are restricted alike',
   t.strictSame(await twice(app, '/envelope?only=id'), [page, page])
 })
 
+test('a property named like a keyword of values (default, example, enum, const, examples) in a shared schema keeps its $refs into that schema', async (t) => {
+  const app = await build(t)
+  const ref = { $ref: '#/definitions/code' }
+  app.addSchema({
+    $id: 'coded',
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      meta: { type: 'object', properties: { default: ref, example: ref, enum: ref, const: ref, examples: ref }, example: { default: '#/x' } }
+    },
+    definitions: { code: { type: 'string', default: 'none' } }
+  })
+  // At maxDepth 1, meta is a leaf: its schema is written as the shared schema declares it.
+  app.get('/coded', { restrictFields: { maxDepth: 1 }, schema: { response: { 200: { $ref: 'coded#' } } } }, async () => ({ id: 1, meta: { default: 'a', example: 'b' } }))
+  const meta = '{"meta":{"default":"a","example":"b","enum":"none","const":"none","examples":"none"}}'
+  t.strictSame(await twice(app, '/coded?only=meta'), [meta, meta])
+  t.equal((await app.inject('/coded')).body, '{"id":1,"meta":{"default":"a","example":"b","enum":"none","const":"none","examples":"none"}}')
+})
+
 test('a custom resultsKey names the envelope array', async (t) => {
   const app = await build(t, { resultsKey: 'items' })
   const envelope = { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: tagSchema } } }
