@@ -9,6 +9,7 @@
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
+import { CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
 import type { Components } from './components.js'
 import { isHidden } from './parameters.js'
 import { hiddenText, responseKey } from './relax.js'
@@ -101,21 +102,14 @@ function responseSchema (operation: Json, version: Version, status: string): unk
   return isRecord(media) ? media.schema : undefined
 }
 
-// JSON Schema keywords that OpenAPI 3.0 and Swagger 2.0 schemas do not have. A restricted response
-// loses them where fields can be left out; the complete record, kept for a client's types, loses them too.
-const CONDITIONALS = ['if', 'then', 'else', 'dependentRequired', 'dependentSchemas']
+// The conditional keywords of JSON Schema (`if`, `then`, `else`, the dependent ones), which OpenAPI 3.0's schemas do not
+// have, nor Swagger 2.0's. A restricted response loses them where fields can be left out; the complete record, kept
+// for a client's types, loses them too.
+const NOT_IN_30 = keywordsWhere((keyword, name) => CONDITIONALS.has(name) && !keyword.dialects.includes('openapi-3.0'))
 
-/** A schema without the conditional keywords, at every level of its fields. */
-function withoutConditionals (schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutConditionals)
-  if (!isRecord(schema)) return schema
-  const kept: Json = {}
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (CONDITIONALS.includes(keyword)) continue
-    if (keyword === 'properties' && isRecord(value)) kept[keyword] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withoutConditionals(property)]))
-    else kept[keyword] = ['items', 'anyOf', 'oneOf', 'allOf'].includes(keyword) ? withoutConditionals(value) : value
-  }
-  return kept
+/** A schema without the conditional keywords, at every level that the vocabulary says holds a schema. */
+function withoutConditionals (schema: Json): Json {
+  return mapSchema(schema, (own) => Object.fromEntries(Object.entries(own).filter(([keyword]) => !NOT_IN_30.has(keyword)))) as Json
 }
 
 /** A component name made of the operation's id, or of its method and path; a status other than the first adds its key (`createUserRecord202`). */
@@ -140,7 +134,7 @@ export function prepareRouteFields (components: Components, version: Version, pl
   for (const { statusKey, shape } of [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]) {
     const status = responseKey(statusKey, version)
     const records = recordSchema(components, responseSchema(place.operation, version, status), shape)
-    if (isRecord(records)) found.push({ status, records: conditionals ? records : withoutConditionals(records) as Json, shape })
+    if (isRecord(records)) found.push({ status, records: conditionals ? records : withoutConditionals(records), shape })
   }
   if (found.length === 0) return null
   return function describeRouteFields (relaxation, hidden) {

@@ -457,3 +457,36 @@ test('composed and variant schemas are documented relaxed: every restricted resp
     t.strictSame((await check(t, app, url)).body, body, url)
   }
 })
+
+test('an OpenAPI 3.0 document\'s complete record has no conditional keyword at any level: under additionalProperties, patternProperties and prefixItems either', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields)
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  const conditional = { type: 'object', if: { required: ['a'] }, then: { required: ['b'] }, dependentRequired: { a: ['b'] }, properties: { a: { type: 'string' }, b: { type: 'string' } } }
+  const record = {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      byName: { type: 'object', additionalProperties: conditional },
+      byPattern: { type: 'object', patternProperties: { '^x': conditional } },
+      pair: { type: 'array', prefixItems: [conditional], items: { type: 'string' } },
+      if: { type: 'string' }
+    }
+  }
+  app.get('/things', { restrictFields: true, schema: { operationId: 'listThings', response: { 200: { type: 'array', items: record } } } }, async () => [])
+  await app.ready()
+  const document = (await app.inject('/documentation/json')).json()
+  const plain = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } }
+  t.strictSame(document.components.schemas.listThingsRecord, {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      byName: { type: 'object', additionalProperties: plain },
+      byPattern: { type: 'object', additionalProperties: plain },
+      pair: { type: 'array', prefixItems: [plain], items: { type: 'string' } },
+      if: { type: 'string' }
+    }
+  })
+})
