@@ -8,6 +8,7 @@ import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { Located, References } from './references.js'
 import type { JsonSchema } from './tree.js'
 import { tagTests, typedObjectTest } from './variant-tests.js'
+import { CHOICES } from './vocabulary.js'
 
 /** Variants multiply through nested `allOf`s; past this many, a level is refused rather than expanded. */
 const MAX_VARIANTS = 64
@@ -203,7 +204,8 @@ function choicesInto (result: Expanded, located: Located, refs: References, hops
     base,
     pointer: index === undefined ? `${pointer}/${keyword}` : `${pointer}/${keyword}/${index}`
   })
-  for (const keyword of ['anyOf', 'oneOf']) {
+  // The choices in the order fast-json-stringify reads them: `anyOf` around `oneOf`.
+  for (const keyword of CHOICES) {
     if (!Array.isArray(schema[keyword])) continue
     const members: Array<{ test: JsonSchema, expanded: Expanded }> = []
     let others = false
