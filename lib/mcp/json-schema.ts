@@ -7,14 +7,15 @@
  */
 import { ToolSchemasTooLargeError } from '../errors.js'
 import { decodePointerToken, isRecord } from '../json.js'
-import { heldSchemas, keywordOf } from '../schema/vocabulary.js'
+import { OPENAPI_ONLY as OPENAPI_KEYWORDS, heldSchemas, keywordOf } from '../schema/vocabulary.js'
+import { OPERATION_KEY } from '../openapi/types.js'
 
 type Json = Record<string, any>
 
 const COMPONENT_PREFIX = '#/components/schemas/'
 
-/** OpenAPI keywords with no meaning in JSON Schema: strict validators refuse them, and they cost an agent tokens. */
-const OPENAPI_ONLY = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example', 'x-restricted-fields'])
+/** OpenAPI keywords with no meaning in JSON Schema, and the plugin's own key: strict validators refuse them, and they cost an agent tokens. */
+const OPENAPI_ONLY: ReadonlySet<string> = new Set([...OPENAPI_KEYWORDS, OPERATION_KEY])
 
 /** A nullable schema as JSON Schema: `null` added to its type, or to its choices. */
 export function withNull (schema: Json): Json {
