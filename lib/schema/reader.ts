@@ -19,12 +19,14 @@ import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, SimpleType } f
 
 const EMBEDDED_KEY = 'fastify-restricted-fields:route'
 
-const NOT_SIMPLE = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'const', 'properties', 'items', 'prefixItems', 'additionalProperties', 'patternProperties']
+// fast-json-stringify's rules, not JSON Schema's: the keywords that make it write a value otherwise than by its
+// scalar type alone (it reads them, or follows them elsewhere). Not the vocabulary's to say.
+const FAST_JSON_STRINGIFY_WRITES_OTHERWISE = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'const', 'properties', 'items', 'prefixItems', 'additionalProperties', 'patternProperties']
 const SIMPLE_TYPES: readonly string[] = ['string', 'integer', 'number', 'boolean']
 
-// Keywords that change how fast-json-stringify writes a value, or that point elsewhere.
+/** The scalar type fast-json-stringify writes a value of by its type alone, or null. */
 function simpleTypeOf (schema: JsonSchema): SimpleType | null {
-  if (NOT_SIMPLE.some((keyword) => Object.hasOwn(schema, keyword)) || schema.format === 'unsafe') return null
+  if (FAST_JSON_STRINGIFY_WRITES_OTHERWISE.some((keyword) => Object.hasOwn(schema, keyword)) || schema.format === 'unsafe') return null
   const types: unknown[] = Array.isArray(schema.type) ? schema.type.filter((type: unknown) => type !== 'null') : [schema.type]
   return types.length === 1 && SIMPLE_TYPES.includes(types[0] as string) ? types[0] as SimpleType : null
 }
