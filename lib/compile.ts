@@ -24,7 +24,8 @@
  *   cannot buy many expensive compiles at the price of cheap ones.
  */
 import { isRecord } from './json.js'
-import { heldSchemas, keywordOf } from './schema/vocabulary.js'
+import { walkSchema } from './schema/vocabulary.js'
+import type { Reached } from './schema/vocabulary.js'
 import type { JsonSchema } from './schema/tree.js'
 
 /**
@@ -76,25 +77,14 @@ const COST_UNIT = 2
  */
 export function reachedSchemas (schema: JsonSchema, shared: Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> {
   const reached: Record<string, JsonSchema> = {}
-  const pending: unknown[] = [schema]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    if (!isRecord(value)) continue
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === '$ref' && typeof inner === 'string') {
-        const id = inner.split('#')[0]
-        if (id !== '' && Object.hasOwn(shared, id) && !Object.hasOwn(reached, id)) {
-          reached[id] = shared[id]
-          pending.push(shared[id])
-        }
-      } else if (keywordOf(key) === null) {
-        // A keyword of no dialect may still hold schemas that fast-json-stringify follows: it is read as one, or a list of them.
-        pending.push(...(Array.isArray(inner) ? inner : [inner]))
-      } else {
-        for (const held of heldSchemas(key, inner)) pending.push(held.schema)
-      }
-    }
+  const reach = (ref: string): Reached | undefined => {
+    const id = ref.split('#')[0]
+    if (id === '' || !Object.hasOwn(shared, id) || Object.hasOwn(reached, id)) return undefined
+    reached[id] = shared[id]
+    return { schema: shared[id], base: id }
   }
+  // A keyword of no dialect may still hold schemas that fast-json-stringify follows: it is read as one, or a list of them.
+  walkSchema(schema, () => {}, { resolve: reach, unknownKeywords: 'schemas' })
   return reached
 }
 
