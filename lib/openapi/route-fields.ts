@@ -9,7 +9,7 @@
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
-import { CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
+import { CHOICES, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
 import type { Components } from './components.js'
 import { isHidden } from './parameters.js'
 import { hiddenText, responseKey } from './relax.js'
@@ -60,7 +60,7 @@ function itemsOf (components: Components, schema: unknown): unknown {
   const array = resolved(components, schema)
   if (!isRecord(array)) return undefined
   if (array.items !== undefined) return array.items
-  for (const keyword of ['anyOf', 'oneOf']) {
+  for (const keyword of CHOICES) {
     if (!Array.isArray(array[keyword])) continue
     for (const member of array[keyword]) {
       const items = itemsOf(components, member)
@@ -70,12 +70,15 @@ function itemsOf (components: Components, schema: unknown): unknown {
   return undefined
 }
 
+// The keywords whose members describe the same value as their schema: `allOf` and the choices.
+const MEMBERS = keywordsWhere((keyword) => keyword.holds === 'schemas' && keyword.describes === 'same')
+
 /** The records array of an envelope: under `key` in its properties or in those of one of its parts. */
 function envelopeRecords (components: Components, schema: unknown, key: string, hops = 0): unknown {
   const envelope = resolved(components, schema)
   if (!isRecord(envelope) || hops > MAX_REF_HOPS) return undefined
   if (isRecord(envelope.properties) && Object.hasOwn(envelope.properties, key)) return envelope.properties[key]
-  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+  for (const keyword of MEMBERS) {
     if (!Array.isArray(envelope[keyword])) continue
     for (const member of envelope[keyword]) {
       const records = envelopeRecords(components, member, key, hops + 1)
