@@ -16,6 +16,7 @@ import { References } from './references.js'
 import type { Located, RefContext } from './references.js'
 import { makeTree } from './tree.js'
 import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, SimpleType } from './tree.js'
+import { CHOICES } from './vocabulary.js'
 
 const EMBEDDED_KEY = 'fastify-restricted-fields:route'
 
@@ -41,7 +42,7 @@ function onlyScalars (schema: JsonSchema): boolean {
   }
   if (Object.hasOwn(schema, 'const')) return schema.const === null || typeof schema.const !== 'object'
   if (Array.isArray(schema.enum)) return schema.enum.every((value: unknown) => value === null || typeof value !== 'object')
-  for (const keyword of ['anyOf', 'oneOf']) {
+  for (const keyword of CHOICES) {
     const members = schema[keyword]
     if (Array.isArray(members) && members.length > 0 && members.every((member) => isRecord(member) && onlyScalars(member))) return true
   }
