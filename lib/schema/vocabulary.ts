@@ -249,7 +249,7 @@ export interface WalkOptions {
   readonly unknownKeywords?: UnknownKeywords
 }
 
-/** Returned by a visit: the schemas this one holds are not walked (unless met elsewhere). */
+/** Returned by a visit: the schemas this one holds are not walked from here; met at another place, it is visited again there. */
 export const SKIP = Symbol('skip')
 
 // An `$id` that names a document (not a plain-name fragment) starts a new base, as fast-json-stringify reads it: as written.
@@ -276,8 +276,8 @@ function heldPlaces (place: Place, keyword: string, value: unknown, unknownKeywo
  * `example`, `enum`, `const`) is never walked. A `$ref` is followed only
  * when `options.resolve` finds its target, which is visited before the
  * keywords beside the `$ref`. Visits go depth first, in the schema's order.
- * A visit that returns SKIP leaves the schemas held by that one unwalked.
- * Without recursion: a deep schema cannot overflow the stack.
+ * A visit that returns SKIP leaves the schemas held by that one unwalked
+ * from that place. Without recursion: a deep schema cannot overflow the stack.
  *
  * @example
  * // Every `$ref` a component reaches, components followed once each:
@@ -297,7 +297,11 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
     const { schema } = place
     if (seen.has(schema)) continue
     seen.add(schema)
-    if (visit(place) === SKIP) continue
+    if (visit(place) === SKIP) {
+      // Skipped here, it may be walked where it is met next (a definition that is also a property's schema).
+      seen.delete(schema)
+      continue
+    }
     const held: Place[] = []
     if (typeof schema.$ref === 'string' && options.resolve !== undefined) {
       const target = options.resolve(schema.$ref, place)

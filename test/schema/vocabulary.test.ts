@@ -187,6 +187,13 @@ test('walkSchema: a visit that returns SKIP leaves what that schema holds, a sha
   })
   t.strictSame(visited, ['', '/$defs/inner', '/properties/a', '/properties/b'], 'the items are the schema met at /properties/a')
   t.strictSame(parents, ['/properties/a', ''])
+  const definition = { properties: { x: {} } }
+  const met: string[] = []
+  walkSchema({ $defs: { definition }, properties: { a: definition, b: definition } }, (place) => {
+    met.push(place.pointer)
+    return place.describes === 'none' ? SKIP : undefined
+  })
+  t.strictSame(met, ['', '/$defs/definition', '/properties/a', '/properties/a/properties/x'], 'a schema skipped at one place is walked where it is met next, and then once')
   let deep: Record<string, unknown> = {}
   const root = deep
   for (let i = 0; i < 20000; i++) deep = (deep.items = {}) as Record<string, unknown>
