@@ -95,6 +95,7 @@ export class References {
   rebase (schema: unknown, base: string): any {
     // Where schemas sit is the vocabulary's: a property named `default` is a schema, an `example` is not.
     return mapSchema(schema, (own, place) => {
+      if (typeof own.$id !== 'string' && typeof own.$ref !== 'string') return own
       const copy: JsonSchema = {}
       for (const [key, value] of Object.entries(own)) {
         if (key === '$id' && typeof value === 'string') continue

@@ -186,38 +186,29 @@ export interface HeldSchema {
   readonly describes: Describes
 }
 
-// A held schema with its index, where a list holds it.
-type Holding = Omit<HeldSchema, 'key'> & { readonly key: string | number | null }
-
 /** How keywords of no dialect are read: as holding nothing, or a schema or a list of them (as fast-json-stringify may). */
 export type UnknownKeywords = 'skip' | 'schemas'
 
-// The one reading of where schemas sit in a keyword's value: every walk and copy goes through it.
-function holdings (name: string, value: unknown, unknownKeywords: UnknownKeywords): Holding[] {
+// The one reading of where schemas sit in a keyword's value, handing each to `each` with its name or index.
+function eachHeld (name: string, value: unknown, unknownKeywords: UnknownKeywords, each: (schema: unknown, key: string | number | null, describes: Describes) => void): void {
   const known = keywordOf(name)
-  if (known === null) {
-    if (unknownKeywords === 'skip') return []
-    return Array.isArray(value) ? value.map((schema, key) => ({ schema, key, describes: 'same' })) : [{ schema: value, key: null, describes: 'same' }]
-  }
-  if (known.describes === undefined) return []
-  const describes = known.describes
-  switch (known.holds) {
-    case 'schemaOrSchemas':
-    case 'schemas':
-      if (Array.isArray(value)) return value.map((schema, key) => ({ schema, key, describes }))
-      return known.holds === 'schemas' ? [] : [{ schema: value, key: null, describes }]
-    case 'schemaMap':
-    case 'namesOrSchemaMap':
-      if (!isRecord(value)) return []
-      return Object.entries(value).filter(([, schema]) => !Array.isArray(schema)).map(([key, schema]) => ({ schema, key, describes }))
-    default:
-      return [{ schema: value, key: null, describes }]
+  const holds = known === null ? (unknownKeywords === 'skip' ? null : 'schemaOrSchemas') : known.describes === undefined ? null : known.holds
+  const describes = known?.describes ?? 'same'
+  if (holds === 'schemaOrSchemas' || holds === 'schemas') {
+    if (Array.isArray(value)) value.forEach((schema, key) => each(schema, key, describes))
+    else if (holds === 'schemaOrSchemas') each(value, null, describes)
+  } else if (holds === 'schemaMap' || holds === 'namesOrSchemaMap') {
+    if (isRecord(value)) for (const key in value) if (Object.hasOwn(value, key) && !Array.isArray(value[key])) each(value[key], key, describes)
+  } else if (holds !== null) {
+    each(value, null, describes)
   }
 }
 
 /** The schemas that keyword `name` holds, with what each describes: none where it holds none, or its value is not of its form. */
 export function heldSchemas (name: string, value: unknown): HeldSchema[] {
-  return holdings(name, value, 'skip').map(({ schema, key, describes }) => ({ schema, key: typeof key === 'string' ? key : null, describes }))
+  const held: HeldSchema[] = []
+  eachHeld(name, value, 'skip', (schema, key, describes) => held.push({ schema, key: typeof key === 'string' ? key : null, describes }))
+  return held
 }
 
 /** Where the walk meets a schema. */
@@ -257,14 +248,9 @@ function baseOf (schema: Record<string, any>, outer: string): string {
   return typeof schema.$id === 'string' && schema.$id !== '' && !schema.$id.startsWith('#') ? schema.$id : outer
 }
 
-function heldPlaces (place: Place, keyword: string, value: unknown, unknownKeywords: UnknownKeywords): Place[] {
-  const places: Place[] = []
-  for (const { schema, key, describes } of holdings(keyword, value, unknownKeywords)) {
-    if (!isRecord(schema)) continue
-    const pointer = key === null ? pointerTo(place.pointer, keyword) : pointerTo(pointerTo(place.pointer, keyword), key)
-    places.push({ schema, pointer, parent: place, keyword, key, describes, base: baseOf(schema, place.base) })
-  }
-  return places
+function placeIn (parent: Place, keyword: string, key: string | number | null, schema: Record<string, any>, describes: Describes): Place {
+  const pointer = key === null ? pointerTo(parent.pointer, keyword) : pointerTo(pointerTo(parent.pointer, keyword), key)
+  return { schema, pointer, parent, keyword, key, describes, base: baseOf(schema, parent.base) }
 }
 
 /**
@@ -310,7 +296,9 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
         held.push({ schema: target.schema, pointer: target.pointer ?? '', parent: place, keyword: '$ref', key: null, describes: 'same', base: baseOf(target.schema, base) })
       }
     }
-    for (const [keyword, value] of Object.entries(schema)) held.push(...heldPlaces(place, keyword, value, unknownKeywords))
+    for (const [keyword, value] of Object.entries(schema)) {
+      eachHeld(keyword, value, unknownKeywords, (inner, key, describes) => { if (isRecord(inner)) held.push(placeIn(place, keyword, key, inner, describes)) })
+    }
     // Last in, first out: pushed in reverse, the first held schema is visited next.
     for (let i = held.length - 1; i >= 0; i--) pending.push(held[i])
   }
@@ -339,17 +327,14 @@ export function mapSchema (root: unknown, edit: (schema: Record<string, any>, pl
     const own = edit(place.schema, place)
     const copied: Record<string, any> = {}
     for (const [keyword, value] of Object.entries(own)) {
-      const held = heldPlaces(place, keyword, value, unknownKeywords).filter((inner) => !around.has(inner.schema))
-      if (held.length === 0) {
-        copied[keyword] = value
-        continue
-      }
-      const container: any = held[0].key === null ? null : Array.isArray(value) ? [...value] : { ...value }
-      for (const inner of held) {
-        if (inner.key === null) copied[keyword] = copy(inner)
-        else container[inner.key] = copy(inner)
-      }
-      if (container !== null) copied[keyword] = container
+      copied[keyword] = value
+      let container: any = null
+      eachHeld(keyword, value, unknownKeywords, (inner, key, describes) => {
+        if (!isRecord(inner) || around.has(inner)) return
+        const mapped = copy(placeIn(place, keyword, key, inner, describes))
+        if (key === null) copied[keyword] = mapped
+        else (container ??= copied[keyword] = Array.isArray(value) ? [...value] : { ...value })[key] = mapped
+      })
     }
     around.delete(place.schema)
     return copied

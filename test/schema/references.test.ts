@@ -38,6 +38,7 @@ test('rebase reads where schemas sit from the vocabulary: a property named like 
       { propertyNames: local, prefixItems: [local], dependentSchemas: { a: local }, contains: local, custom: local, 'x-doc': local },
       { propertyNames: { $ref: 's#/definitions/x' }, prefixItems: [{ $ref: 's#/definitions/x' }], dependentSchemas: { a: { $ref: 's#/definitions/x' } }, contains: { $ref: 's#/definitions/x' }, custom: { $ref: 's#/definitions/x' }, 'x-doc': local }],
     ['an $id starts a new base and is dropped; an absolute $ref is kept', { items: { $id: 'other', $ref: '#/y' }, not: { $ref: 'z#' } }, { items: { $ref: 'other#/y' }, not: { $ref: 'z#' } }],
+    ['an $id or a $ref that is not a string is kept as it is', { items: { $id: 5, $ref: '#/a' }, not: { $id: 'n', $ref: 5 } }, { items: { $id: 5, $ref: 's#/a' }, not: { $ref: 5 } }],
     ['a boolean schema is kept', true, true]
   ]
   for (const [title, schema, expected] of rows) t.strictSame(refs.rebase(schema, 's'), expected, title)
