@@ -270,7 +270,7 @@ function placeIn (parent: Place, keyword: string, key: string | number | null, s
  * const refs: string[] = []
  * walkSchema(document.components.schemas.user, (place) => {
  *   if (typeof place.schema.$ref === 'string') refs.push(place.schema.$ref)
- * }, { resolve: (ref) => ({ schema: valueAtPointer(document, ref.slice(1)), pointer: ref.slice(1) }) })
+ * }, { resolve: (ref) => ({ schema: valueAtPointer(document, ref), pointer: ref.slice(1) }) })
  * // Only where fields sit: a schema that describes no value of the record (a definition) is skipped.
  * walkSchema(schema, (place) => place.describes === 'none' ? SKIP : check(place.schema))
  */
