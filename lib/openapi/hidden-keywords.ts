@@ -14,6 +14,7 @@
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { keywordOf } from '../schema/vocabulary.js'
+import type { Holds, Keyword } from '../schema/vocabulary.js'
 import { stripHidden } from '../visibility.js'
 import { belowNames, hiddenName, namesHiddenName, patternNames, undeclaredBelow } from './hidden-names.js'
 import type { Resolve } from './hidden-names.js'
@@ -51,6 +52,82 @@ const SCHEMA_FORMS = ['schema', 'schemas', 'schemaOrSchemas']
 // A condition and a negation have their own rule; the members of a composition are the relaxer's.
 const OWN_RULES = ['if', 'not', 'allOf', 'anyOf', 'oneOf']
 
+/**
+ * Whether a keyword is one a caller is not shown at a level from which a
+ * path is hidden: a vendor extension (`x-order: ['city', 'phone']`) or a
+ * `$comment`. Neither constrains an instance, and what either holds (names,
+ * instances, words) is for tools no vocabulary describes, so it cannot be
+ * read for hidden names; it goes, unless it is a flag or a number
+ * (`x-nullable: true`), which names nothing.
+ */
+function isExtension (keyword: string): boolean {
+  return keyword.startsWith('x-') || keyword === '$comment'
+}
+
+function namesNothing (value: unknown): boolean {
+  return value === null || typeof value === 'boolean' || typeof value === 'number'
+}
+
+/**
+ * A schema's `example` without the hidden paths, read both as an instance
+ * and as the map of named examples that @fastify/swagger makes of a nested
+ * schema's `x-examples` (`{ staff: { value: { phone } } }`, or Stoplight's
+ * `{ staff: { phone } }`): which one it is cannot be told, and taking the
+ * hidden paths out of an example only leaves it shorter.
+ */
+export function withoutHiddenExample (value: unknown, hidden: PathTrie): unknown {
+  const instance = stripHidden(value, hidden)
+  if (!isRecord(instance)) return instance
+  const named: Json = {}
+  for (const [name, example] of Object.entries(instance)) {
+    const stripped = stripHidden(example, hidden)
+    const kept = isRecord(stripped) && Object.hasOwn(stripped, 'value') ? { ...stripped, value: stripHidden(stripped.value, hidden) } : stripped
+    Object.defineProperty(named, name, { value: kept, enumerable: true, writable: true, configurable: true })
+  }
+  return named
+}
+
+/** Whether some field of this level is hidden whole. */
+function hidesWhole (hidden: PathTrie): boolean {
+  for (const below of hidden.children.values()) if (below.whole) return true
+  return false
+}
+
+/**
+ * A schema of the values of names without what could be a hidden field's
+ * contents, at any depth: its instances (`default`, `example`, `examples`,
+ * `const`, `enum`), its names of properties (`propertyNames`,
+ * `dependentRequired`, `dependencies`) and its extensions. At a level from
+ * which a field is hidden whole, the schema of undeclared names describes
+ * that field in the caller's document, and @fastify/swagger puts there the
+ * schema of a pattern (`'^secret$'`) that may have described it alone.
+ * Leaving these out only allows more, so the description stays true.
+ */
+export function withoutContents (schema: unknown): unknown {
+  if (!isRecord(schema)) return schema
+  const kept: Json = {}
+  for (const [keyword, value] of Object.entries(schema)) {
+    const known = keywordOf(keyword)
+    if (isExtension(keyword) || (known !== null && namesContents(known))) continue
+    kept[keyword] = known?.describes === undefined || known.describes === 'none' ? value : withoutContentsIn(known.holds, value)
+  }
+  return kept
+}
+
+// What a value schema holds of its field's contents: the instances it describes and the names of their properties.
+const CONTENTS: readonly Holds[] = ['instance', 'instances', 'names', 'namesMap', 'namesOrSchemaMap']
+
+/** Whether a keyword holds instances, or names properties of the instances (a list, a map keyed by them, a schema of them). */
+function namesContents (known: Keyword): boolean {
+  return CONTENTS.includes(known.holds) || known.describes === 'names' || (known.holds === 'schemaMap' && known.describes === 'same')
+}
+
+function withoutContentsIn (holds: Holds, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutContents)
+  if (holds === 'schemaMap' && isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, schema]) => [key, withoutContents(schema)]))
+  return withoutContents(value)
+}
+
 /** A map of names to a list of names or a schema (`dependencies`, `dependentRequired`, `dependentSchemas`) without the hidden ones. */
 function withoutHiddenDependencies (value: Json, hidden: PathTrie, maps: LevelMaps): Json {
   const kept: Json = {}
@@ -80,8 +157,9 @@ export function hiddenKeyword (keyword: string, value: unknown, level: Json, hid
     if ((keyword === 'then' || keyword === 'else') && maps.names(level.if)) return LEAVE_OUT
     return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
   }
+  if (isExtension(keyword)) return namesNothing(value) ? value : LEAVE_OUT
   const holds = keywordOf(keyword)?.holds
-  if (holds === 'instance') return stripHidden(value, hidden)
+  if (holds === 'instance') return keyword === 'example' ? withoutHiddenExample(value, hidden) : stripHidden(value, hidden)
   // JSON Schema's `examples` and `enum` are lists of instances; OpenAPI's media type `examples` is not a schema's.
   if (holds === 'instances') return Array.isArray(value) ? value.map((instance) => stripHidden(instance, hidden)) : value
   switch (keyword) {
@@ -89,7 +167,8 @@ export function hiddenKeyword (keyword: string, value: unknown, level: Json, hid
     case 'unevaluatedProperties': {
       // They describe the names the level does not declare, @fastify/swagger's rewrite of patternProperties included.
       const below = undeclaredBelow(level, hidden)
-      return below === null ? value : maps.below(value, below)
+      const relaxed = below === null ? value : maps.below(value, below)
+      return hidesWhole(hidden) ? withoutContents(relaxed) : relaxed
     }
     case 'if':
     case 'not':
@@ -134,7 +213,7 @@ export function withoutHiddenPatterns (level: Json, hidden: PathTrie, maps: Leve
     if (matched.some(([, below]) => below.whole)) {
       // What it allowed is still allowed, without what is hidden below the names it matches.
       const below = belowNames(hidden, (name) => patternNames(pattern, name))
-      dropped.push(below === null ? schema : maps.below(schema, below))
+      dropped.push(withoutContents(below === null ? schema : maps.below(schema, below)))
       changed = true
       continue
     }

@@ -231,7 +231,8 @@ function withoutHiddenExamples (holder: Json, version: Version, shape: RecordsSh
   if (Object.hasOwn(holder, 'example')) holder.example = strip(holder.example)
   if (isRecord(holder.examples)) {
     holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([name, example]) =>
-      [name, isRecord(example) && Object.hasOwn(example, 'value') ? { ...example, value: strip(example.value) } : example]))
+      // An Example Object holds its instance under `value`; an `x-examples` map moved here as it was written (Stoplight's) holds it whole.
+      [name, isRecord(example) && Object.hasOwn(example, 'value') ? { ...example, value: strip(example.value) } : strip(example)]))
   }
 }
 
