@@ -219,3 +219,35 @@ export function patternMatches (pattern: string, name: string): boolean {
   }
   return true
 }
+
+/** The keywords the table says `test` of, in the table's order. */
+function keywordsWhere (test: (keyword: Keyword, name: string) => boolean): ReadonlySet<string> {
+  return new Set(Object.keys(VOCABULARY).filter((name) => test(VOCABULARY[name], name)))
+}
+
+/** The lists of schemas that all, any or one of describe the same value: `allOf`, `anyOf`, `oneOf`. */
+export const COMPOSITIONS = keywordsWhere((known) => known.holds === 'schemas' && known.describes === 'same')
+
+/** The maps of local definitions, reached only through a reference: `$defs`, `definitions`. */
+export const DEFINITIONS = keywordsWhere((known) => known.describes === 'none')
+
+/**
+ * The schemas of the same value that test it rather than describe it: a
+ * condition (`if`), which an instance need not match, and a negation
+ * (`not`), which it must fail. Taking a name out of one changes what it
+ * says, where taking it out of a description only allows more.
+ */
+export const TESTS: ReadonlySet<string> = new Set(['if', 'not'])
+
+/**
+ * The keywords that a record with fewer properties may fail where the whole
+ * record passes: those that name properties (`required`, `dependentRequired`,
+ * `dependencies`, `discriminator`), the schemas that apply when a property is
+ * present (`dependentSchemas`), the conditions and negations with their
+ * branches (`if`, `then`, `else`, `not`), and a least count of properties.
+ */
+export const REQUIRING = keywordsWhere((known, name) =>
+  ['names', 'namesMap', 'namesOrSchemaMap', 'discriminator'].includes(known.holds) ||
+  (known.holds === 'schemaMap' && known.describes === 'same') ||
+  (known.holds === 'schema' && known.describes === 'same') ||
+  name === 'minProperties')

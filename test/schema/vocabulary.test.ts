@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { VOCABULARY, heldSchemas, holdsInstances, keywordOf, patternMatches } from '../../lib/schema/vocabulary.js'
+import { COMPOSITIONS, DEFINITIONS, REQUIRING, TESTS, VOCABULARY, heldSchemas, holdsInstances, keywordOf, patternMatches } from '../../lib/schema/vocabulary.js'
 import type { Dialect, Holds } from '../../lib/schema/vocabulary.js'
 
 // Every keyword of each dialect's schema object, as its specification lists them (JSON Schema's meta-schemas, OpenAPI's Schema Object).
@@ -114,4 +114,11 @@ test('patternMatches reads a pattern under the u flag, without it where only tha
     ['(?<', 'id', true]
   ]
   for (const [pattern, name, expected] of rows) t.equal(patternMatches(pattern, name), expected, `${pattern} ~ ${name}`)
+})
+
+test('the sets read from the table name the compositions, the definitions, the tests and the keywords a shorter record may fail', async (t) => {
+  t.strictSame([...COMPOSITIONS], ['allOf', 'anyOf', 'oneOf'])
+  t.strictSame([...DEFINITIONS], ['$defs', 'definitions'])
+  t.strictSame([...TESTS], ['if', 'not'])
+  t.strictSame([...REQUIRING].sort(), ['dependencies', 'dependentRequired', 'dependentSchemas', 'discriminator', 'else', 'if', 'minProperties', 'not', 'required', 'then'])
 })
