@@ -1,0 +1,215 @@
+/**
+ * Relaxes the restricted responses of a document: no field a client can
+ * leave out is `required`, down to `maxDepth` levels, and a caller's hidden
+ * paths are left out at any depth; an envelope around the records is kept as
+ * declared. A named schema (`$ref`) gets a relaxed twin instead of being
+ * changed, so routes that are not restricted keep the original.
+ */
+import { bodyTrie, trieText } from '../../hidden-paths.js'
+import { MAX_REF_HOPS, isRecord } from '../../json.js'
+import type { PathTrie } from '../../schema/tree.js'
+import { COMPOSITIONS, REQUIRING, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
+import type { Describes } from '../../schema/vocabulary.js'
+import { stripHidden } from '../../visibility.js'
+import type { Components } from '../components.js'
+import type { Json } from '../types.js'
+import { isExtension, namesNothing, strippedExample } from './instances.js'
+import { LEAVE_OUT, relaxedKeyword, relaxedPatterns } from './keywords.js'
+import type { LevelMaps } from './keywords.js'
+import { namesPathOf } from './names.js'
+
+// The keywords that can make a shorter object invalid (REQUIRING) go at a level
+// that can be restricted: a loosened schema stays true to every response the
+// full one allowed. `discriminator` names a property a restriction may leave out.
+
+const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
+
+/**
+ * The components that a full relaxation changes: those with a requiring
+ * keyword where fields sit, and those that reach one through a `$ref`.
+ */
+function changingComponents (components: Components): Set<string> {
+  const changing = new Set<string>()
+  const refersTo = new Map<string, Set<string>>()
+  const visit = (schema: unknown, owner: string): void => {
+    if (!isRecord(schema)) return
+    const target = components.nameOf(schema.$ref)
+    if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
+    if (Object.keys(schema).some((keyword) => REQUIRING.has(keyword))) changing.add(owner)
+    // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
+    for (const [keyword, value] of Object.entries(schema)) {
+      for (const held of heldSchemas(keyword, value)) if (FIELDS_AT.includes(held.describes)) visit(held.schema, owner)
+    }
+  }
+  for (const [name, schema] of Object.entries(components.schemas)) visit(schema, name)
+  const queue = [...changing]
+  while (queue.length > 0) {
+    for (const owner of refersTo.get(queue.pop() as string) ?? []) {
+      if (!changing.has(owner)) {
+        changing.add(owner)
+        queue.push(owner)
+      }
+    }
+  }
+  return changing
+}
+
+/** The relaxation of one document: twins are made once and shared by every operation. */
+export class Relaxation {
+  readonly #components: Components
+  /** Components whose relaxed form differs from them. */
+  readonly #changing: ReadonlySet<string>
+
+  constructor (components: Components) {
+    this.#components = components
+    this.#changing = changingComponents(components)
+  }
+
+  /**
+   * Relaxes a schema whose object level holds fields that can be restricted,
+   * `depth` levels of them from here, and leaves out the `hidden` paths at
+   * any depth. Returns the schema itself when nothing changes.
+   */
+  relaxRecords (schema: unknown, depth: number, hidden: PathTrie | null = null): unknown {
+    const relaxing = depth >= 1
+    if (!isRecord(schema) || (!relaxing && hidden === null)) return schema
+    let changed = false
+    let relaxed: Json = {}
+    const maps = hidden === null ? null : this.#levelMaps(depth, hidden)
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (relaxing && REQUIRING.has(keyword)) {
+        changed = true
+        continue
+      }
+      let next = value
+      if (keyword === '$ref') {
+        next = this.#recordsRef(value, relaxing, hidden)
+      } else if (keyword === 'properties' && isRecord(value)) {
+        next = this.#relaxProperties(value, depth, hidden)
+      } else if (keyword === 'items' && !Array.isArray(value)) {
+        next = this.relaxRecords(value, depth, hidden)
+      } else if (COMPOSITIONS.has(keyword) && Array.isArray(value)) {
+        next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
+      } else if (maps !== null) {
+        next = relaxedKeyword(keyword, value, schema, hidden as PathTrie, maps)
+      }
+      if (next === LEAVE_OUT) {
+        changed = true
+        continue
+      }
+      changed ||= next !== value
+      relaxed[keyword] = next
+    }
+    if (maps !== null) {
+      const patterns = relaxedPatterns(relaxed, hidden as PathTrie, maps)
+      changed ||= patterns !== relaxed
+      relaxed = patterns
+    }
+    if (!changed) return schema
+    // Loosened alternatives may overlap, and oneOf forbids that; so may variants that lost fields, or the tag that told them apart.
+    const untagged = relaxed.discriminator === undefined && (relaxed.oneOf !== schema.oneOf || schema.discriminator !== undefined)
+    if (relaxed.oneOf !== undefined && (relaxing ? relaxed.oneOf !== schema.oneOf : hidden !== null && untagged)) {
+      const alternatives = relaxed.oneOf
+      delete relaxed.oneOf
+      if (relaxed.anyOf === undefined) relaxed.anyOf = alternatives
+      else relaxed.allOf = [...(relaxed.allOf ?? []), { anyOf: alternatives }]
+    }
+    return relaxed
+  }
+
+  /** How the keywords of a level from which `hidden` is hidden are relaxed. */
+  #levelMaps (depth: number, hidden: PathTrie): LevelMaps {
+    return {
+      sameLevel: (schema) => this.relaxRecords(schema, depth, hidden),
+      below: (schema, below) => this.relaxRecords(schema, depth - 1, below),
+      names: (schema) => namesPathOf(schema, hidden, this.#resolve),
+      resolve: this.#resolve,
+      reference: (ref) => {
+        // A discriminator's mapping may name a component by its name alone.
+        const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
+        return target === null ? ref : this.#recordsRef(this.#components.ref(target), depth >= 1, hidden) as string
+      }
+    }
+  }
+
+  /** What a `$ref` names among the components; a discriminator's mapping may name one by its name alone. */
+  readonly #resolve = (ref: string): unknown => {
+    const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
+    return target === null ? undefined : this.#components.schemas[target]
+  }
+
+  #relaxProperties (properties: Json, depth: number, hidden: PathTrie | null): Json {
+    let changed = false
+    const relaxed: Json = {}
+    for (const [name, property] of Object.entries(properties)) {
+      const below = hidden?.children.get(name)
+      if (below?.whole === true) {
+        changed = true
+        continue
+      }
+      relaxed[name] = this.relaxRecords(property, depth - 1, below ?? null)
+      changed ||= relaxed[name] !== property
+    }
+    return changed ? relaxed : properties
+  }
+
+  /** A `$ref` to records: to the twin of the component relaxed (when that changes it) and without the hidden paths. */
+  #recordsRef (ref: unknown, relaxing: boolean, hidden: PathTrie | null): unknown {
+    const target = this.#components.nameOf(ref)
+    if (target === null) return ref
+    if (hidden === null) {
+      if (!relaxing || !this.#changing.has(target)) return ref
+      // One twin serves every depth: it is relaxed all the way down.
+      return this.#components.twin(target, 'records', (original) => this.relaxRecords(original, Infinity) as Json,
+        'As restricted responses send it: any field may be left out.')
+    }
+    return relaxing
+      ? this.#components.twin(target, `records ${trieText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
+        'As restricted responses send it to this caller: any field may be left out.')
+      : this.#components.twin(target, `hidden ${trieText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+        'As this caller is sent it.')
+  }
+
+  /** Relaxes the records array under `key` of an envelope, keeping the envelope as declared. */
+  relaxEnvelope (schema: unknown, key: string, depth: number, hidden: PathTrie | null = null, hops = 0): unknown {
+    // A chain of `$ref`s that loops never reaches an envelope.
+    if (!isRecord(schema) || hops > MAX_REF_HOPS) return schema
+    const target = this.#components.nameOf(schema.$ref)
+    if (target !== null) {
+      const relaxed = this.relaxEnvelope(this.#components.schemas[target], key, depth, hidden, hops + 1)
+      if (relaxed === this.#components.schemas[target]) return schema
+      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : trieText(hidden)}`, () => relaxed as Json,
+        `As restricted responses send it: any field of the records in \`${key}\` may be left out.`)
+      return { ...schema, $ref: ref }
+    }
+    let relaxed: Json = schema
+    for (const keyword of COMPOSITIONS) {
+      if (!Array.isArray(schema[keyword])) continue
+      const members = this.#mapArray(schema[keyword], (member) => this.relaxEnvelope(member, key, depth, hidden, hops + 1))
+      if (members !== schema[keyword]) relaxed = { ...relaxed, [keyword]: members }
+    }
+    if (isRecord(schema.properties) && Object.hasOwn(schema.properties, key)) {
+      const records = this.relaxRecords(schema.properties[key], depth, hidden)
+      if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
+    }
+    if (hidden !== null) {
+      const body = bodyTrie(hidden, { kind: 'envelope', key })
+      for (const keyword of Object.keys(schema)) {
+        if (holdsInstances(keyword)) relaxed = { ...relaxed, [keyword]: keyword === 'example' ? strippedExample(schema[keyword], body) : stripHidden(schema[keyword], body) }
+        else if (isExtension(keyword) && !namesNothing(schema[keyword])) relaxed = withoutKey(relaxed, keyword)
+      }
+    }
+    return relaxed
+  }
+
+  #mapArray (array: unknown[], map: (value: unknown) => unknown): unknown[] {
+    const mapped = array.map(map)
+    return mapped.some((value, index) => value !== array[index]) ? mapped : array
+  }
+}
+
+/** A copy of a schema without one keyword. */
+function withoutKey (schema: Json, keyword: string): Json {
+  const { [keyword]: _left, ...kept } = schema
+  return kept
+}
