@@ -147,3 +147,20 @@ test('propertyNames that refer to a shared list of names naming a hidden field g
   t.strictSame(schemaOf(anonymous.document, '/top'), { type: 'object', properties: { id: { type: 'integer' } } })
   t.strictSame(schemaOf(anonymous.document, '/nested').properties.m, { type: 'object', properties: { a: { type: 'string' } } })
 })
+
+test('a link whose pointer into the body names a hidden field percent-encoded goes, and the document is served', async (t) => {
+  // @fastify/swagger reads a route's `links` beside its schema.
+  const linked: Json = { links: { 200: { byNumber: { operationId: 'getPerson', parameters: { id: '$response.body#/s%73n' } }, self: { operationId: 'getPerson', parameters: { id: '$response.body#/id' } } } } }
+  const app = await leakApp(t, '3.1.0', ['ssn'], (app) => {
+    app.get('/people/:id', {
+      restrictFields: true,
+      schema: { operationId: 'getPerson', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, ssn: { type: 'string' } } } } },
+      ...linked
+    }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.strictSame(anonymous.document.paths['/people/{id}'].get.responses['200'].links, { self: { operationId: 'getPerson', parameters: { id: '$response.body#/id' } } })
+  const staff = await served(app, STAFF)
+  t.strictSame(Object.keys(staff.document.paths['/people/{id}'].get.responses['200'].links), ['byNumber', 'self'])
+})
