@@ -71,6 +71,23 @@ for (const version of ['3.0.3', '3.1.0']) {
   })
 }
 
+test('a pattern\'s schema that refers to a shared component, moved to additionalProperties, refers to a twin without the hidden field\'s contents', async (t) => {
+  const app = await leakApp(t, '3.1.0', ['vault'], (app) => {
+    app.addSchema({ $id: 'Vault', type: 'object', properties: { label: { type: 'string', examples: ['pin 8086'] } }, default: { pin: '8086' }, propertyNames: { enum: ['label', 'pin'] } })
+    app.get('/accounts', {
+      restrictFields: true,
+      schema: { operationId: 'getAccounts', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, vault: { $ref: 'Vault#' } }, patternProperties: { '^vault$': { $ref: 'Vault#' } } } } }
+    }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /pin|8086|label/, 'no name or value of the hidden field, in JSON, YAML or the tools')
+  const values = schemaOf(anonymous.document, '/accounts').additionalProperties
+  const twin = anonymous.document.components.schemas[values.$ref.split('/').pop()]
+  t.strictSame(twin, { type: 'object', title: 'VaultRestricted', description: 'As this caller is sent it where it may describe a field hidden from it: its type alone.' })
+  t.match((await served(app, STAFF)).text, /8086/, 'staff see the component whole')
+})
+
 test('a nested schema\'s x-examples, which @fastify/swagger makes a map of named examples, lose the hidden paths of each example', async (t) => {
   const profile = { type: 'object', properties: { city: { type: 'string' }, phone: { type: 'string' } }, 'x-examples': { staffView: { summary: 'as staff see it', value: { city: 'Oslo', phone: '+47 555 0103' } } } }
   const user = { type: 'object', properties: { id: { type: 'integer' }, last_login: { type: 'string' } }, 'x-examples': { sample: { value: { id: 7, last_login: '2026-11-01T03:14:00Z' } } } }

@@ -50,34 +50,33 @@ export function strippedExample (value: unknown, hidden: PathTrie): unknown {
 /**
  * A schema of the values of names without what could be a hidden field's
  * contents, at any depth: its instances (`default`, `example`, `examples`,
- * `const`, `enum`), its names of properties (`propertyNames`,
- * `dependentRequired`, `dependencies`) and its extensions. At a level from
- * which a field is hidden whole, the schema of undeclared names describes
- * that field in the caller's document, and @fastify/swagger puts there the
- * schema of a pattern (`'^secret$'`) that may have described it alone.
- * Leaving these out only allows more, so the description stays true.
+ * `const`, `enum`), every name of a property (`properties`,
+ * `patternProperties`, `required`, `propertyNames`, dependencies, a
+ * discriminator) and its extensions; what is left says of what type the
+ * values are. At a level from which a field is hidden whole, the schema of
+ * undeclared names describes that field in the caller's document, and
+ * @fastify/swagger puts there the schema of a pattern (`'^secret$'`) that
+ * may have described it alone. Leaving these out only allows more, so the
+ * description stays true. A `$ref` becomes what `reference` gives: a twin
+ * of the component so relaxed.
  */
-export function withoutContents (schema: unknown): unknown {
+export function withoutContents (schema: unknown, reference: (ref: string) => string): unknown {
   if (!isRecord(schema)) return schema
   const kept: Json = {}
   for (const [keyword, value] of Object.entries(schema)) {
     const known = keywordOf(keyword)
     if (isExtension(keyword) || (known !== null && namesContents(known))) continue
-    kept[keyword] = known?.describes === undefined || known.describes === 'none' ? value : withoutContentsIn(known.holds, value)
+    if (known?.holds === 'reference' && typeof value === 'string') kept[keyword] = reference(value)
+    else if (known?.describes === undefined) kept[keyword] = value
+    else kept[keyword] = Array.isArray(value) ? value.map((held) => withoutContents(held, reference)) : withoutContents(value, reference)
   }
   return kept
 }
 
-// What a value schema holds of its field's contents: the instances it describes and the names of their properties.
-const CONTENTS: readonly Holds[] = ['instance', 'instances', 'names', 'namesMap', 'namesOrSchemaMap']
+// What a value schema holds of its field's contents: the instances it describes and the names of their properties, listed or as keys.
+const CONTENTS: readonly Holds[] = ['instance', 'instances', 'names', 'namesMap', 'namesOrSchemaMap', 'schemaMap', 'discriminator']
 
 /** Whether a keyword holds instances, or names properties of the instances (a list, a map keyed by them, a schema of them). */
 function namesContents (known: Keyword): boolean {
-  return CONTENTS.includes(known.holds) || known.describes === 'names' || (known.holds === 'schemaMap' && known.describes === 'same')
-}
-
-function withoutContentsIn (holds: Holds, value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutContents)
-  if (holds === 'schemaMap' && isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, schema]) => [key, withoutContents(schema)]))
-  return withoutContents(value)
+  return CONTENTS.includes(known.holds) || known.describes === 'names'
 }

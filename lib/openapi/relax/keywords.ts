@@ -36,6 +36,8 @@ export interface LevelMaps {
   readonly names: (schema: unknown) => boolean
   /** What a `$ref` of the document names, or undefined. */
   readonly resolve: Resolve
+  /** A `$ref` to a component, as a schema that may describe a field hidden whole refers to it: to its twin without contents (withoutContents). */
+  readonly contentsRef: (ref: string) => string
 }
 
 /** A map of names to a list of names or a schema (`dependencies`, `dependentRequired`, `dependentSchemas`) without the hidden ones. */
@@ -102,7 +104,7 @@ export function relaxedKeyword (keyword: string, value: unknown, level: Json, hi
       if (known.holds !== 'schema') return value
       const below = undeclaredBelow(level, hidden)
       const relaxed = below === null ? value : maps.below(value, below)
-      return wholeNames(hidden).length > 0 ? withoutContents(relaxed) : relaxed
+      return wholeNames(hidden).length > 0 ? withoutContents(relaxed, maps.contentsRef) : relaxed
     }
     case 'names':
       // It only narrows the names a record may have: without it, the description stays true.
@@ -129,7 +131,7 @@ export function relaxedPatterns (level: Json, hidden: PathTrie, maps: LevelMaps)
     if (matched.some(([, below]) => below.whole)) {
       // What it allowed is still allowed, without what is hidden below the names it matches.
       const below = belowNames(hidden, (name) => patternNames(pattern, name))
-      dropped.push(withoutContents(below === null ? schema : maps.below(schema, below)))
+      dropped.push(withoutContents(below === null ? schema : maps.below(schema, below), maps.contentsRef))
       changed = true
       continue
     }

@@ -13,7 +13,7 @@ import type { Describes } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
 import type { Components } from '../components.js'
 import type { Json } from '../types.js'
-import { isExtension, namesNothing, strippedExample } from './instances.js'
+import { isExtension, namesNothing, strippedExample, withoutContents } from './instances.js'
 import { LEAVE_OUT, relaxedKeyword, relaxedPatterns } from './keywords.js'
 import type { LevelMaps } from './keywords.js'
 import { namesPathOf } from './names.js'
@@ -124,12 +124,22 @@ export class Relaxation {
       below: (schema, below) => this.relaxRecords(schema, depth - 1, below),
       names: (schema) => namesPathOf(schema, hidden, this.#resolve),
       resolve: this.#resolve,
+      contentsRef: this.#contentsRef,
       reference: (ref) => {
         // A discriminator's mapping may name a component by its name alone.
         const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
         return target === null ? ref : this.#recordsRef(this.#components.ref(target), depth >= 1, hidden) as string
       }
     }
+  }
+
+  /** A `$ref` to a component, as a schema that may describe a field hidden whole refers to it: to its twin without contents. */
+  readonly #contentsRef = (ref: string): string => {
+    const target = this.#components.nameOf(ref)
+    return target === null
+      ? ref
+      : this.#components.twin(target, 'contents', (original) => withoutContents(original, this.#contentsRef) as Json,
+        'As this caller is sent it where it may describe a field hidden from it: its type alone.')
   }
 
   /** What a `$ref` names among the components; a discriminator's mapping may name one by its name alone. */

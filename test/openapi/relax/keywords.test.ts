@@ -12,7 +12,8 @@ const maps: LevelMaps = {
   below: (schema, below: PathTrie) => ({ below: [...below.children.keys()], schema }),
   reference: (ref) => `${ref}Visible`,
   names: (schema) => JSON.stringify(schema ?? null).includes('ssn'),
-  resolve: (ref) => ref === '#/names' ? { enum: ['ssn'] } : undefined
+  resolve: (ref) => ref === '#/names' ? { enum: ['ssn'] } : undefined,
+  contentsRef: (ref) => `${ref}Contentless`
 }
 
 const table: Array<{ keyword: string, value: unknown, level?: Json, expected: unknown }> = [
@@ -66,7 +67,13 @@ const table: Array<{ keyword: string, value: unknown, level?: Json, expected: un
     keyword: 'additionalProperties',
     value: { type: 'object', properties: { pin: { type: 'string', enum: ['1'] } }, items: [{ const: 1 }], default: { pin: '1' }, examples: [{}], required: ['pin'], dependentSchemas: { pin: {} }, propertyNames: { enum: ['pin'] }, dependencies: { pin: ['puk'] }, 'x-order': ['pin'], $defs: { a: { const: 1 } } },
     level: { properties: { owner: {} } },
-    expected: { type: 'object', properties: { pin: { type: 'string' } }, items: [{}], $defs: { a: { const: 1 } } }
+    expected: { type: 'object', items: [{}] }
+  },
+  {
+    keyword: 'additionalProperties',
+    value: { type: 'object', additionalProperties: { $ref: '#/vault', discriminator: { propertyName: 'pin' } }, allOf: [{ $ref: 7 }, { type: 'object', 'x-order': ['pin'] }] },
+    level: { properties: { owner: {} } },
+    expected: { type: 'object', additionalProperties: { $ref: '#/vaultContentless' }, allOf: [{ $ref: 7 }, { type: 'object' }] }
   },
   { keyword: 'additionalProperties', value: true, level: { properties: { owner: {} } }, expected: true },
   { keyword: 'unevaluatedProperties', value: false, expected: { below: ['ssn'], schema: false } },
