@@ -181,3 +181,25 @@ test('a link whose pointer into the body names a hidden field percent-encoded go
   const staff = await served(app, STAFF)
   t.strictSame(Object.keys(staff.document.paths['/people/{id}'].get.responses['200'].links), ['byNumber', 'self'])
 })
+
+test('an envelope keeps its own extensions that name nothing, and loses those that may name its records\' hidden fields', async (t) => {
+  const record = { type: 'object', properties: { id: { type: 'integer' }, ssn: { type: 'string' } } }
+  const app = await leakApp(t, '3.1.0', ['ssn'], (app) => {
+    app.get('/people', {
+      restrictFields: true,
+      schema: {
+        operationId: 'listPeople',
+        response: { 200: { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: record } }, 'x-order': ['count', 'ssn'], 'x-paged': true, $comment: 'ssn is left out' } }
+      }
+    }, async () => ({ count: 0, results: [] }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /ssn/)
+  t.strictSame(schemaOf(anonymous.document, '/people'), {
+    type: 'object',
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } },
+    'x-paged': true
+  })
+  t.match((await served(app, STAFF)).text, /ssn is left out/)
+})

@@ -25,6 +25,7 @@ const table: Array<{ keyword: string, value: unknown, level?: Json, expected: un
   { keyword: 'dependencies', value: { id: { required: ['ssn'] }, owner: ['ssn'] }, expected: { id: { same: { required: ['ssn'] } }, owner: [] } },
   { keyword: 'dependentSchemas', value: { ssn: {}, id: {} }, expected: { id: { same: {} } } },
   { keyword: 'dependentSchemas', value: true, expected: true },
+  { keyword: 'dependentRequired', value: ['ssn'], expected: ['ssn'] },
   { keyword: 'discriminator', value: { propertyName: 'ssn', mapping: { a: 'a' } }, expected: LEAVE_OUT },
   { keyword: 'discriminator', value: { propertyName: 'kind', mapping: { a: '#/a', b: 7 } }, expected: { propertyName: 'kind', mapping: { a: '#/aVisible', b: 7 } } },
   { keyword: 'discriminator', value: { propertyName: 'kind' }, expected: { propertyName: 'kind' } },
