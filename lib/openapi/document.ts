@@ -4,7 +4,7 @@
  * so it applies after every transform that produced it.
  *
  * On each opted-in operation it relaxes the restricted responses
- * (relax.ts), documents the plugin's 400 (error-response.ts) and the
+ * (relax/), documents the plugin's 400 (error-response.ts) and the
  * `only` and `defer` parameters (parameters.ts), and tells generated
  * clients what each selection sends (route-fields.ts). A caller's document
  * is checked last (last-check.ts), and refused if it still names a field
