@@ -86,30 +86,41 @@ export function encodePointerToken (name: string): string {
   return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
+/** The names of a JSON pointer (`/owner/a~1b`): split at each `/`, each token decoded. */
+export function pointerNames (pointer: string): string[] {
+  return pointer.split('/').slice(1).map(decodePointerToken)
+}
+
 /**
- * The names of a pointer written in a URI fragment (`#/s%73n`, a `$ref`'s,
- * a runtime expression's): each token percent-decoded, then decoded as a
- * JSON pointer (RFC 6901, section 6). A token that is not valid
- * percent-encoding is read as it stands.
+ * The ways a pointer written in a URI fragment (`#/s%73n`, a `$ref`'s, a
+ * runtime expression's) may be read, as lists of names: percent-decoded
+ * first, then read as a JSON pointer (RFC 6901, section 6: `%2F` is then a
+ * `/` between two names); and as it stands, as a reader that does not
+ * decode it reads it. A fragment whose percent-encoding is malformed has
+ * that one reading.
  */
-export function fragmentNames (fragment: string): string[] {
-  return fragment.split('/').slice(1).map((token) => {
-    try {
-      return decodePointerToken(decodeURIComponent(token))
-    } catch {
-      return decodePointerToken(token)
-    }
-  })
+export function fragmentReadings (fragment: string): string[][] {
+  const readings = [pointerNames(fragment)]
+  try {
+    const decoded = decodeURIComponent(fragment)
+    if (decoded !== fragment) readings.unshift(pointerNames(decoded))
+  } catch {}
+  return readings
 }
 
 /**
  * Whether a pointer into an instance (a link's `$response.body#/owner/ssn`,
- * as a fragment) reaches a hidden path: the index of an array, or its end
- * (`-`), passes through, as hidden paths hold at every item.
+ * as a fragment) reaches a hidden path, read either way it may be read: the
+ * index of an array, or its end (`-`), passes through, as hidden paths hold
+ * at every item.
  */
 export function pointerReachesHidden (fragment: string, hidden: PathTrie): boolean {
+  return fragmentReadings(fragment).some((names) => namesReachHidden(names, hidden))
+}
+
+function namesReachHidden (names: readonly string[], hidden: PathTrie): boolean {
   let level = hidden
-  for (const name of fragmentNames(fragment)) {
+  for (const name of names) {
     const below = level.children.get(name)
     if (below === undefined) {
       if (/^(?:\d+|-)$/.test(name)) continue

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { bodyTrie, decodePointerToken, encodePointerToken, fragmentNames, hiddenTrie, hiddenWhole, hidesPath, mergedTries, pointerReachesHidden, trieText, wholeNames } from '../lib/hidden-paths.js'
+import { bodyTrie, decodePointerToken, encodePointerToken, fragmentReadings, hiddenTrie, hiddenWhole, hidesPath, mergedTries, pointerReachesHidden, trieText, wholeNames } from '../lib/hidden-paths.js'
 
 const hidden = hiddenTrie(['ssn', 'owner.email', 'owner.address.city', 'a/b', 'm~n'])
 
@@ -32,8 +32,10 @@ test('one text per trie, worked out once', async (t) => {
 test('JSON pointers are decoded per RFC 6901, and in a URI fragment percent-decoded first', async (t) => {
   t.equal(decodePointerToken('a~1b~0c~01'), 'a/b~c~1')
   t.equal(encodePointerToken('a/b~c'), 'a~1b~0c')
-  t.strictSame(fragmentNames('/s%73n/a~1b/%7E1/%E0%A4%A/'), ['ssn', 'a/b', '/', '%E0%A4%A', ''])
-  t.strictSame(fragmentNames(''), [])
+  t.strictSame(fragmentReadings('/s%73n/a~1b/%7E1'), [['ssn', 'a/b', '/'], ['s%73n', 'a/b', '%7E1']], 'percent-decoded first, then as it stands')
+  t.strictSame(fragmentReadings('/owner%2Fssn'), [['owner', 'ssn'], ['owner%2Fssn']], 'a percent-encoded slash separates two names once decoded')
+  t.strictSame(fragmentReadings('/ssn/%E0%A4%A'), [['ssn', '%E0%A4%A']], 'malformed percent-encoding: one reading, as it stands')
+  t.strictSame(fragmentReadings(''), [[]])
   const rows: Array<[string, boolean]> = [
     ['/ssn', true],
     ['/s%73n', true],
@@ -45,7 +47,9 @@ test('JSON pointers are decoded per RFC 6901, and in a URI fragment percent-deco
     ['/-/owner/email', true],
     ['/x/ssn', false],
     ['/a~1b', true],
-    ['/a%2Fb', true],
+    ['/a%2Fb', false],
+    ['/owner%2Femail', true],
+    ['/a~1b%2Fx', true],
     ['/m~0n', true],
     ['', false]
   ]
