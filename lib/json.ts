@@ -2,6 +2,7 @@
  * Small helpers for the JSON values and JSON Schema documents that several
  * modules walk, kept here so that each exists once.
  */
+import { decodePointerToken, encodePointerToken } from './hidden-paths.js'
 
 /** Whether a value is an object that is neither null nor an array: a JSON object, or a record to read fields from. */
 export function isRecord (value: unknown): value is Record<string, any> {
@@ -16,15 +17,8 @@ export function hasToJSON (value: unknown): value is { toJSON: () => unknown } {
 /** Most `$ref`s followed one after the other; a longer chain loops. */
 export const MAX_REF_HOPS = 32
 
-/** A JSON pointer token as a name (`~1` is `/`, `~0` is `~`). */
-export function decodePointerToken (token: string): string {
-  return token.replaceAll('~1', '/').replaceAll('~0', '~')
-}
-
-/** A name as a JSON pointer token. */
-export function encodePointerToken (name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1')
-}
+// JSON pointers are read in one place, with the paths they may name.
+export { decodePointerToken, encodePointerToken } from './hidden-paths.js'
 
 /** A JSON pointer one token deeper; most tokens hold neither `~` nor `/`, so only those are encoded. */
 export function pointerTo (pointer: string, token: string | number): string {

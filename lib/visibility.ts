@@ -9,15 +9,11 @@
 import { makeTree } from './schema/tree.js'
 import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
 import { InvalidHiddenFieldsError } from './errors.js'
-import { addToTrie } from './projection.js'
+import { hiddenTrie } from './hidden-paths.js'
 import { hasToJSON } from './json.js'
 
-/** The trie of hidden paths: `whole` marks a hidden field, and a field hidden whole stays hidden whole. */
-export function hiddenTrie (paths: readonly string[]): PathTrie {
-  const root: PathTrie = { whole: false, children: new Map() }
-  for (const path of paths) addToTrie(root, path.split('.')).whole = true
-  return root
-}
+// The tries of hidden paths have their own module, which the document's relaxer and last check share.
+export { hiddenTrie, mergedTries } from './hidden-paths.js'
 
 function wholeKeyOf (node: FieldNode, children: FieldTree): string {
   return `${JSON.stringify(node.name)}(${children.nodes.map((child) => child.wholeKey).join(',')})`
@@ -53,16 +49,6 @@ function withoutHidden (tree: FieldTree, hidden: PathTrie): Visible {
     variants = { tests: variants.tests, own: own.map((visible) => visible.tree) }
   }
   return { tree: makeTree(nodes, { variants, nullable: tree.nullable }), strips }
-}
-
-/** Two tries of hidden paths as one: what either hides. */
-export function mergedTries (a: PathTrie, b: PathTrie): PathTrie {
-  const children = new Map(a.children)
-  for (const [name, below] of b.children) {
-    const mine = children.get(name)
-    children.set(name, mine === undefined ? below : mergedTries(mine, below))
-  }
-  return { whole: a.whole || b.whole, children }
 }
 
 /**

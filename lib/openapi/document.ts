@@ -4,7 +4,7 @@
  * so it applies after every transform that produced it.
  *
  * On each opted-in operation it relaxes the restricted responses
- * (relax.ts), documents the plugin's 400 (error-response.ts) and the
+ * (relax/), documents the plugin's 400 (error-response.ts) and the
  * `only` and `defer` parameters (parameters.ts), and tells generated
  * clients what each selection sends (route-fields.ts). A caller's document
  * is checked last (last-check.ts), and refused if it still names a field
@@ -17,11 +17,12 @@ import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
 import { lastCheck } from './last-check.js'
-import { liftLocalDefinitions } from './local-definitions.js'
+import { liftLocalDefinitions } from './relax/local-definitions.js'
 import { documentVersion, findOperations } from './operations.js'
 import type { Found } from './operations.js'
 import { documentParameters } from './parameters.js'
-import { Relaxation, relaxSuccess } from './relax.js'
+import { Relaxation } from './relax/relaxation.js'
+import { relaxSuccess } from './relax/responses.js'
 import { prepareRouteFields } from './route-fields.js'
 import type { RestrictedRoute } from './types.js'
 

@@ -3,6 +3,7 @@
  * where the route's querystring schema did not declare them, with the
  * declared paths and field sets as their choices.
  */
+import { hidesPath } from '../hidden-paths.js'
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { deferDescription, onlyDescription, setChoices } from '../querystring.js'
@@ -10,14 +11,7 @@ import type { Json, RestrictedRoute, Version } from './types.js'
 
 /** Whether a dotted path, or one of its parents, is hidden. */
 export function isHidden (path: string, hidden: PathTrie): boolean {
-  let level = hidden
-  for (const segment of path.split('.')) {
-    const below = level.children.get(segment)
-    if (below === undefined) return false
-    if (below.whole) return true
-    level = below
-  }
-  return false
+  return hidesPath(hidden, path)
 }
 
 /** Removes hidden paths from the `enum` of a parameter schema and of its items. */

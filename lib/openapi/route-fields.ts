@@ -12,8 +12,9 @@ import type { PathTrie } from '../schema/tree.js'
 import { CHOICES, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
 import type { Components } from './components.js'
 import { isHidden } from './parameters.js'
-import { hiddenText, responseKey } from './relax.js'
-import type { Relaxation } from './relax.js'
+import { trieText } from '../hidden-paths.js'
+import { responseKey } from './operations.js'
+import type { Relaxation } from './relax/relaxation.js'
 import { OPERATION_KEY } from './types.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
 
@@ -174,7 +175,7 @@ function completeRecord (components: Components, relaxation: Relaxation, records
   const target = components.nameOf(records.$ref)
   if (target !== null && Object.keys(records).length === 1) {
     if (hidden === null) return records.$ref
-    return components.twin(target, `visible ${hiddenText(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
+    return components.twin(target, `visible ${trieText(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
       'As this caller is sent it, complete: the record that a restricted response narrows.', 'Visible')
   }
   const schema = relaxation.relaxRecords(records, 0, hidden) as Json

@@ -1,17 +1,11 @@
 /**
- * What the value of each keyword of JSON Schema (2020-12, 2019-09, draft-07),
- * OpenAPI 3.0/3.1 and Swagger 2.0 is: a schema, a list or map of schemas,
- * names of properties, a pattern, an instance, a reference, or something
- * that says nothing of a property's name (an annotation or an assertion).
- * Every walk of a schema reads this one table, so that a property *named*
- * like a keyword is never taken for it, and no walk misses a keyword that
- * another reads.
+ * What the value of each keyword of JSON Schema (2020-12, 2019-09, draft-07), OpenAPI 3.0/3.1 and Swagger 2.0 is:
+ * a schema, a list or map of schemas, names of properties, a pattern, an instance, a reference, or something that
+ * says nothing of a property's name. Every walk of a schema reads this one table, so that a property *named* like a
+ * keyword is never taken for it, and no walk misses a keyword that another reads.
  *
- * Why not ajv's json-schema-traverse: its 1.0 tables know neither
- * `prefixItems`, `dependentSchemas`, `dependentRequired` nor the
- * `unevaluated*` keywords, and say nothing of what matters here beyond
- * where schemas sit: which keywords name properties, hold patterns over
- * names or instances, and what a held schema describes.
+ * Why not ajv's json-schema-traverse: its 1.0 tables know neither `prefixItems`, `dependentSchemas`,
+ * `dependentRequired` nor the `unevaluated*` keywords, nor which keywords name properties or hold instances.
  */
 import { isRecord, pointerTo } from '../json.js'
 
@@ -383,3 +377,22 @@ export function patternMatches (pattern: string, name: string): boolean {
   }
   return true
 }
+
+/** The lists of schemas that all, any or one of describe the same value: `allOf`, `anyOf`, `oneOf`. */
+export const COMPOSITIONS = keywordsWhere((known) => known.holds === 'schemas' && known.describes === 'same')
+
+/** The maps of local definitions, reached only through a reference: `$defs`, `definitions`. */
+export const DEFINITIONS = keywordsWhere((known) => known.describes === 'none')
+
+/** The schemas that test a value rather than describe it (`if`, `not`): taking a name out of one changes what it says. */
+export const TESTS: ReadonlySet<string> = new Set(['if', 'not'])
+
+/**
+ * The keywords a record with fewer properties may fail where the whole record passes: those naming properties,
+ * the schemas that apply when a property is present, conditions and negations with their branches, `minProperties`.
+ */
+export const REQUIRING = keywordsWhere((known, name) =>
+  ['names', 'namesMap', 'namesOrSchemaMap', 'discriminator'].includes(known.holds) ||
+  (known.holds === 'schemaMap' && known.describes === 'same') ||
+  (known.holds === 'schema' && known.describes === 'same') ||
+  name === 'minProperties')

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { CHOICES, CONDITIONALS, OPENAPI_ONLY, SKIP, VOCABULARY, heldSchemas, holdsInstances, keywordOf, keywordsOf, keywordsWhere, mapSchema, patternMatches, walkSchema } from '../../lib/schema/vocabulary.js'
+import { CHOICES, COMPOSITIONS, CONDITIONALS, DEFINITIONS, OPENAPI_ONLY, REQUIRING, SKIP, TESTS, VOCABULARY, heldSchemas, holdsInstances, keywordOf, keywordsOf, keywordsWhere, mapSchema, patternMatches, walkSchema } from '../../lib/schema/vocabulary.js'
 import type { Dialect, Holds, Place, WalkOptions } from '../../lib/schema/vocabulary.js'
 
 // Every keyword of each dialect's schema object, as its specification lists them (JSON Schema's meta-schemas, OpenAPI's Schema Object).
@@ -223,4 +223,11 @@ test('mapSchema copies a schema, editing each schema at every place it sits and 
   const bases: string[] = []
   mapSchema({ $id: 'a', unknown: { $id: 'b' } }, (own, place) => { bases.push(place.base); return own }, { base: 'x', unknownKeywords: 'schemas' })
   t.strictSame(bases, ['a', 'b'], 'bases and unknown keywords as the walk reads them')
+})
+
+test('the sets read from the table name the compositions, the definitions, the tests and the keywords a shorter record may fail', async (t) => {
+  t.strictSame([...COMPOSITIONS], ['allOf', 'anyOf', 'oneOf'])
+  t.strictSame([...DEFINITIONS], ['$defs', 'definitions'])
+  t.strictSame([...TESTS], ['if', 'not'])
+  t.strictSame([...REQUIRING].sort(), ['dependencies', 'dependentRequired', 'dependentSchemas', 'discriminator', 'else', 'if', 'minProperties', 'not', 'required', 'then'])
 })

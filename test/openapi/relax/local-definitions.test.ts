@@ -1,8 +1,8 @@
 import { test } from 'tap'
-import { Components } from '../../lib/openapi/components.js'
-import { liftLocalDefinitions } from '../../lib/openapi/local-definitions.js'
-import type { Found } from '../../lib/openapi/operations.js'
-import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
+import { Components } from '../../../lib/openapi/components.js'
+import { liftLocalDefinitions } from '../../../lib/openapi/relax/local-definitions.js'
+import type { Found } from '../../../lib/openapi/operations.js'
+import type { Json, RestrictedRoute } from '../../../lib/openapi/types.js'
 
 const route = { method: 'GET', url: '/x', statusKey: '200', shape: { kind: 'object' } } as unknown as RestrictedRoute
 const found = (operation: Json): Found => ({ id: 'x', route, operation, pathItem: {}, method: 'get', path: '/x' })

@@ -5,29 +5,22 @@
  * declared. A named schema (`$ref`) gets a relaxed twin instead of being
  * changed, so routes that are not restricted keep the original.
  */
-import { MAX_REF_HOPS, isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
-import { heldSchemas, holdsInstances, keywordOf } from '../schema/vocabulary.js'
-import type { Describes } from '../schema/vocabulary.js'
-import { stripHidden } from '../visibility.js'
-import type { Components } from './components.js'
-import { LEAVE_OUT, hiddenKeyword, withoutHiddenPatterns } from './hidden-keywords.js'
-import type { LevelMaps } from './hidden-keywords.js'
-import { namesHidden } from './hidden-names.js'
-import { hiddenText } from './leaks.js'
-import { restrictedStatuses } from './operations.js'
-import { withoutHiddenLinks } from './links.js'
-import { shapeNote, withNote } from './notes.js'
-import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
+import { bodyTrie, trieText } from '../../hidden-paths.js'
+import { MAX_REF_HOPS, isRecord } from '../../json.js'
+import type { PathTrie } from '../../schema/tree.js'
+import { COMPOSITIONS, REQUIRING, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
+import type { Describes } from '../../schema/vocabulary.js'
+import { stripHidden } from '../../visibility.js'
+import type { Components } from '../components.js'
+import type { Json } from '../types.js'
+import { isExtension, namesNothing, strippedExample, withoutContents } from './instances.js'
+import { LEAVE_OUT, relaxedKeyword, relaxedPatterns } from './keywords.js'
+import type { LevelMaps } from './keywords.js'
+import { namesPathOf } from './names.js'
 
-// The modules that describe a route read these from here.
-export { hiddenText } from './leaks.js'
-export { responseKey } from './operations.js'
-
-// Keywords that can make a shorter object invalid. At a level that can be
-// restricted they go: a loosened schema stays true to every response the full
-// one allowed. `discriminator` names a property a restriction may leave out.
-const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else', 'not', 'discriminator']
+// The keywords that can make a shorter object invalid (REQUIRING) go at a level
+// that can be restricted: a loosened schema stays true to every response the
+// full one allowed. `discriminator` names a property a restriction may leave out.
 
 const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 
@@ -42,7 +35,7 @@ function changingComponents (components: Components): Set<string> {
     if (!isRecord(schema)) return
     const target = components.nameOf(schema.$ref)
     if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
-    if (REQUIRING.some((keyword) => Object.hasOwn(schema, keyword))) changing.add(owner)
+    if (Object.keys(schema).some((keyword) => REQUIRING.has(keyword))) changing.add(owner)
     // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
     for (const [keyword, value] of Object.entries(schema)) {
       for (const held of heldSchemas(keyword, value)) if (FIELDS_AT.includes(held.describes)) visit(held.schema, owner)
@@ -84,7 +77,7 @@ export class Relaxation {
     let relaxed: Json = {}
     const maps = hidden === null ? null : this.#levelMaps(depth, hidden)
     for (const [keyword, value] of Object.entries(schema)) {
-      if (relaxing && REQUIRING.includes(keyword)) {
+      if (relaxing && REQUIRING.has(keyword)) {
         changed = true
         continue
       }
@@ -95,10 +88,10 @@ export class Relaxation {
         next = this.#relaxProperties(value, depth, hidden)
       } else if (keyword === 'items' && !Array.isArray(value)) {
         next = this.relaxRecords(value, depth, hidden)
-      } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
+      } else if (COMPOSITIONS.has(keyword) && Array.isArray(value)) {
         next = this.#mapArray(value, (member) => this.relaxRecords(member, depth, hidden))
       } else if (maps !== null) {
-        next = hiddenKeyword(keyword, value, schema, hidden as PathTrie, maps)
+        next = relaxedKeyword(keyword, value, schema, hidden as PathTrie, maps)
       }
       if (next === LEAVE_OUT) {
         changed = true
@@ -108,7 +101,7 @@ export class Relaxation {
       relaxed[keyword] = next
     }
     if (maps !== null) {
-      const patterns = withoutHiddenPatterns(relaxed, hidden as PathTrie, maps)
+      const patterns = relaxedPatterns(relaxed, hidden as PathTrie, maps)
       changed ||= patterns !== relaxed
       relaxed = patterns
     }
@@ -129,14 +122,24 @@ export class Relaxation {
     return {
       sameLevel: (schema) => this.relaxRecords(schema, depth, hidden),
       below: (schema, below) => this.relaxRecords(schema, depth - 1, below),
-      names: (schema) => namesHidden(schema, hidden, this.#resolve),
+      names: (schema) => namesPathOf(schema, hidden, this.#resolve),
       resolve: this.#resolve,
+      contentsRef: this.#contentsRef,
       reference: (ref) => {
         // A discriminator's mapping may name a component by its name alone.
         const target = this.#components.nameOf(ref) ?? this.#components.nameOf(this.#components.ref(ref))
         return target === null ? ref : this.#recordsRef(this.#components.ref(target), depth >= 1, hidden) as string
       }
     }
+  }
+
+  /** A `$ref` to a component, as a schema that may describe a field hidden whole refers to it: to its twin without contents. */
+  readonly #contentsRef = (ref: string): string => {
+    const target = this.#components.nameOf(ref)
+    return target === null
+      ? ref
+      : this.#components.twin(target, 'contents', (original) => withoutContents(original, this.#contentsRef) as Json,
+        'As this caller is sent it where it may describe a field hidden from it: its type alone.')
   }
 
   /** What a `$ref` names among the components; a discriminator's mapping may name one by its name alone. */
@@ -171,9 +174,9 @@ export class Relaxation {
         'As restricted responses send it: any field may be left out.')
     }
     return relaxing
-      ? this.#components.twin(target, `records ${hiddenText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
+      ? this.#components.twin(target, `records ${trieText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
         'As restricted responses send it to this caller: any field may be left out.')
-      : this.#components.twin(target, `hidden ${hiddenText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+      : this.#components.twin(target, `hidden ${trieText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
         'As this caller is sent it.')
   }
 
@@ -185,12 +188,12 @@ export class Relaxation {
     if (target !== null) {
       const relaxed = this.relaxEnvelope(this.#components.schemas[target], key, depth, hidden, hops + 1)
       if (relaxed === this.#components.schemas[target]) return schema
-      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : hiddenText(hidden)}`, () => relaxed as Json,
+      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : trieText(hidden)}`, () => relaxed as Json,
         `As restricted responses send it: any field of the records in \`${key}\` may be left out.`)
       return { ...schema, $ref: ref }
     }
     let relaxed: Json = schema
-    for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    for (const keyword of COMPOSITIONS) {
       if (!Array.isArray(schema[keyword])) continue
       const members = this.#mapArray(schema[keyword], (member) => this.relaxEnvelope(member, key, depth, hidden, hops + 1))
       if (members !== schema[keyword]) relaxed = { ...relaxed, [keyword]: members }
@@ -200,8 +203,10 @@ export class Relaxation {
       if (records !== schema.properties[key]) relaxed = { ...relaxed, properties: { ...schema.properties, [key]: records } }
     }
     if (hidden !== null) {
+      const body = bodyTrie(hidden, { kind: 'envelope', key })
       for (const keyword of Object.keys(schema)) {
-        if (holdsInstances(keyword)) relaxed = { ...relaxed, [keyword]: envelopeValues(keyword, schema[keyword], key, hidden) }
+        if (holdsInstances(keyword)) relaxed = { ...relaxed, [keyword]: keyword === 'example' ? strippedExample(schema[keyword], body) : stripHidden(schema[keyword], body) }
+        else if (isExtension(keyword) && !namesNothing(schema[keyword])) relaxed = withoutKey(relaxed, keyword)
       }
     }
     return relaxed
@@ -213,48 +218,8 @@ export class Relaxation {
   }
 }
 
-/** Values of an envelope without the hidden paths of the records under `key`. */
-function envelopeValues (keyword: string, value: unknown, key: string, hidden: PathTrie): unknown {
-  const strip = (envelope: unknown): unknown => isRecord(envelope) && Object.hasOwn(envelope, key)
-    ? { ...envelope, [key]: stripHidden(envelope[key], hidden) }
-    : envelope
-  return keywordOf(keyword)?.holds === 'instances' && Array.isArray(value) ? value.map(strip) : strip(value)
-}
-
-/** The examples @fastify/swagger puts beside a response's schema, without the hidden paths: on the media type (OpenAPI 3) or the response (Swagger 2.0). */
-function withoutHiddenExamples (holder: Json, version: Version, shape: RecordsShape, hidden: PathTrie): void {
-  const strip = (value: unknown): unknown => shape.kind === 'envelope' ? envelopeValues('example', value, String(shape.key), hidden) : stripHidden(value, hidden)
-  if (version === '2.0') {
-    if (isRecord(holder.examples)) holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([mime, value]) => [mime, strip(value)]))
-    return
-  }
-  if (Object.hasOwn(holder, 'example')) holder.example = strip(holder.example)
-  if (isRecord(holder.examples)) {
-    holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([name, example]) =>
-      [name, isRecord(example) && Object.hasOwn(example, 'value') ? { ...example, value: strip(example.value) } : example]))
-  }
-}
-
-/** Relaxes the restricted 2xx responses of an operation and notes what the parameters do to them. */
-export function relaxSuccess (relaxation: Relaxation, version: Version, operation: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
-  if (!isRecord(operation.responses)) return
-  const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
-    ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
-    : relaxation.relaxRecords(schema, route.maxDepth, hidden)
-  for (const { key, shape } of restrictedStatuses(operation, route, version)) {
-    const response = operation.responses[key]
-    if (!isRecord(response)) continue
-    if (version === '2.0') {
-      if (response.schema !== undefined) response.schema = relax(response.schema, shape)
-      if (hidden !== null) withoutHiddenExamples(response, version, shape, hidden)
-    } else {
-      if (hidden !== null) withoutHiddenLinks(response, shape, hidden)
-      for (const media of Object.values(isRecord(response.content) ? response.content : {})) {
-        if (!isRecord(media)) continue
-        if (media.schema !== undefined) media.schema = relax(media.schema, shape)
-        if (hidden !== null) withoutHiddenExamples(media, version, shape, hidden)
-      }
-    }
-    response.description = withNote(response.description, shapeNote(route, shape))
-  }
+/** A copy of a schema without one keyword. */
+function withoutKey (schema: Json, keyword: string): Json {
+  const { [keyword]: _left, ...kept } = schema
+  return kept
 }

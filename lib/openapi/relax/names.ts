@@ -3,24 +3,32 @@
  * every keyword is read as the vocabulary says (lib/schema/vocabulary.ts),
  * so that a name in a `propertyNames` schema of any shape, a pattern that
  * compiles only without the `u` flag, or a field described under
- * `additionalProperties` is found. The last check of a document
- * (leaks.ts) keeps its own reading, a second opinion.
+ * `additionalProperties` is found. The last check of a document keeps its
+ * own reading, a second opinion.
  */
-import { isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
-import { heldSchemas, keywordOf, patternMatches } from '../schema/vocabulary.js'
-import { holdsHidden, mergedTries as merged } from '../visibility.js'
+import { hiddenWhole, mergedTries as merged, wholeNames } from '../../hidden-paths.js'
+import { isRecord } from '../../json.js'
+import type { PathTrie } from '../../schema/tree.js'
+import { heldSchemas, keywordOf, patternMatches } from '../../schema/vocabulary.js'
+import { holdsHidden } from '../../visibility.js'
+import { isExtension, namesNothing } from './instances.js'
 
 /** What a `$ref` of the document names, or undefined. */
 export type Resolve = (ref: string) => unknown
 
-/** Whether `name` is hidden whole at this level. */
-export function hiddenName (hidden: PathTrie, name: unknown): boolean {
-  return typeof name === 'string' && hidden.children.get(name)?.whole === true
-}
-
-/** Whether a pattern (`patternProperties`, `propertyNames`) may name `name`. */
+/**
+ * Whether a pattern (`patternProperties`, `propertyNames`) may name `name`.
+ * One that compiles in no form may match anything as far as can be known:
+ * the relaxer leaves it out wherever something is hidden, which only allows
+ * more names (the last check, which must refuse only what it can name,
+ * reads such a pattern as naming what it spells).
+ */
 export const patternNames = patternMatches
+
+/** Whether an extension or a `$comment` may name anything: what it holds is for tools no vocabulary describes. */
+function mayName (keyword: string, value: unknown): boolean {
+  return isExtension(keyword) && !namesNothing(value)
+}
 
 /**
  * The hidden paths below the `names` that a schema of several names (a
@@ -48,13 +56,14 @@ export function undeclaredBelow (level: Record<string, unknown>, hidden: PathTri
  * pattern, in any of its subschemas (`not`, `anyOf`, `if`…) and in what its
  * `$ref`s name. Such a schema cannot be kept: it spells the name.
  */
-export function namesHiddenName (names: unknown, hidden: PathTrie, resolve: Resolve): boolean {
-  const hiddenNames = [...hidden.children].filter(([, below]) => below.whole).map(([name]) => name)
+export function spellsWholeName (names: unknown, hidden: PathTrie, resolve: Resolve): boolean {
+  const hiddenNames = wholeNames(hidden)
   const seen = new Set<unknown>()
   const visit = (schema: unknown): boolean => {
     if (!isRecord(schema) || seen.has(schema)) return false
     seen.add(schema)
     for (const [keyword, value] of Object.entries(schema)) {
+      if (mayName(keyword, value)) return true
       const known = keywordOf(keyword)
       // What a keyword of no dialect holds is not known: it names a hidden name if it spells one.
       if (known === null) {
@@ -87,7 +96,7 @@ export function namesHiddenName (names: unknown, hidden: PathTrie, resolve: Reso
  * the schemas it cannot take a hidden name out of without changing their
  * meaning: a condition (`if`), a negation (`not`).
  */
-export function namesHidden (schema: unknown, hidden: PathTrie, resolve: Resolve): boolean {
+export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve): boolean {
   // The schemas reached through references, each with the hidden paths it was read with.
   const seen = new Map<unknown, Set<PathTrie>>()
   const visit = (schema: unknown, hidden: PathTrie): boolean => {
@@ -104,12 +113,12 @@ export function namesHidden (schema: unknown, hidden: PathTrie, resolve: Resolve
           }
           // A pattern's schema describes the names it matches; additionalProperties' and unevaluatedProperties', the names not declared.
           const pattern = keyword === 'patternProperties' ? held.key as string : null
-          if (pattern !== null && [...hidden.children].some(([name, below]) => below.whole && patternNames(pattern, name))) return true
+          if (pattern !== null && wholeNames(hidden).some((name) => patternNames(pattern, name))) return true
           const below = pattern === null ? undeclaredBelow(schema, hidden) : belowNames(hidden, (name) => patternNames(pattern, name))
           return below !== null && visit(held.schema, below)
         }
         case 'names':
-          return namesHiddenName(held.schema, hidden, resolve)
+          return spellsWholeName(held.schema, hidden, resolve)
         default:
           return false
       }
@@ -118,6 +127,7 @@ export function namesHidden (schema: unknown, hidden: PathTrie, resolve: Resolve
 
   /** Whether a keyword's own value (not the schemas it holds) names a hidden path. */
   const namesInKeyword = (keyword: string, value: unknown, schema: Record<string, unknown>, hidden: PathTrie): boolean => {
+    if (mayName(keyword, value)) return true
     switch (keywordOf(keyword)?.holds) {
       case 'reference': {
         if (typeof value !== 'string') return false
@@ -133,15 +143,15 @@ export function namesHidden (schema: unknown, hidden: PathTrie, resolve: Resolve
       case 'instances':
         return Array.isArray(value) && value.some((instance) => holdsHidden(instance, hidden))
       case 'names':
-        return Array.isArray(value) && value.some((name) => hiddenName(hidden, name))
+        return Array.isArray(value) && value.some((name) => hiddenWhole(hidden, name))
       case 'namesMap':
       case 'namesOrSchemaMap':
-        return isRecord(value) && Object.entries(value).some(([name, names]) => hiddenName(hidden, name) || (Array.isArray(names) && names.some((other) => hiddenName(hidden, other))))
+        return isRecord(value) && Object.entries(value).some(([name, names]) => hiddenWhole(hidden, name) || (Array.isArray(names) && names.some((other) => hiddenWhole(hidden, other))))
       case 'schemaMap':
-        return keyword === 'dependentSchemas' && isRecord(value) && Object.keys(value).some((name) => hiddenName(hidden, name))
+        return keywordOf(keyword)?.describes === 'same' && isRecord(value) && Object.keys(value).some((name) => hiddenWhole(hidden, name))
       case 'discriminator':
-        if (!isRecord(value)) return hiddenName(hidden, value)
-        return hiddenName(hidden, value.propertyName) ||
+        if (!isRecord(value)) return hiddenWhole(hidden, value)
+        return hiddenWhole(hidden, value.propertyName) ||
           (isRecord(value.mapping) && Object.values(value.mapping).some((ref) => typeof ref === 'string' && namesInKeyword('$ref', ref, schema, hidden)))
       default:
         return false

@@ -8,15 +8,13 @@
  * it would be served whole, and a `$ref` read from the document's root would
  * name nothing.
  */
-import { encodePointerToken, isRecord } from '../json.js'
-import { heldSchemas } from '../schema/vocabulary.js'
-import type { Components } from './components.js'
-import { restrictedStatuses } from './operations.js'
-import type { Found } from './operations.js'
-import type { Version } from './types.js'
-
-// The keywords of local definitions; the holder's `$ref`s name them as `#/<keyword>/<name>`.
-const DEFINITIONS = ['$defs', 'definitions']
+import { encodePointerToken } from '../../hidden-paths.js'
+import { isRecord } from '../../json.js'
+import { DEFINITIONS, heldSchemas } from '../../schema/vocabulary.js'
+import type { Components } from '../components.js'
+import { restrictedStatuses } from '../operations.js'
+import type { Found } from '../operations.js'
+import type { Version } from '../types.js'
 
 /** For each schema that holds definitions, the prefix of a `$ref` to one (`#/$defs/inner`) and the component it now is. */
 type Scope = ReadonlyMap<string, string>
@@ -26,6 +24,7 @@ function lift (schema: unknown, components: Components, scopes: readonly Scope[]
   if (!isRecord(schema)) return
   let here = scopes
   const lifted: Array<[string, unknown]> = []
+  // The holder's `$ref`s name a local definition as `#/<keyword>/<name>`.
   for (const keyword of DEFINITIONS) {
     const definitions = schema[keyword]
     if (!isRecord(definitions)) continue

@@ -1,0 +1,205 @@
+import { test } from 'tap'
+import type { Test } from 'tap'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import fastifyRestrictedFields from '../../lib/index.js'
+import restrictedFieldsMcp from '../../lib/mcp/index.js'
+
+type Json = Record<string, any>
+
+const STAFF = { authorization: 'staff' }
+
+/** An app whose anonymous callers do not see `hidden`, and staff see everything; with Swagger UI's routes and the MCP endpoint. */
+async function leakApp (t: Test, version: string, hidden: string[], declare: (app: FastifyInstance) => void): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { openapi: version, info: { title: 'test', version: '1.0.0' } } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'staff' ? [] : hidden })
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  await app.register(restrictedFieldsMcp)
+  declare(app)
+  await app.ready()
+  return app
+}
+
+/** What a caller is served: its document, in JSON and YAML, and its tools. */
+async function served (app: FastifyInstance, headers: Record<string, string> = {}): Promise<{ status: number[], document: Json, text: string }> {
+  const json = await app.inject({ url: '/documentation/json', headers })
+  const yaml = await app.inject({ url: '/documentation/yaml', headers })
+  const tools = await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+  })
+  return { status: [json.statusCode, yaml.statusCode, tools.statusCode], document: json.json(), text: json.body + yaml.body + tools.body }
+}
+
+const schemaOf = (document: Json, path: string): Json => document.paths[path].get.responses['200'].content['application/json'].schema
+
+for (const version of ['3.0.3', '3.1.0']) {
+  test(`OpenAPI ${version}: a map's value schema that @fastify/swagger made of a pattern naming a hidden field keeps none of that field's contents`, async (t) => {
+    // @fastify/swagger moves a pattern's schema to additionalProperties: here it describes the hidden `vault` alone.
+    const vault = {
+      type: 'object',
+      additionalProperties: true,
+      default: { pin: '8086' },
+      example: { pin: '1234' },
+      propertyNames: { enum: ['pin', 'puk'] },
+      dependentRequired: { pin: ['puk'] },
+      required: ['pin'],
+      'x-order': ['pin']
+    }
+    const app = await leakApp(t, version, ['vault'], (app) => {
+      app.get('/accounts', {
+        restrictFields: true,
+        schema: { operationId: 'getAccounts', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, vault }, patternProperties: { '^vault$': vault } } } }
+      }, async () => ({ id: 1 }))
+    })
+    const anonymous = await served(app)
+    t.strictSame(anonymous.status, [200, 200, 200])
+    t.notMatch(anonymous.text, /pin|puk|8086|1234/, 'no name or value of the hidden field, in JSON, YAML or the tools')
+    t.strictSame(schemaOf(anonymous.document, '/accounts'), {
+      type: 'object',
+      properties: { id: { type: 'integer' } },
+      additionalProperties: { type: 'object', additionalProperties: true }
+    })
+    const staff = await served(app, STAFF)
+    t.match(schemaOf(staff.document, '/accounts').additionalProperties, { default: { pin: '8086' }, propertyNames: { enum: ['pin', 'puk'] } }, 'staff see the pattern\'s schema whole')
+  })
+}
+
+test('a pattern\'s schema that refers to a shared component, moved to additionalProperties, refers to a twin without the hidden field\'s contents', async (t) => {
+  const app = await leakApp(t, '3.1.0', ['vault'], (app) => {
+    app.addSchema({ $id: 'Vault', type: 'object', properties: { label: { type: 'string', examples: ['pin 8086'] } }, default: { pin: '8086' }, propertyNames: { enum: ['label', 'pin'] } })
+    app.get('/accounts', {
+      restrictFields: true,
+      schema: { operationId: 'getAccounts', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, vault: { $ref: 'Vault#' } }, patternProperties: { '^vault$': { $ref: 'Vault#' } } } } }
+    }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /pin|8086|label/, 'no name or value of the hidden field, in JSON, YAML or the tools')
+  const values = schemaOf(anonymous.document, '/accounts').additionalProperties
+  const twin = anonymous.document.components.schemas[values.$ref.split('/').pop()]
+  t.strictSame(twin, { type: 'object', title: 'VaultRestricted', description: 'As this caller is sent it where it may describe a field hidden from it: its type alone.' })
+  t.match((await served(app, STAFF)).text, /8086/, 'staff see the component whole')
+})
+
+test('a nested schema\'s x-examples, which @fastify/swagger makes a map of named examples, lose the hidden paths of each example', async (t) => {
+  const profile = { type: 'object', properties: { city: { type: 'string' }, phone: { type: 'string' } }, 'x-examples': { staffView: { summary: 'as staff see it', value: { city: 'Oslo', phone: '+47 555 0103' } } } }
+  const user = { type: 'object', properties: { id: { type: 'integer' }, last_login: { type: 'string' } }, 'x-examples': { sample: { value: { id: 7, last_login: '2026-11-01T03:14:00Z' } } } }
+  const app = await leakApp(t, '3.1.0', ['profile.phone', 'last_login'], (app) => {
+    app.get('/users/:id', {
+      restrictFields: true,
+      schema: { operationId: 'getUser', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, phone: { type: 'string' }, profile } } } }
+    }, async () => ({ id: 1 }))
+    app.get('/users', { restrictFields: true, schema: { operationId: 'listUsers', response: { 200: { type: 'array', items: user } } } }, async () => [])
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /555 0103|2026-11-01/, 'no hidden value, in JSON, YAML or the tools')
+  t.strictSame(schemaOf(anonymous.document, '/users/{id}').properties.profile, {
+    type: 'object', properties: { city: { type: 'string' } }, example: { staffView: { summary: 'as staff see it', value: { city: 'Oslo' } } }
+  })
+  t.strictSame(schemaOf(anonymous.document, '/users').items.example, { sample: { value: { id: 7 } } })
+  const staff = await served(app, STAFF)
+  t.match(staff.text, /555 0103/, 'staff see the examples whole')
+})
+
+test('vendor extensions and $comments that name a hidden path are not shown where a path is hidden, whatever other path shares its last name', async (t) => {
+  const profile = {
+    type: 'object',
+    properties: { city: { type: 'string' }, phone: { type: 'string' } },
+    // Stoplight's examples and a property order, as authoring tools write them; a flag names nothing and stays.
+    'x-examples': { staff: { city: 'Oslo', phone: '+47 555 0103' } },
+    'x-order': ['city', 'phone'],
+    'x-internal': false,
+    $comment: 'phone is the private line'
+  }
+  const user = { type: 'object', properties: { id: { type: 'integer' }, phone: { type: 'string', description: 'The switchboard', 'x-order': 1 } }, allOf: [{ properties: { profile } }] }
+  const app = await leakApp(t, '3.1.0', ['profile.phone'], (app) => {
+    app.get('/users/:id', { restrictFields: true, schema: { operationId: 'getUser', response: { 200: user } } }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /555 0103|x-order":\["city|x-examples|private line/, 'no extension or comment that names the hidden path, in JSON, YAML or the tools')
+  t.strictSame(schemaOf(anonymous.document, '/users/{id}'), {
+    type: 'object',
+    properties: { id: { type: 'integer' }, phone: { type: 'string', description: 'The switchboard', 'x-order': 1 } },
+    allOf: [{ properties: { profile: { type: 'object', properties: { city: { type: 'string' } }, 'x-internal': false } } }]
+  })
+  const staff = await served(app, STAFF)
+  t.match(staff.text, /private line/, 'staff see the comment')
+})
+
+test('a media type\'s x-examples map, moved there as written, loses the hidden paths of each example', async (t) => {
+  const app = await leakApp(t, '3.1.0', ['phone'], (app) => {
+    app.get('/users/:id', {
+      restrictFields: true,
+      schema: { operationId: 'getUser', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, phone: { type: 'string' } }, 'x-examples': { staff: { id: 1, phone: '+47 555 0103' } } } } }
+    }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.strictSame(anonymous.document.paths['/users/{id}'].get.responses['200'].content['application/json'].examples, { staff: { id: 1 } })
+  t.notMatch(anonymous.text, /555 0103/)
+})
+
+test('propertyNames that refer to a shared list of names naming a hidden field go, and the shared list with them', async (t) => {
+  const app = await leakApp(t, '3.1.0', ['secret', 'm.secret'], (app) => {
+    app.addSchema({ $id: 'Names', type: 'string', enum: ['id', 'a', 'secret'] })
+    const properties = { id: { type: 'integer' }, secret: { type: 'string' } }
+    app.get('/top', { restrictFields: true, schema: { operationId: 'getTop', response: { 200: { type: 'object', properties, propertyNames: { $ref: 'Names#' } } } } }, async () => ({ id: 1 }))
+    app.get('/nested', {
+      restrictFields: true,
+      schema: { operationId: 'getNested', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, m: { type: 'object', properties: { a: { type: 'string' }, secret: { type: 'string' } }, propertyNames: { allOf: [{ $ref: 'Names#' }] } } } } } }
+    }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /secret/)
+  t.strictSame(schemaOf(anonymous.document, '/top'), { type: 'object', properties: { id: { type: 'integer' } } })
+  t.strictSame(schemaOf(anonymous.document, '/nested').properties.m, { type: 'object', properties: { a: { type: 'string' } } })
+})
+
+test('a link whose pointer into the body names a hidden field percent-encoded goes, and the document is served', async (t) => {
+  // @fastify/swagger reads a route's `links` beside its schema.
+  const linked: Json = { links: { 200: { byNumber: { operationId: 'getPerson', parameters: { id: '$response.body#/s%73n' } }, self: { operationId: 'getPerson', parameters: { id: '$response.body#/id' } } } } }
+  const app = await leakApp(t, '3.1.0', ['ssn'], (app) => {
+    app.get('/people/:id', {
+      restrictFields: true,
+      schema: { operationId: 'getPerson', response: { 200: { type: 'object', properties: { id: { type: 'integer' }, ssn: { type: 'string' } } } } },
+      ...linked
+    }, async () => ({ id: 1 }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.strictSame(anonymous.document.paths['/people/{id}'].get.responses['200'].links, { self: { operationId: 'getPerson', parameters: { id: '$response.body#/id' } } })
+  const staff = await served(app, STAFF)
+  t.strictSame(Object.keys(staff.document.paths['/people/{id}'].get.responses['200'].links), ['byNumber', 'self'])
+})
+
+test('an envelope keeps its own extensions that name nothing, and loses those that may name its records\' hidden fields', async (t) => {
+  const record = { type: 'object', properties: { id: { type: 'integer' }, ssn: { type: 'string' } } }
+  const app = await leakApp(t, '3.1.0', ['ssn'], (app) => {
+    app.get('/people', {
+      restrictFields: true,
+      schema: {
+        operationId: 'listPeople',
+        response: { 200: { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: record } }, 'x-order': ['count', 'ssn'], 'x-paged': true, $comment: 'ssn is left out' } }
+      }
+    }, async () => ({ count: 0, results: [] }))
+  })
+  const anonymous = await served(app)
+  t.strictSame(anonymous.status, [200, 200, 200])
+  t.notMatch(anonymous.text, /ssn/)
+  t.strictSame(schemaOf(anonymous.document, '/people'), {
+    type: 'object',
+    properties: { count: { type: 'integer' }, results: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } },
+    'x-paged': true
+  })
+  t.match((await served(app, STAFF)).text, /ssn is left out/)
+})
