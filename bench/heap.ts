@@ -11,7 +11,8 @@
  * (bench/drive.ts). The bound is what the caches may keep: `cacheBytes` per
  * route and restricted status.
  *
- * About a minute and a half; writes bench/heap.json with the load averages.
+ * About 2 minutes on a quiet machine (4 at a load average of 20); writes
+ * bench/heap.json with the load averages.
  */
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'

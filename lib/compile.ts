@@ -112,7 +112,8 @@ export interface CompileBudgetOptions {
 export class CompileBudget {
   #perMs = 0
   #burst = 0
-  #now: () => number = () => 0
+  // Set by configure; a native function here, until then.
+  #now: () => number = Date.now
   #balance = 0
   #at = 0
 
