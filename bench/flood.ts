@@ -7,16 +7,19 @@
  * dozen other routes spread over the description, and runs in a process of
  * its own, with the plugin and without it, one after the other.
  *
- * A steady client (four loops) asks the other routes for their usual
- * selections, which it has asked before. Slices of `FLOOD_SLICE_SECONDS`
- * alternate, quiet (the steady client alone) and flooded (beside one client
- * that sends the flooded route a new selection twice over, again and again),
- * `FLOOD_PAIRS` pairs back to back; a pair's ratio is the steady client's p99
- * flooded over its p99 quiet, and the figure is the median of those ratios.
+ * A steady client (one loop, `FLOOD_STEADY_LOOPS` for more) asks the other
+ * routes for their usual selections, which it has asked before. Slices of
+ * `FLOOD_SLICE_SECONDS` follow each other: quiet (the steady client alone),
+ * flooded (beside one client that sends the flooded route a new selection
+ * twice over, again and again), and quiet again, the calibration,
+ * `FLOOD_PAIRS` times; a pair's ratio is the steady client's p99 flooded over
+ * its p99 quiet, and the figure is the median of those ratios. A calibration
+ * (quiet again over quiet) off by more than 10% says the machine was too busy
+ * for the figure to hold.
  * Requests go through `app.inject`, letting the event loop turn between two
  * requests of a loop (bench/drive.ts).
  *
- * About 3 minutes with the defaults (3 pairs of 3-second slices, 6 apps);
+ * About 4 minutes with the defaults (3 rounds of three 3-second slices, 6 apps);
  * writes bench/flood.json with the load averages before and after.
  */
 import { spawn } from 'node:child_process'
@@ -51,10 +54,12 @@ export interface FloodApp {
   routes: number
   readyMs: number
   heap: { ready: number, after: number }
-  /** Per pair, the quiet slice and the flooded one. */
-  pairs: Array<{ quiet: Slice, flood: Slice, ratio: number }>
+  /** Per pair, the quiet slice, the flooded one and a quiet one again, the calibration. */
+  pairs: Array<{ quiet: Slice, flood: Slice, again: Slice, ratio: number, calibration: number }>
   /** The median of the pairs' ratios: the steady client's p99 flooded over quiet. */
   ratio: number
+  /** The median of the calibration ratios, the p99 quiet again over quiet: what noise alone does. */
+  calibration: number
   floodedSelections: number
   statuses: Record<string, number>
 }
@@ -136,7 +141,8 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
   for (let pair = 0; pair < PAIRS; pair++) {
     const quiet = await slice(false)
     const flood = await slice(true)
-    pairs.push({ quiet, flood, ratio: flood.steady.p99 / quiet.steady.p99 })
+    const again = await slice(false)
+    pairs.push({ quiet, flood, again, ratio: flood.steady.p99 / quiet.steady.p99, calibration: again.steady.p99 / quiet.steady.p99 })
   }
   const heapAfter = await gcHeap()
   await app.close()
@@ -147,6 +153,7 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
     heap: { ready: heapReady, after: heapAfter },
     pairs,
     ratio: median(pairs.map((pair) => pair.ratio)),
+    calibration: median(pairs.map((pair) => pair.calibration)),
     floodedSelections: sent,
     statuses
   }
@@ -172,8 +179,8 @@ async function main (): Promise<void> {
   const loadBefore = loadavg()
   const started = Date.now()
   const cases = []
-  console.log('| flood | app | ready (ms) | steady p99 quiet (ms) | beside the flood (ms) | ratio, median [pairs] | longest loop delay (ms) | flooded p99 / max (ms) |')
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|')
+  console.log('| flood | app | ready (ms) | steady p99 quiet (ms) | beside the flood (ms) | ratio, median [pairs] | calibration, quiet again / quiet | longest loop delay (ms) | flooded p99 / max (ms) |')
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|')
   for (const [which, spec] of CASES.entries()) {
     const apps: Record<string, FloodApp> = {}
     for (const withPlugin of [true, false]) {
@@ -182,7 +189,7 @@ async function main (): Promise<void> {
       const quiet = median(app.pairs.map((pair) => pair.quiet.steady.p99))
       const flood = median(app.pairs.map((pair) => pair.flood.steady.p99))
       const flooded = app.pairs.map((pair) => pair.flood.flooded!)
-      console.log(`| ${spec.name} | ${withPlugin ? 'plugin' : 'without'} | ${app.readyMs.toFixed(0)} | ${ms(quiet)} | ${ms(flood)} | ${app.ratio.toFixed(2)} [${app.pairs.map((pair) => pair.ratio.toFixed(2)).join(', ')}] | ` +
+      console.log(`| ${spec.name} | ${withPlugin ? 'plugin' : 'without'} | ${app.readyMs.toFixed(0)} | ${ms(quiet)} | ${ms(flood)} | ${app.ratio.toFixed(2)} [${app.pairs.map((pair) => pair.ratio.toFixed(2)).join(', ')}] | ${app.calibration.toFixed(2)} | ` +
         `${Math.max(...app.pairs.map((pair) => pair.flood.loopDelayMax)).toFixed(0)} | ${ms(median(flooded.map((one) => one.p99)))} / ${ms(Math.max(...flooded.map((one) => one.max)))} |`)
     }
     cases.push({ ...spec, apps })
