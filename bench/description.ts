@@ -114,7 +114,7 @@ function unionsOf (schema: Json, shared: Map<string, Json>): { widest: number, s
 
 /** Every GET route of the description with a JSON 200 response whose records have fields, in the description's order. */
 export function describe (openapi: Json = readDescription()): Description {
-  const shared = Object.entries(openapi.components.schemas as Json).map(([name, schema]) => ({ ...(jsonSchemaOf(schema) as Json), $id: name }))
+  const shared = Object.entries((openapi.components?.schemas ?? {}) as Json).map(([name, schema]) => ({ ...(jsonSchemaOf(schema) as Json), $id: name }))
   const byId = new Map(shared.map((schema) => [schema.$id as string, schema]))
   const routes: DescribedRoute[] = []
   const skipped: Description['skipped'] = []

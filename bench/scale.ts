@@ -24,7 +24,8 @@ import fastifyRestrictedFields from '../lib/index.js'
 import { byVariants, declaredPathsOf, describe, fastifyPath, generate, seededRandom, selectionOf } from './description.js'
 import type { DescribedRoute } from './description.js'
 import { updateScaleSection } from './readme.js'
-import type { Latency, ScaleApp, ScaleResults } from './readme.js'
+import type { ScaleApp, ScaleResults } from './readme.js'
+import { counted, drive, gcHeap, latency, turn } from './drive.js'
 
 const SEED = 41
 const MIXED_ROUTES = 40
@@ -46,45 +47,6 @@ function progress (what: string): void {
   process.stderr.write(`  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${what}\n`)
 }
 
-function gcHeap (): number {
-  (globalThis as { gc?: () => void }).gc?.()
-  return process.memoryUsage().heapUsed
-}
-
-function latency (times: number[]): Latency {
-  const sorted = [...times].sort((a, b) => a - b)
-  const at = (q: number): number => sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 }
-}
-
-/**
- * Lets the event loop turn between two requests of a client, as requests that
- * come over sockets do; `app.inject` alone resolves in microtasks, and a loop
- * that never turns has no delay to measure.
- */
-const turn = async (): Promise<void> => await new Promise((resolve) => setImmediate(resolve))
-
-/** Runs `loops` request loops until `next` gives none, timing each request; also the event loop's longest delay and p99 meanwhile. */
-async function drive (app: ReturnType<typeof Fastify>, loops: Array<() => string | null>): Promise<{ times: number[][], statuses: Record<string, number>, loopDelay: { max: number, p99: number } }> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 })
-  histogram.enable()
-  const statuses: Record<string, number> = {}
-  const times = await Promise.all(loops.map(async (next) => {
-    const own: number[] = []
-    for (let url = next(); url !== null; url = next()) {
-      // The clock starts before the event loop turns: a request that arrives while another's work blocks the loop waits for it.
-      const start = performance.now()
-      await turn()
-      const response = await app.inject(url)
-      own.push(performance.now() - start)
-      statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1
-    }
-    return own
-  }))
-  histogram.disable()
-  return { times, statuses, loopDelay: { max: histogram.max / 1e6, p99: histogram.percentile(99) / 1e6 } }
-}
-
 /** One app, with the plugin or without it, measured in this process. */
 async function measure (withPlugin: boolean, refusedElsewhere: readonly string[], floodPath: string | null): Promise<ScaleApp & { refusedPaths: string[], floodPath: string }> {
   const description = describe()
@@ -95,7 +57,7 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
   const shared = Object.fromEntries(description.shared.map((schema) => [schema.$id as string, schema]))
   const sharedMap = new Map(Object.entries(shared))
   const bodies = new Map(description.routes.map((route, index) => [route.path, generate(route.schema, sharedMap, seededRandom(SEED + index))]))
-  const heapBefore = gcHeap()
+  const heapBefore = await gcHeap()
   progress(`read ${description.routes.length} routes; declaring them`)
 
   const started = performance.now()
@@ -121,7 +83,7 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
   progress('declared; ready()')
   await app.ready()
   const readyAt = performance.now()
-  const heapReady = gcHeap()
+  const heapReady = await gcHeap()
 
   progress('ready; plain bodies')
   // Every route answers its plain body first, so that what follows measures the selections alone.
@@ -170,7 +132,6 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
     if (roll < 0.9) return urlOf(route, usual.get(route.path)![Math.floor(random() * 4)])
     return urlOf(route, onlyOf(paths))
   }
-  const counted = (total: number, url: () => string) => { let left = total; return () => left-- > 0 ? url() : null }
   progress(`mixed traffic over ${mixed.length} routes`)
   const mixedRun = await drive(app, Array.from({ length: CONCURRENCY }, () => counted(MIXED_REQUESTS / CONCURRENCY, mixedUrl)))
 
@@ -210,7 +171,7 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
   const whileFlooding = (): string | null => floodDone ? null : usualUrl()
   const flood = await drive(app, [floodUrl, ...Array.from({ length: CONCURRENCY / 2 }, () => whileFlooding)])
   const floodSeconds = (performance.now() - floodStarted) / 1000
-  const heapAfter = gcHeap()
+  const heapAfter = await gcHeap()
   progress('done')
   await app.close()
 

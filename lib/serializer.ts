@@ -8,7 +8,7 @@
  */
 import type { FastifyReply } from 'fastify'
 import { AdmissionCache } from './cache.js'
-import { COMPILE_SHARE, MAX_COMPILE_COST, compileCost, keptBytes, rationUnits, reachedSchemas } from './compile.js'
+import { COMPILE_SHARE, MAX_COMPILE_COST, compileBudget, compileCost, keptBytes, rationUnits, reachedSchemas } from './compile.js'
 import { compileWithFastJsonStringify, defaultCompilerOf, variantValidatorOf } from './fastify-compiler.js'
 import { VariantTester } from './variant-chooser.js'
 import { copyProjection } from './copy.js'
@@ -129,7 +129,7 @@ class StatusSerializers {
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
-    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileOrNull(this.#writingFor!, status, schema, compiling),
+    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileBudget.timed(() => compileOrNull(this.#writingFor!, status, schema, compiling)),
       (variants, instead) => this.#testerFor(this.#writingFor!.server)?.chooser(variants.tests, instead) ?? null)
     this.#encoded = writerRoute(status.shape, null)
   }
@@ -184,9 +184,10 @@ class StatusSerializers {
     }
     let serializer = this.#cache.get(key)
     // A field set alone is one of the few the server named: it is compiled on first use, within the compilation budget.
-    if (serializer === undefined && status.declared !== null && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
+    // While the process has spent its compile time, the selection is written, and may be admitted on a later sighting.
+    if (serializer === undefined && status.declared !== null && compileBudget.allows() && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
       // A refusal is cached too (as null), so it is not tried again.
-      const compiled = this.#compileSelection(reply, status.declared, projection)
+      const compiled = compileBudget.timed(() => this.#compileSelection(reply, status.declared!, projection))
       serializer = compiled?.serializer ?? null
       this.#cache.set(key, serializer, compiled?.bytes)
     }
@@ -244,7 +245,7 @@ class StatusSerializers {
         } else {
           this.#gaveUpOn(reply, copied)
         }
-        if (this.#copy === undefined) this.#copy = compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }), this.#compiling)
+        if (this.#copy === undefined) this.#copy = compileBudget.timed(() => compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }), this.#compiling))
         // The copy schema, closed at every level, writes the declared fields of the status's own tree and nothing else:
         // values kept whole may be handed to it as they are. Not to JSON.stringify, nor where a rule hides fields.
         const handOver = this.#copy !== null && tree === status.tree

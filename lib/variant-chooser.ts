@@ -10,7 +10,7 @@
  * ready, where compiling them on a first reply could cost more than the
  * bound of a compile on the request path (`testsCost`, lib/compile.ts).
  */
-import { TEST_CHARACTERS_PER_MS, reachedSchemas } from './compile.js'
+import { TEST_CHARACTERS_PER_MS, compileBudget, reachedSchemas } from './compile.js'
 import type { JsonSchema, Variants } from './schema/tree.js'
 import type { VariantValidator } from './fastify-compiler.js'
 
@@ -50,7 +50,8 @@ export class VariantTester {
       if (fallback === undefined) {
         try {
           for (let index = 0; index < tests.length; index++) {
-            if (tests[index] === null || (compiled[index] ??= this.#compile(tests[index]!))(record)) return index
+            // Charged to the process's compile time, so that compiles that can wait give way to it.
+            if (tests[index] === null || (compiled[index] ??= compileBudget.timed(() => this.#compile(tests[index]!)))(record)) return index
           }
           return -1
         } catch {

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { MAX_COMPILE_COST, TEST_CHARACTERS_PER_MS, compileCost, expandedCharacters, rationUnits, reachedSchemas } from '../lib/compile.js'
+import { COMPILE_BURST_MS, COMPILE_MS_PER_SECOND, CompileBudget, MAX_COMPILE_COST, TEST_CHARACTERS_PER_MS, compileCost, expandedCharacters, rationUnits, reachedSchemas } from '../lib/compile.js'
 import type { JsonSchema } from '../lib/schema/tree.js'
 
 const shared: Record<string, JsonSchema> = {
@@ -57,4 +57,43 @@ test('compileCost counts the variant tests of a selection\'s chain as ajv compil
   t.equal(compileCost(plain, {}), JSON.stringify(plain).length / 250, 'a schema without tests costs its text')
   const selfReferring = { loop: { type: 'object', properties: { next: { $ref: 'loop#' } } } }
   t.ok(compileCost({ if: { $ref: 'loop#' }, then: plain }, selfReferring) > MAX_COMPILE_COST, 'a test of a schema that refers to itself is past the bound, and counted in bounded time')
+})
+
+test('CompileBudget: compiles that can wait start while time has paid for the compiles before them', async (t) => {
+  let now = 1000
+  const budget = new CompileBudget({ msPerSecond: 5, burstMs: 20, now: () => now })
+  const cases: Array<{ title: string, advance: number, compile: number | null, allows: boolean, balance: number }> = [
+    { title: 'a fresh budget holds its burst', advance: 0, compile: null, allows: true, balance: 20 },
+    { title: 'it never saves up more than its burst', advance: 60_000, compile: null, allows: true, balance: 20 },
+    { title: 'a compile is charged its measured time', advance: 0, compile: 12, allows: true, balance: 8 },
+    { title: 'one compile may overdraw it', advance: 0, compile: 18, allows: false, balance: -10 },
+    { title: 'time pays an overdraft back at msPerSecond: 1 ms after 200 ms', advance: 200, compile: null, allows: false, balance: -9 },
+    { title: 'a compile that cannot wait is charged all the same', advance: 0, compile: 1, allows: false, balance: -10 },
+    { title: 'two seconds later, the overdraft is paid and nothing more', advance: 2000, compile: null, allows: false, balance: 0 },
+    { title: 'then compiles may start again', advance: 1, compile: null, allows: true, balance: 0.005 },
+    { title: 'a long compile leaves a debt of one burst at most', advance: 0, compile: 1000, allows: false, balance: -20 },
+    { title: 'which four seconds pay back', advance: 4001, compile: null, allows: true, balance: 0.005 }
+  ]
+  for (const { title, advance, compile, allows, balance } of cases) {
+    now += advance
+    if (compile !== null) t.equal(budget.timed(() => { now += compile; return 'compiled' }), 'compiled', `${title}: the compile's value`)
+    t.strictSame([budget.allows(), Number(budget.balance.toFixed(6))], [allows, balance], title)
+  }
+})
+
+test('CompileBudget: a compile that throws is charged too; an unbounded budget always allows', async (t) => {
+  let now = 0
+  const budget = new CompileBudget({ msPerSecond: 5, burstMs: 20, now: () => now })
+  t.throws(() => budget.timed(() => { now += 30; throw new Error('refused') }), { message: 'refused' })
+  t.equal(budget.balance, -10)
+  budget.charge(100)
+  t.equal(budget.balance, -20, 'a charge leaves a debt of one burst at most')
+  budget.configure({ msPerSecond: Infinity, burstMs: Infinity, now: () => now })
+  budget.charge(1000)
+  t.equal(budget.allows(), true, 'with no time passed')
+  now += 1
+  t.equal(budget.allows(), true, 'with time passed')
+  budget.configure()
+  t.equal(budget.balance, COMPILE_BURST_MS, 'the defaults: a full burst')
+  t.equal(COMPILE_MS_PER_SECOND, 5)
 })

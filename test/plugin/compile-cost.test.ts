@@ -3,7 +3,11 @@ import Fastify from 'fastify'
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js'
 import fastJsonStringify from 'fast-json-stringify'
 import fastifyRestrictedFields from '../../lib/index.js'
+import { compileBudget } from '../../lib/compile.js'
 import type { JsonSchema } from '../../lib/schema/tree.js'
+
+// What these tests count must not hang on how busy the machine is: the process's compile time is unbounded here (lib/compile.ts).
+compileBudget.configure({ msPerSecond: Infinity, burstMs: Infinity })
 
 /** Counts the reads of a schema's `properties` from now on, answering what it held. */
 function countReads (schema: JsonSchema): { reads: number } {
@@ -88,7 +92,7 @@ test('a selection estimated too costly to compile while a request waits is writt
 })
 
 test('cacheBytes bounds the compiled serializers a route keeps: one that does not fit evicts, and one that cannot fit is written', async (t) => {
-  for (const { cacheBytes, compiles } of [{ cacheBytes: undefined, compiles: 2 }, { cacheBytes: 7000, compiles: 3 }, { cacheBytes: 0, compiles: 0 }]) {
+  for (const { cacheBytes, compiles } of [{ cacheBytes: undefined, compiles: 2 }, { cacheBytes: 20_000, compiles: 3 }, { cacheBytes: 0, compiles: 0 }]) {
     const app = Fastify()
     await app.register(fastifyRestrictedFields, cacheBytes === undefined ? {} : { cacheBytes })
     t.teardown(() => app.close())
@@ -134,5 +138,40 @@ test('a level whose variant tests could cost a first written reply past the boun
     t.equal((await app.inject('/items?only=id')).body, '[{"id":1},{"id":2}]')
     // The records are of the first and last variants: the last one's test is compiled after those before it.
     t.equal(compiles - ready, onFirstReply, `${count} variants, descriptions of ${size} characters: ${onFirstReply} tests compiled on the first written reply`)
+  }
+})
+
+test('a selection waits to be compiled, written meanwhile, while the process has spent its compile time, measured around each compile', async (t) => {
+  let now = 0
+  compileBudget.configure({ msPerSecond: 5, burstMs: 20, now: () => now })
+  t.teardown(() => compileBudget.configure({ msPerSecond: Infinity, burstMs: Infinity }))
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields)
+  t.teardown(() => app.close())
+  let compiled = 0
+  const serializerCompiler: FastifySerializerCompiler<JsonSchema> = ({ schema }) => {
+    if (schema.type === 'array') {
+      compiled++
+      // Each compile of a selection takes 25 ms by the budget's clock: more than its burst of 20.
+      now += 25
+    }
+    return fastJsonStringify(schema)
+  }
+  const schema = { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } }
+  app.get('/items', { restrictFields: true, serializerCompiler, schema: { response: { 200: schema } } }, async () => [{ id: 1, name: 'a' }])
+  await app.ready()
+  compiled = 0
+  const steps: Array<{ title: string, advance: number, only: string, compiled: number }> = [
+    { title: 'a first sighting is written', advance: 0, only: 'id', compiled: 0 },
+    { title: 'the second is compiled, and overdraws the budget by 5 ms', advance: 0, only: 'id', compiled: 1 },
+    { title: 'another selection is written', advance: 0, only: 'name', compiled: 1 },
+    { title: 'and still written on its second sighting, while the overdraft is paid back', advance: 999, only: 'name', compiled: 1 },
+    { title: 'a compiled selection is still served compiled', advance: 0, only: 'id', compiled: 1 },
+    { title: 'once a second has paid for it, the waiting selection is compiled on its next sighting', advance: 2, only: 'name', compiled: 2 }
+  ]
+  for (const step of steps) {
+    now += step.advance
+    const response = await app.inject(`/items?only=${step.only}`)
+    t.strictSame([response.statusCode, response.body, compiled], [200, step.only === 'id' ? '[{"id":1}]' : '[{"name":"a"}]', step.compiled], step.title)
   }
 })

@@ -8,6 +8,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { z } from 'zod'
 import fastifyRestrictedFields from '../../lib/index.js'
 import type { JsonSchema } from '../../lib/schema/tree.js'
+import { compileBudget } from '../../lib/compile.js'
+
+// What these tests count must not hang on how busy the machine is: the process's compile time is unbounded here (lib/compile.ts).
+compileBudget.configure({ msPerSecond: Infinity, burstMs: Infinity })
 
 /** Sends each url to the compiled route (twice: the second is compiled), the written one and a copied one; all must answer `body`. */
 async function expectEverywhere (t: Test, app: FastifyInstance, url: string, status: number, body: string): Promise<void> {

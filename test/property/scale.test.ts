@@ -16,6 +16,10 @@ import { byVariants, declaredPathsOf, describe, fastifyPath, generate, seededRan
 import type { DescribedRoute } from '../../bench/description.js'
 import { project, trieOf } from '../oracle.js'
 import { propertyRuns } from './generators.js'
+import { compileBudget } from '../../lib/compile.js'
+
+// What these tests count must not hang on how busy the machine is: the process's compile time is unbounded here (lib/compile.ts).
+compileBudget.configure({ msPerSecond: Infinity, burstMs: Infinity })
 
 const SAMPLE = 20
 // Each run sends one selection three times (written, then compiled on its second sighting) and once spelled as a defer.
