@@ -24,27 +24,27 @@ const SLICE_MS = 10
 const MAX_DESCRIPTION = 1000
 
 /** Where an operation's words come from, and how much a match in each weighs. */
-const BOOST = { name: 2, summary: 3, tags: 1.5, path: 2, parameters: 1, description: 0.7, fields: 0.5 } as const
+const BOOST = { name: 2, summary: 3, tags: 1.5, path: 2, resource: 2, parameters: 1, description: 0.7, fields: 0.5 } as const
 type Field = keyof typeof BOOST | 'shape'
 const FIELDS: Field[] = [...Object.keys(BOOST) as Field[], 'shape']
 
 /**
  * What an operation answers, by the shape of its path: a path that ends in a
  * parameter answers one record, any other a list. A query that names things
- * in the plural leans to lists; one that names an id, or one thing, to records.
+ * in the plural leans to lists, even beside an id (`comments of issue 7`: the
+ * id is the parent's); one that names an id or a single thing, and nothing in
+ * the plural, leans to records.
  */
 const MANY = 'qqmany'
 const ONE = 'qqone'
 const SINGULAR_WORDS = new Set(['a', 'an', 'one', 'single', 'specific', 'detail', 'details', 'info', 'information'])
 const PLURAL_WORDS = new Set(['all', 'every', 'list', 'lists', 'many', 'which'])
 
-function queryShapes (words: readonly string[]): string[] {
-  const shapes = new Set<string>()
-  for (const word of words) {
-    if (/[0-9]/.test(word) || SINGULAR_WORDS.has(word)) shapes.add(ONE)
-    else if (PLURAL_WORDS.has(word) || (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word) && !STOP_WORDS.has(word))) shapes.add(MANY)
-  }
-  return shapes.size === 1 ? [...shapes] : []
+function queryShape (words: readonly string[]): string[] {
+  const plural = (word: string): boolean => PLURAL_WORDS.has(word) ||
+    (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word) && !STOP_WORDS.has(word) && !SINGULAR_WORDS.has(word))
+  if (words.some(plural)) return [MANY]
+  return words.some((word) => /[0-9]/.test(word) || SINGULAR_WORDS.has(word)) ? [ONE] : []
 }
 
 // Words that say nothing of which operation is meant.
@@ -143,6 +143,16 @@ function fieldWords (operation: Json, resolve: (parameter: unknown) => Json | nu
   return ''
 }
 
+/**
+ * What an operation answers, as its path names it: the last segment that is
+ * not a parameter (`/repos/{owner}/{repo}/pulls/{number}` answers a pull).
+ * A query's noun weighs more there than in a segment above it.
+ */
+function resourceOf (path: string): string {
+  const segments = path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'))
+  return segments.at(-1) ?? ''
+}
+
 /** What the index reads of one operation. */
 export type SearchEntry = Record<Field, string> & { id: number }
 
@@ -162,6 +172,7 @@ export function searchEntry (id: number, { name, path, pathItem, operation }: Do
     description: textOf(operation.description).slice(0, MAX_DESCRIPTION).replace(/<[^>]*>/g, ' '),
     tags: Array.isArray(operation.tags) ? operation.tags.filter((tag: unknown) => typeof tag === 'string').join(' ') : '',
     path: path.replace(/[{}]/g, ' '),
+    resource: resourceOf(path),
     parameters: parameters.join(' '),
     fields: fieldWords(operation, resolve),
     shape: path.endsWith('}') ? ONE : MANY
@@ -213,10 +224,11 @@ export class OperationSearch {
       processTerm: (term: string) => term,
       tokenize: (text: string) => text.split(' '),
       boostTerm: (term: string) => own.has(term) ? 1 : COUNTERPART_WEIGHT,
-      prefix: (term: string) => term.length >= 5,
-      weights: { fuzzy: 0, prefix: 0.2 }
+      // A word's stem also finds the longer words it begins (`contribut` finds `contributor`), at half weight.
+      prefix: (term: string) => term.length >= 4,
+      weights: { fuzzy: 0, prefix: 0.5 }
     }
-    const shapes = queryShapes(words)
+    const shapes = queryShape(words)
     const results = this.index.search({
       combineWith: 'OR',
       queries: [
