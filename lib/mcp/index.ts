@@ -227,6 +227,9 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] })
     if (name !== FIND_TOOL && name !== DESCRIBE_TOOL && name !== CALL_TOOL) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`)
     const given = args ?? {}
+    // A query past the search's limits is refused before anything of the caller's is read or made.
+    const refused = name === FIND_TOOL && typeof given.query === 'string' ? queryRefusal(given.query) : undefined
+    if (refused !== undefined) return errorResult(refused)
     let discovery: DiscoveryView
     try {
       const { document, view } = await callerView(request)
@@ -239,8 +242,6 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
       if (typeof query !== 'string') return refuse("Argument 'query' must be a string")
       // JSON has no infinite numbers: a number here is finite.
       if (limit !== undefined && limit !== null && typeof limit !== 'number') return refuse("Argument 'limit' must be a number")
-      const refused = queryRefusal(query)
-      if (refused !== undefined) return errorResult(refused)
       return text(await discovery.find(query, limit ?? undefined))
     }
     const operation = given.operation

@@ -4,7 +4,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, queryRefusal, textWords } from '../../lib/mcp/search.js'
+import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, queryRefusal, searchEntry, textWords } from '../../lib/mcp/search.js'
 
 type Json = Record<string, any>
 const record = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, secret_salary: { type: 'number' } } }
@@ -129,4 +129,19 @@ test('words of a text split camelCase, snake_case, kebab-case and paths, in lowe
     ['  ', []]
   ]
   for (const [text, expected] of cases) t.strictSame(textWords(text), expected, text)
+})
+
+test('an operation is searched by its name, summary, description without markup, tags, path, resource, parameter names and the field names of its only', async (t) => {
+  const only = { name: 'only', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'user.login_name', '*', '@card'] } } }
+  const restricted = { only: 'only', defer: 'defer' }
+  const entry = (path: string, operation: Json, pathItem: Json = {}): Json => searchEntry(3, { name: 'op', path, pathItem, operation }, (parameter) => parameter as Json)
+  const cases: Array<[string, Json, Json, Json]> = [
+    ['/repos/{owner}/issues', { summary: 'List issues', description: '<p>Newest <b>first</b></p>', tags: ['issues', 7], parameters: [only, { name: 'defer', in: 'query' }, { name: 'state', in: 'query' }, { name: 'x-trace', in: 'header' }, null], 'x-restricted-fields': restricted }, { parameters: [{ name: 'owner', in: 'path' }] },
+      { id: 3, name: 'op', summary: 'List issues', description: ' Newest  first  ', tags: 'issues', path: '/repos/ owner /issues', resource: 'issues', parameters: 'state owner', fields: 'id user login name', shape: 'qqmany' }],
+    ['/issues/{number}', { parameters: [{ name: 'state', in: 'query' }], 'x-restricted-fields': restricted }, {},
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/issues/ number ', resource: 'issues', parameters: 'state', fields: '', shape: 'qqone' }],
+    ['/{id}', { parameters: [{ ...only, schema: { type: 'string' } }], 'x-restricted-fields': restricted }, {},
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/ id ', resource: '', parameters: '', fields: '', shape: 'qqone' }]
+  ]
+  for (const [path, operation, pathItem, expected] of cases) t.strictSame(entry(path, operation, pathItem), expected, path)
 })
