@@ -205,7 +205,7 @@ function stripe (): Json {
   return routes.then(async ({ ms, value, loopDelayMaxMs }) => {
     const heapAfter = process.memoryUsage().heapUsed
     const view = new DiscoveryView(openapi, () => true)
-    const find = view.find('list customers')
+    const find = await view.find('list customers')
     const name = find.split(':')[0]
     return {
       description: 'stripe.com.json, every GET operation, tools made from the description itself',

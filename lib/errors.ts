@@ -185,3 +185,8 @@ export const McpWithoutDocumentError: CodedErrorConstructor<'FST_RESTRICTED_FIEL
 export const ToolSchemasTooLargeError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE', 500, []> = createError(
   'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE', 'The tools of this API are too large to describe; the server logged why', 500, RangeError, false
 )
+
+/** 400, as an MCP tool's error result: a `find_operations` query longer, or of more words, than a search takes. */
+export const QueryTooLongError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_QUERY_TOO_LONG', 400, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_QUERY_TOO_LONG', '%s', 400, RangeError, false
+)

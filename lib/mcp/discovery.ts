@@ -10,6 +10,7 @@ import { isRecord } from '../json.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import type { SchemaBudget } from './json-schema.js'
 import { toJsonSchema } from './json-schema.js'
+import { OperationSearch } from './search.js'
 import { documentOperations, parameterOf } from './tools.js'
 import type { DocumentOperation, IncludeTools, ToolDefinition } from './tools.js'
 
@@ -77,12 +78,6 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   }
 ]
 
-/** Words of a text, lower case, with camelCase and snake_case split, and a plural's `s` dropped. */
-function words (text: string): string[] {
-  return text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)
-    .filter((word) => word !== '').map((word) => word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word)
-}
-
 function textOf (value: unknown): string {
   return typeof value === 'string' ? value.trim() : ''
 }
@@ -91,23 +86,6 @@ function textOf (value: unknown): string {
 function cut (text: string, length: number): string {
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length <= length ? line : `${line.slice(0, length - 1)}…`
-}
-
-/** An operation as a search finds it: its words, weighted by where they come from. */
-interface Indexed {
-  operation: DocumentOperation
-  /** Words of the name, summary and tags (weighed 3), and of the path (2). */
-  strong: Set<string>
-  path: Set<string>
-}
-
-function indexed (operation: DocumentOperation): Indexed {
-  const tags = Array.isArray(operation.operation.tags) ? operation.operation.tags.filter((tag: unknown) => typeof tag === 'string') : []
-  return {
-    operation,
-    strong: new Set(words([operation.name, textOf(operation.operation.summary), ...tags].join(' '))),
-    path: new Set(words(operation.path))
-  }
 }
 
 /** One answer line of a search: the name, method and path, summary. */
@@ -129,13 +107,14 @@ function fieldNames (names: readonly string[]): FieldNames {
 
 /** The caller's discovery view of one document: its operations, searched and described on demand. */
 export class DiscoveryView {
-  private readonly operations: Indexed[]
+  private readonly operations: DocumentOperation[]
   private readonly byName: Map<string, DocumentOperation>
+  /** The view's search index, made at its first search and shared by the searches that wait for it. */
+  private search?: Promise<OperationSearch>
 
   constructor (private readonly document: Json, include: IncludeTools) {
-    const operations = documentOperations(document, include)
-    this.operations = operations.map(indexed)
-    this.byName = new Map(operations.map((operation) => [operation.name, operation]))
+    this.operations = documentOperations(document, include)
+    this.byName = new Map(this.operations.map((operation) => [operation.name, operation]))
   }
 
   /** Whether the caller's document has an operation of this name. */
@@ -143,23 +122,15 @@ export class DiscoveryView {
     return this.byName.has(name)
   }
 
-  /** The operations that match `query` best, one line each, at most `limit`. */
-  find (query: string, limit = FOUND): string {
-    const wanted = [...new Set(words(query))]
-    const scored = this.operations.map((entry, index) => {
-      let score = 0
-      for (const word of wanted) {
-        if (entry.strong.has(word)) score += 3
-        else if (entry.path.has(word)) score += 2
-        else if ([...entry.strong, ...entry.path].some((own) => own.startsWith(word) || word.startsWith(own))) score += 1
-      }
-      return { entry, index, score }
-    }).filter(({ score }) => wanted.length === 0 || score > 0)
-    scored.sort((a, b) => b.score - a.score || a.index - b.index)
+  /** The operations that match `query` best, one line each, at most `limit`; every operation for a query without words. */
+  async find (query: string, limit = FOUND): Promise<string> {
+    this.search ??= OperationSearch.build(this.operations, (parameter) => parameterOf(this.document, parameter))
+    const found = (await this.search).find(query)
+    const matched = found === 'all' ? this.operations : found.map((position) => this.operations[position])
     const count = Math.min(Math.max(1, Math.floor(limit)), MAX_FOUND)
-    const lines = scored.slice(0, count).map(({ entry }) => foundLine(entry.operation))
+    const lines = matched.slice(0, count).map(foundLine)
     if (lines.length === 0) return `No operation matches; ${this.operations.length} in all: try other words.`
-    if (scored.length > count) lines.push(`${scored.length - count} more match: use more words, or a higher limit.`)
+    if (matched.length > count) lines.push(`${matched.length - count} more match: use more words, or a higher limit.`)
     return lines.join('\n')
   }
 

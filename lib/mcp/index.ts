@@ -16,6 +16,7 @@ import type { ToolResult } from './call.js'
 import { CALL_TOOL, DESCRIBE_TOOL, DISCOVERY_TOOLS, DiscoveryView, FIND_TOOL } from './discovery.js'
 import { SchemaBudget } from './json-schema.js'
 import { normalizeOrigin, originAllowed } from './origin.js'
+import { queryRefusal } from './search.js'
 import { answer, transportError } from './protocol.js'
 import type { Answer, ToolServer } from './protocol.js'
 import { documentOperations, includeRestrictedRoutes, operationTool } from './tools.js'
@@ -226,6 +227,9 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] })
     if (name !== FIND_TOOL && name !== DESCRIBE_TOOL && name !== CALL_TOOL) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`)
     const given = args ?? {}
+    // A query past the search's limits is refused before anything of the caller's is read or made.
+    const refused = name === FIND_TOOL && typeof given.query === 'string' ? queryRefusal(given.query) : undefined
+    if (refused !== undefined) return errorResult(refused)
     let discovery: DiscoveryView
     try {
       const { document, view } = await callerView(request)
@@ -238,7 +242,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
       if (typeof query !== 'string') return refuse("Argument 'query' must be a string")
       // JSON has no infinite numbers: a number here is finite.
       if (limit !== undefined && limit !== null && typeof limit !== 'number') return refuse("Argument 'limit' must be a number")
-      return text(discovery.find(query, limit ?? undefined))
+      return text(await discovery.find(query, limit ?? undefined))
     }
     const operation = given.operation
     if (typeof operation !== 'string') return refuse("Argument 'operation' must be a string")
@@ -315,4 +319,4 @@ const plugin = fp(restrictedFieldsMcp, {
 
 export default plugin
 export { plugin as restrictedFieldsMcp }
-export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'
+export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, QueryTooLongError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'

@@ -41,7 +41,7 @@ const document = {
 const view = new DiscoveryView(document, () => true)
 const budget = (): SchemaBudget => new SchemaBudget(1000)
 
-test('a search finds operations by the words of their names, summaries, tags and paths, best first, one line each', async (t) => {
+test('a search finds operations by the words of their names, summaries, tags, paths, parameters and fields (never a field set\'s name), best first, one line each', async (t) => {
   const cases: Array<[string, number | undefined, string]> = [
     ['list issues', undefined, [
       'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)',
@@ -52,10 +52,13 @@ test('a search finds operations by the words of their names, summaries, tags and
     ['nothing like it', undefined, 'No operation matches; 5 in all: try other words.'],
     ['', 2, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)\nissues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)\n3 more match: use more words, or a higher limit.'],
     ['meta', 0.5, `meta_root: GET /meta (${'x'.repeat(119)}…)`],
-    ['use', 1000, 'users_get-by-username: GET /users/{username} (Get a user)'],
-    ['plain', undefined, 'get_plain: GET /plain']
+    ['usern', 1000, 'users_get-by-username: GET /users/{username} (Get a user)'],
+    ['plain', undefined, 'get_plain: GET /plain'],
+    ['plan', undefined, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)'],
+    ['state', undefined, 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)'],
+    ['card', undefined, 'No operation matches; 5 in all: try other words.']
   ]
-  for (const [query, limit, expected] of cases) t.equal(view.find(query, limit), expected, `${query} (${String(limit)})`)
+  for (const [query, limit, expected] of cases) t.equal(await view.find(query, limit), expected, `${query} (${String(limit)})`)
 })
 
 test('a description says what the operation takes, its top-level fields marked when nested, its sets and defaults; a field lists those right under it', async (t) => {

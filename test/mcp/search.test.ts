@@ -1,0 +1,147 @@
+import { test } from 'tap'
+import type { Test } from 'tap'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import fastifyRestrictedFields from '../../lib/index.js'
+import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, queryRefusal, searchEntry, textWords } from '../../lib/mcp/search.js'
+
+type Json = Record<string, any>
+const record = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, secret_salary: { type: 'number' } } }
+
+/** An app of a few routes in discovery mode, whose anonymous callers may not see `secret_salary`; `mcp` is the endpoint plugin to register. */
+async function app (t: Test, mcp: (fastify: FastifyInstance, options: Json) => Promise<void>): Promise<FastifyInstance> {
+  const fastify = Fastify()
+  t.teardown(() => fastify.close())
+  await fastify.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  await fastify.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'Bearer staff' ? [] : ['secret_salary'] })
+  await fastify.register(mcp, { mode: 'discovery' })
+  const routes: Array<[string, string, string]> = [
+    ['/repos/:owner/:repo/pulls', 'pulls/list', 'List pull requests'],
+    ['/repos/:owner/:repo/pulls/:number', 'pulls/get', 'Get a pull request'],
+    ['/repos/:owner/:repo/issues', 'issues/list-for-repo', 'List repository issues'],
+    ['/repos/:owner/:repo/issues/:number', 'issues/get', 'Get an issue'],
+    ['/orgs/:org/members', 'orgs/list-members', 'List organization members'],
+    ['/user/repos', 'repos/list-for-authenticated-user', 'List repositories for the authenticated user']
+  ]
+  for (const [url, operationId, summary] of routes) {
+    fastify.get(url, { restrictFields: true, schema: { operationId, summary, response: { 200: record } } }, async () => ({}))
+  }
+  return fastify
+}
+
+let id = 0
+async function find (fastify: FastifyInstance, args: Json, headers: Record<string, string> = {}): Promise<Json> {
+  const response = await fastify.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
+    payload: { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'find_operations', arguments: args } }
+  })
+  return JSON.parse(response.body).result
+}
+
+const found = (...lines: string[]): Json => ({ content: [{ type: 'text', text: lines.join('\n') }] })
+const tooLong = (message: string): Json => ({ content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_QUERY_TOO_LONG', error: 'Bad Request', message }) }], isError: true })
+const PULLS = 'pulls_list: GET /repos/{owner}/{repo}/pulls (List pull requests)'
+const PULL = 'pulls_get: GET /repos/{owner}/{repo}/pulls/{number} (Get a pull request)'
+const ISSUES = 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)'
+const ISSUE = 'issues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)'
+const MEMBERS = 'orgs_list-members: GET /orgs/{org}/members (List organization members)'
+const MY_REPOS = 'repos_list-for-authenticated-user: GET /user/repos (List repositories for the authenticated user)'
+
+test('a query longer or of more words than a search takes is refused with a coded error naming the limit', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = await app(t, mcp)
+  const cases: Array<[string, Json]> = [
+    ['x'.repeat(65_000), tooLong(`Argument 'query' is too long: at most ${MAX_QUERY_LENGTH} characters are allowed`)],
+    ['x'.repeat(MAX_QUERY_LENGTH + 1), tooLong("Argument 'query' is too long: at most 500 characters are allowed")],
+    [Array.from({ length: MAX_QUERY_WORDS + 1 }, () => 'pull').join(' '), tooLong("Argument 'query' has too many words: at most 32 are allowed")],
+    [Array.from({ length: MAX_QUERY_WORDS }, () => 'pulls').join(' '), found(PULLS, PULL)],
+    [`${'pulls '.repeat(50)}`.padEnd(MAX_QUERY_LENGTH, ' '), tooLong("Argument 'query' has too many words: at most 32 are allowed")]
+  ]
+  for (const [query, expected] of cases) t.strictSame(await find(fastify, { query }), expected, `${query.length} characters`)
+  t.strictSame(queryRefusal('list the pulls'), undefined)
+})
+
+test('the search ranks the operation a task asks for first, in words other than its summary', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = await app(t, mcp)
+  const cases: Array<[string, Json]> = [
+    ['show me the open PRs on my repo', found(PULL, PULLS, MY_REPOS, ISSUES, ISSUE)],
+    ['fetch PR 42', found(PULL, PULLS)],
+    ['bugs reported in the repository', found(ISSUES, ISSUE, MY_REPOS)],
+    ['who is in the acme org', found(MEMBERS)],
+    ['my own repos', found(MY_REPOS, ISSUES, PULLS, PULL, ISSUE)],
+    ['please show', found('No operation matches; 6 in all: try other words.')],
+    ['', found(PULLS, PULL, ISSUES, ISSUE, MEMBERS, MY_REPOS)]
+  ]
+  for (const [query, expected] of cases) t.strictSame(await find(fastify, { query }), expected, query)
+})
+
+test('a field hidden from the caller is no word of its index: only a caller who may see it finds by it', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = await app(t, mcp)
+  const none = found('No operation matches; 6 in all: try other words.')
+  t.strictSame(await find(fastify, { query: 'secret salary' }), none, 'anonymous')
+  t.strictSame(await find(fastify, { query: 'salary' }), none, 'anonymous, one word')
+  const everyOperation = found(PULLS, PULL, ISSUES, ISSUE, MEMBERS, MY_REPOS)
+  t.strictSame(await find(fastify, { query: 'salary' }, { authorization: 'Bearer staff' }), everyOperation, 'staff')
+  t.strictSame(await find(fastify, { query: 'salary' }), none, 'anonymous again, after staff')
+})
+
+test('a view\'s index is built once, at its first search, and shared by concurrent first searches and the searches after it', async (t) => {
+  let built = 0
+  const search = await import('../../lib/mcp/search.js')
+  const counted = {
+    ...search,
+    OperationSearch: {
+      async build (...args: Parameters<typeof search.OperationSearch.build>) {
+        built++
+        return await search.OperationSearch.build(...args)
+      }
+    }
+  }
+  const { DiscoveryView } = await t.mockImport<typeof import('../../lib/mcp/discovery.js')>('../../lib/mcp/discovery.js', { '../../lib/mcp/search.js': counted })
+  const document = {
+    openapi: '3.1.0',
+    paths: {
+      '/pulls': { get: { operationId: 'pulls/list', summary: 'List pull requests' } },
+      '/issues': { get: { operationId: 'issues/list', summary: 'List issues' } }
+    }
+  }
+  const view = new DiscoveryView(document, () => true)
+  t.equal(built, 0, 'no index before a search')
+  t.strictSame(await Promise.all([view.find('pull requests'), view.find('issues')]), ['pulls_list: GET /pulls (List pull requests)', 'issues_list: GET /issues (List issues)'])
+  t.equal(built, 1, 'concurrent first searches share one build')
+  t.equal(await view.find('bugs'), 'issues_list: GET /issues (List issues)')
+  t.equal(built, 1, 'later searches read the same index')
+  await new DiscoveryView(document, () => true).find('issues')
+  t.equal(built, 2, 'another view has its own')
+})
+
+test('words of a text split camelCase, snake_case, kebab-case and paths, in lower case', async (t) => {
+  const cases: Array<[string, string[]]> = [
+    ['listPullRequests', ['list', 'pull', 'requests']],
+    ['open PRs', ['open', 'prs']],
+    ['GetHTTPSConfig /repos/{owner}/git_refs', ['get', 'https', 'config', 'repos', 'owner', 'git', 'refs']],
+    ['issues/list-for-repo', ['issues', 'list', 'for', 'repo']],
+    ['  ', []]
+  ]
+  for (const [text, expected] of cases) t.strictSame(textWords(text), expected, text)
+})
+
+test('an operation is searched by its name, summary, description without markup, tags, path, resource, parameter names and the field names of its only', async (t) => {
+  const only = { name: 'only', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'user.login_name', '*', '@card'] } } }
+  const restricted = { only: 'only', defer: 'defer' }
+  const entry = (path: string, operation: Json, pathItem: Json = {}): Json => searchEntry(3, { name: 'op', path, pathItem, operation }, (parameter) => parameter as Json)
+  const cases: Array<[string, Json, Json, Json]> = [
+    ['/repos/{owner}/issues', { summary: 'List issues', description: '<p>Newest <b>first</b></p>', tags: ['issues', 7], parameters: [only, { name: 'defer', in: 'query' }, { name: 'state', in: 'query' }, { name: 'x-trace', in: 'header' }, null], 'x-restricted-fields': restricted }, { parameters: [{ name: 'owner', in: 'path' }] },
+      { id: 3, name: 'op', summary: 'List issues', description: ' Newest  first  ', tags: 'issues', path: '/repos/ owner /issues', resource: 'issues', parameters: 'state owner', fields: 'id user login name', shape: 'qqmany' }],
+    ['/issues/{number}', { parameters: [{ name: 'state', in: 'query' }], 'x-restricted-fields': restricted }, {},
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/issues/ number ', resource: 'issues', parameters: 'state', fields: '', shape: 'qqone' }],
+    ['/{id}', { parameters: [{ ...only, schema: { type: 'string' } }], 'x-restricted-fields': restricted }, {},
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/ id ', resource: '', parameters: '', fields: '', shape: 'qqone' }]
+  ]
+  for (const [path, operation, pathItem, expected] of cases) t.strictSame(entry(path, operation, pathItem), expected, path)
+})
