@@ -11,7 +11,7 @@ import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import type { SchemaBudget } from './json-schema.js'
 import { toJsonSchema } from './json-schema.js'
 import { documentOperations, parameterOf } from './tools.js'
-import type { DocumentOperation, IncludeTools, ToolDefinition } from './tools.js'
+import type { DocumentOperation, IncludeTools, RouteOf, ToolDefinition } from './tools.js'
 
 type Json = Record<string, any>
 
@@ -132,8 +132,8 @@ export class DiscoveryView {
   private readonly operations: Indexed[]
   private readonly byName: Map<string, DocumentOperation>
 
-  constructor (private readonly document: Json, include: IncludeTools) {
-    const operations = documentOperations(document, include)
+  constructor (private readonly document: Json, include: IncludeTools, routeOf?: RouteOf) {
+    const operations = documentOperations(document, include, routeOf)
     this.operations = operations.map(indexed)
     this.byName = new Map(operations.map((operation) => [operation.name, operation]))
   }

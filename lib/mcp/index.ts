@@ -6,7 +6,7 @@
  * rule and loader of the route applies as it does over HTTP. The JSON-RPC
  * methods are answered in `protocol.ts`, with the SDK's schemas.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { InvalidArgumentsError, InvalidOptionError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError, quote } from '../errors.js'
@@ -18,6 +18,7 @@ import { SchemaBudget } from './json-schema.js'
 import { normalizeOrigin, originAllowed } from './origin.js'
 import { answer, transportError } from './protocol.js'
 import type { Answer, ToolServer } from './protocol.js'
+import { RouteBindings } from './routes.js'
 import { documentOperations, includeRestrictedRoutes, operationTool } from './tools.js'
 import type { DocumentOperation, IncludeTools, Tool, ToolCall, ToolDefinition } from './tools.js'
 
@@ -115,6 +116,14 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     if (typeof documented.swagger !== 'function') throw new McpWithoutDocumentError()
   })
 
+  // Each tool runs the route its operation was declared from, at the URL it was registered with: never at the
+  // document's path, which a base path, a transform or another route may have made another route's.
+  const bindings = new RouteBindings()
+  const routeOf = bindings.routeOf.bind(bindings)
+  fastify.addHook('onRoute', function bindRoute (routeOptions: RouteOptions) {
+    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) routeOptions.schema = bindings.record(routeOptions.url as string, routeOptions.schema)
+  })
+
   // A call needs its route's path and parameters, the same for every caller: they are read from the
   // complete document (swagger keeps it), not from the caller's, and each tool's once, when first called.
   let complete: unknown
@@ -124,7 +133,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     const document = (documented.swagger as () => unknown)()
     if (document !== complete) {
       complete = document
-      operations = new Map(documentOperations(document, include).map((operation) => [operation.name, operation]))
+      operations = new Map(documentOperations(document, include, routeOf).map((operation) => [operation.name, operation]))
       callable.clear()
     }
     return operations
@@ -165,7 +174,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   }
 
   function discoveryView (document: Record<string, unknown>, view: { discovery?: DiscoveryView }): DiscoveryView {
-    view.discovery ??= new DiscoveryView(document, include)
+    view.discovery ??= new DiscoveryView(document, include, routeOf)
     return view.discovery
   }
 
@@ -177,7 +186,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     const budget = new SchemaBudget(maxSchemaNodes)
     const definitions: ToolDefinition[] = []
     let sliceStart = performance.now()
-    for (const operation of documentOperations(document, include)) {
+    for (const operation of documentOperations(document, include, routeOf)) {
       if (performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve))
         sliceStart = performance.now()
