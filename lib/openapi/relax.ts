@@ -29,6 +29,9 @@ export { responseKey } from './operations.js'
 // one allowed. `discriminator` names a property a restriction may leave out.
 const REQUIRING = ['required', 'minProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else', 'not', 'discriminator']
 
+/** Requiring keywords whose schemas may declare fields of the level itself, which fast-json-stringify writes. */
+const BRANCHES = ['then', 'else', 'dependentSchemas', 'dependencies']
+
 const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 
 /**
@@ -83,8 +86,10 @@ export class Relaxation {
     let changed = false
     let relaxed: Json = {}
     const maps = hidden === null ? null : this.#levelMaps(depth, hidden)
+    // Branches that declare fields go (their fields may be left out); a level that closed its names over them cannot stay closed.
+    const losesDeclarations = relaxing && BRANCHES.some((keyword) => heldSchemas(keyword, schema[keyword]).some(({ schema: branch }) => isRecord(branch) && (isRecord(branch.properties) || isRecord(branch.patternProperties))))
     for (const [keyword, value] of Object.entries(schema)) {
-      if (relaxing && REQUIRING.includes(keyword)) {
+      if (relaxing && (REQUIRING.includes(keyword) || (losesDeclarations && keyword === 'additionalProperties' && value !== true))) {
         changed = true
         continue
       }
