@@ -11,6 +11,7 @@ import fp from 'fastify-plugin'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { InvalidArgumentsError, InvalidOptionError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError, quote } from '../errors.js'
 import { isRecord } from '../json.js'
+import { RESULT_TOKENS, oversizedResult } from './budget.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import type { ToolResult } from './call.js'
 import { CALL_TOOL, DESCRIBE_TOOL, DISCOVERY_TOOLS, DiscoveryView, FIND_TOOL } from './discovery.js'
@@ -21,6 +22,7 @@ import type { Answer, ToolServer } from './protocol.js'
 import { RouteBindings } from './routes.js'
 import { documentOperations, includeRestrictedRoutes, operationTool } from './tools.js'
 import type { DocumentOperation, IncludeTools, Tool, ToolCall, ToolDefinition } from './tools.js'
+import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 
 /** How tools are offered: one per route, or the discovery mode's three (find, describe, call). */
 export type ToolsMode = 'routes' | 'discovery'
@@ -57,6 +59,8 @@ export interface RestrictedFieldsMcpOptions {
   mode?: ToolsMode
   /** The most schema objects one caller's tools may read and write; past it, `tools/list` answers an error and the server logs why. Default: 250000. */
   maxSchemaNodes?: number
+  /** The most tokens one tool result may hold, estimated from its bytes; a larger reply is answered with how to ask for less. Default: 25000. */
+  maxResultTokens?: number
 }
 
 export type { IncludeTools, ToolRoute } from './tools.js'
@@ -109,6 +113,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   const mode = options.mode
   if (mode !== undefined && mode !== 'routes' && mode !== 'discovery') throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got '${quote(String(mode))}'`)
   const maxSchemaNodes = positiveInteger(options.maxSchemaNodes, 'maxSchemaNodes', 250_000)
+  const maxResultTokens = positiveInteger(options.maxResultTokens, 'maxResultTokens', RESULT_TOKENS)
   const serverInfo = { name: options.name ?? 'fastify-restricted-fields', version: options.version ?? '1.0.0' }
   const documented = fastify as unknown as DocumentedInstance
 
@@ -141,13 +146,13 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   function modeNow (): ToolsMode {
     return mode ?? (completeOperations().size > DISCOVERY_ABOVE ? 'discovery' : 'routes')
   }
-  /** The tool that runs operation `name`; a tool of the discovery mode declares no output, its reply goes as text. */
+  /** The tool that runs operation `name`, in either mode: its call says whether a reply is structured, and how. */
   function callableTool (name: string): Tool | undefined {
     const operation = completeOperations().get(name)
     if (operation === undefined) return undefined
     let tool = callable.get(name)
     if (tool === undefined) {
-      tool = operationTool(complete as Record<string, unknown>, operation, modeNow() === 'routes', new SchemaBudget(maxSchemaNodes))
+      tool = operationTool(complete as Record<string, unknown>, operation, true, new SchemaBudget(maxSchemaNodes))
       callable.set(name, tool)
     }
     return tool
@@ -216,17 +221,39 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     return headers
   }
 
-  /** Runs `call`'s route with `args` as the caller of `request` would over HTTP. */
+  /**
+   * The fields description of operation `name` in the caller's own document,
+   * for a reply past the budget: the complete document's would name what the
+   * caller may not see. Undefined when the caller's document has none.
+   */
+  async function callerFields (request: FastifyRequest, name: string): Promise<RouteFieldsDescription | undefined> {
+    try {
+      const { document } = await callerView(request)
+      const operation = documentOperations(document, include, routeOf).find((candidate) => candidate.name === name)?.operation
+      return isRecord(operation?.['x-restricted-fields']) ? operation['x-restricted-fields'] as unknown as RouteFieldsDescription : undefined
+    } catch {
+      // A document that cannot be made now (a rule that threw): the message goes without the route's field sets.
+      return undefined
+    }
+  }
+
+  /** Runs `call`'s route with `args` as the caller of `request` would over HTTP; a reply past the budget is not sent. */
   async function callRoute (request: FastifyRequest, call: ToolCall, args: unknown, name: string): Promise<ToolResult> {
     const target = callUrl(call, args, maxArgumentsLength)
     if ('refused' in target) return target.refused
+    let response
     try {
-      const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
-      return callResult(call, response.statusCode, response.body)
+      response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
     } catch (error) {
       request.log.error({ err: error, tool: name }, 'MCP tool call failed')
       return errorResult(new ToolFailedError())
     }
+    // A character is at most three bytes, so a body of no more characters than the budget's tokens fits: no count needed.
+    if (response.statusCode >= 200 && response.statusCode < 300 && response.body.length > maxResultTokens) {
+      const oversized = oversizedResult(response.body, maxResultTokens, await callerFields(request, name), call.queryParams)
+      if (oversized !== null) return errorResult(oversized)
+    }
+    return callResult(call, response.statusCode, response.body)
   }
 
   /** A call of one of the discovery mode's tools, answered from the caller's own document. */
@@ -263,7 +290,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     }
     // The caller's document has it, so the complete one has it too: the same routes, fewer fields.
     const tool = callableTool(operation) as Tool
-    return await callRoute(request, { ...tool.call, structured: false }, given.arguments, operation)
+    return await callRoute(request, tool.call, given.arguments, operation)
   }
 
   function toolServer (request: FastifyRequest): ToolServer {
