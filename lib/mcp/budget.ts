@@ -12,10 +12,9 @@ import { isRecord } from '../json.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 
 /**
- * Bytes of compact JSON per token, erring low: o200k and Claude's tokenizers
- * read 3.3 to 4 bytes of an API's JSON a token (GitHub's issues: 3.6), and
- * an estimate that errs low refuses a reply that fits rather than send one
- * that does not.
+ * Bytes of compact JSON per token, erring low: tokenizers such as o200k
+ * read about 3.5 to 4 bytes of an API's JSON a token, and an estimate that
+ * errs low refuses a reply that fits rather than send one that does not.
  */
 export const BYTES_PER_TOKEN = 3
 
