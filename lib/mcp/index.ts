@@ -351,4 +351,4 @@ const plugin = fp(restrictedFieldsMcp, {
 
 export default plugin
 export { plugin as restrictedFieldsMcp }
-export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'
+export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, ResultTooLargeError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'
