@@ -50,12 +50,12 @@ export function heaviestFields (reply: unknown, fields: RouteFieldsDescription |
   for (const record of recordsOf(reply, fields)) {
     if (!isRecord(record)) continue
     for (const [name, value] of Object.entries(record)) {
-      const weight = name.length + 3 + (JSON.stringify(value) ?? '').length
+      const weight = name.length + 3 + JSON.stringify(value).length
       weights.set(name, (weights.get(name) ?? 0) + weight)
       total += weight
     }
   }
-  return [...weights].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, HEAVIEST)
+  return [...weights].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).slice(0, HEAVIEST)
     .map(([name, weight]) => ({ name, percent: Math.round(100 * weight / total) }))
 }
 

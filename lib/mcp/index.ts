@@ -152,7 +152,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     if (operation === undefined) return undefined
     let tool = callable.get(name)
     if (tool === undefined) {
-      tool = operationTool(complete as Record<string, unknown>, operation, true, new SchemaBudget(maxSchemaNodes))
+      tool = operationTool(complete as Record<string, unknown>, operation, new SchemaBudget(maxSchemaNodes))
       callable.set(name, tool)
     }
     return tool
@@ -196,7 +196,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
         await new Promise((resolve) => setImmediate(resolve))
         sliceStart = performance.now()
       }
-      definitions.push(operationTool(document, operation, true, budget).definition)
+      definitions.push(operationTool(document, operation, budget).definition)
     }
     return definitions
   }

@@ -147,11 +147,10 @@ function successSchema (operation: Json, status: string | undefined): unknown {
 }
 
 /**
- * The tool of one `GET` operation of the caller's document; without
- * `outputs`, its definition has no output schema (and its call is not
- * structured). `budget` bounds the schema objects read and written.
+ * The tool of one `GET` operation of the caller's document. `budget` bounds
+ * the schema objects read and written.
  */
-export function operationTool (document: Json, { pathItem, operation, name, route }: DocumentOperation, outputs: boolean, budget: SchemaBudget): Tool {
+export function operationTool (document: Json, { pathItem, operation, name, route }: DocumentOperation, budget: SchemaBudget): Tool {
   const components: Json = isRecord(document.components?.schemas) ? document.components.schemas : {}
   const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0')
   const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
@@ -198,7 +197,7 @@ export function operationTool (document: Json, { pathItem, operation, name, rout
   }
   const inputSchema: Json = { type: 'object', properties, ...required.length > 0 ? { required } : {}, additionalProperties: false }
   // The primary restricted status comes first; its reply is what a tool call returns.
-  const reply = outputs ? successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0]) : undefined
+  const reply = successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0])
   let outputSchema: Json | undefined
   let wrapped = false
   if (reply !== undefined) {
@@ -267,5 +266,5 @@ export function documentOperations (document: unknown, include: IncludeTools = i
  * it, ToolSchemasTooLargeError.
  */
 export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes, budget = new SchemaBudget(Infinity), routeOf: RouteOf = documentPathRoute): Tool[] {
-  return documentOperations(document, include, routeOf).map((operation) => operationTool(document as Json, operation, true, budget))
+  return documentOperations(document, include, routeOf).map((operation) => operationTool(document as Json, operation, budget))
 }

@@ -94,3 +94,33 @@ test('maxResultTokens is checked at registration', async (t) => {
     await t.rejects(async () => await app.register(restrictedFieldsMcp, { maxResultTokens: value as number }), { code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION', message: `The maxResultTokens option should be a positive integer, instead got ${String(value)}` })
   }
 })
+
+test('when the caller\'s document cannot be made, the message goes without the route\'s field sets', async (t) => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  // A rule that fails when it is asked for the caller's document (from the endpoint), not on the route's own request.
+  await app.register(fastifyRestrictedFields, {
+    hiddenFields: (request) => {
+      if (request.url === '/mcp') throw new Error('the rule failed')
+      return []
+    }
+  })
+  await app.register(restrictedFieldsMcp, { mode: 'routes', maxResultTokens: 10 })
+  app.get('/notes', { restrictFields: { fieldSets: { card: ['id'] } }, schema: { operationId: 'listNotes', response: { 200: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, text: { type: 'string' } } } } } } },
+    async () => [{ id: 1, text: 'x'.repeat(60) }])
+  await app.ready()
+  t.teardown(() => app.close())
+  t.strictSame(JSON.parse((await call(app, 'listNotes', {})).content[0].text).message, 'The reply is about 27 tokens (80 bytes), more than the 10 one result may hold. Its heaviest fields: text (92%), id (8%).')
+})
+
+test('a route that did not opt in has no field sets to offer: the message says its size and weights', async (t) => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp, { mode: 'routes', maxResultTokens: 10, include: () => true })
+  app.get('/opted', { restrictFields: true, schema: { operationId: 'opted', response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
+  app.get('/log', { schema: { operationId: 'readLog', querystring: { type: 'object', properties: { limit: { type: 'integer' } } } } }, async () => ({ lines: 'x'.repeat(60) }))
+  await app.ready()
+  t.teardown(() => app.close())
+  t.strictSame(JSON.parse((await call(app, 'readLog', {})).content[0].text).message, 'The reply is about 24 tokens (72 bytes), more than the 10 one result may hold. Its heaviest fields: lines (100%). Or ask for less at a time: limit.')
+})

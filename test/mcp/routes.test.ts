@@ -148,7 +148,7 @@ test('an operation no route bound (declared before the endpoint) is not a tool',
 test('bindings: each route its number, carried by a copy of its schema; a second endpoint keeps the first\'s number', async (t) => {
   const first = new RouteBindings()
   const second = new RouteBindings()
-  const shared = { operationId: 'x' }
+  const shared: Record<string, unknown> = { operationId: 'x' }
   const a = first.record('/v1/a/:id(^\\d+)-:part', shared)
   const b = first.record('/b', shared)
   t.strictSame(shared, { operationId: 'x' }, 'the declared schema is not changed')
@@ -164,7 +164,7 @@ test('bindings: each route its number, carried by a copy of its schema; a second
   t.strictSame(first.routeOf(a)?.url, '/v1/a/:id(^\\d+)-:part')
   // Numbers that no endpoint gave, and operations without one.
   t.not(first.record('/d', { [ROUTE_KEY]: 1e9 })[ROUTE_KEY], 1e9)
-  t.equal(first.record('/e', undefined)[ROUTE_KEY] > 0, true)
+  t.equal((first.record<Record<string, number>>('/e', undefined)[ROUTE_KEY]) > 0, true)
   for (const operation of [null, {}, { [ROUTE_KEY]: '1' }, { [ROUTE_KEY]: -1 }]) t.equal(first.routeOf(operation), undefined, JSON.stringify(operation))
 })
 
