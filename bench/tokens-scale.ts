@@ -21,7 +21,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import fastifyRestrictedFields from '../lib/index.js'
 import restrictedFieldsMcp from '../lib/mcp/index.js'
 import { DISCOVERY_TOOLS, DiscoveryView } from '../lib/mcp/discovery.js'
-import { documentTools } from '../lib/mcp/tools.js'
+import { documentOperations, documentTools, parameterOf as documentParameter } from '../lib/mcp/tools.js'
+import type { DocumentOperation } from '../lib/mcp/tools.js'
+import { RESULT_TOKENS } from '../lib/mcp/budget.js'
 import { describe, fastifyPath, generate, jsonSchemaOf, readDescription, seededRandom } from './description.js'
 
 type Json = Record<string, any>
@@ -112,6 +114,44 @@ async function text (client: Client, name: string, args: Json): Promise<string> 
   return result.content[0].text
 }
 
+/** The most tokens a "find, describe, call with `only`" task may cost an agent (issue 51). */
+const TASK_TARGET = 1500
+
+/** The arguments an operation cannot go without: each path parameter, a value of its type. */
+function pathArguments (document: Json, operation: DocumentOperation): Json {
+  const parameters = [...operation.operation.parameters ?? [], ...operation.pathItem.parameters ?? []].map((parameter: unknown) => documentParameter(document, parameter))
+  return Object.fromEntries(parameters.filter((parameter): parameter is Json => parameter?.in === 'path').map((parameter) => {
+    const type = Array.isArray(parameter.schema?.type) ? parameter.schema.type[0] : parameter.schema?.type
+    return [parameter.name, type === 'integer' || type === 'number' ? 1 : 'octocat']
+  }))
+}
+
+/**
+ * Calls every operation whole (no `only`) in the discovery mode, with its
+ * path arguments filled, and counts each result's o200k tokens: the largest
+ * result, how many replies were answered with the budget's message instead,
+ * and how many results passed the budget (none should).
+ */
+async function resultsAgainstBudget (client: Client, document: Json): Promise<Json> {
+  let largest = { operation: '', tokens: 0 }
+  let overBudget = 0
+  let refused = 0
+  let failed = 0
+  const operations = documentOperations(document)
+  for (const operation of operations) {
+    const result = await client.callTool({ name: 'call_operation', arguments: { operation: operation.name, arguments: pathArguments(document, operation) } }) as { content: Array<{ text: string }>, isError?: boolean }
+    const count = tokens(result.content[0].text)
+    if (count > largest.tokens) largest = { operation: operation.name, tokens: count }
+    if (count > RESULT_TOKENS) overBudget++
+    if (result.isError === true && result.content[0].text.includes('FST_RESTRICTED_FIELDS_RESULT_TOO_LARGE')) refused++
+    else if (result.isError === true) failed++
+  }
+  return { budget: RESULT_TOKENS, operations: operations.length, largestResult: largest, answeredWithBudgetMessage: refused, otherErrors: failed, resultsOverBudget: overBudget }
+}
+
+/** Set to leave out the per-route tools' list, which takes minutes on a loaded machine: the discovery task and the budget only. */
+const DISCOVERY_ONLY = process.env.BENCH_DISCOVERY_ONLY !== undefined
+
 const startedAt = performance.now()
 /** Says on stderr what the bench is doing: the large APIs take minutes. */
 function progress (what: string): void {
@@ -129,7 +169,7 @@ async function github (): Promise<Json> {
     const perRoute = await connect(origin, '/mcp')
     const discovery = await connect(origin, '/mcp-discovery')
     progress('connected; the first tools/list')
-    const firstList = await watched(async () => (await perRoute.listTools()).tools as Listed[])
+    const firstList = DISCOVERY_ONLY ? null : await watched(async () => (await perRoute.listTools()).tools as Listed[])
     // The task: "the titles of a page of issues", as an agent in the discovery mode does it.
     const steps = [
       { tool: 'find_operations', args: { query: 'list issues of a repository' } },
@@ -146,6 +186,10 @@ async function github (): Promise<Json> {
     const whole = await text(discovery, 'call_operation', { operation: 'issues_list-for-repo', arguments: { owner: 'octocat', repo: 'hello-world' } })
     const wholePretty = JSON.stringify(JSON.parse(whole), null, 2)
 
+    // Every operation called whole (no `only`), its path arguments filled: no result may pass the budget.
+    progress('every operation called whole, against the result budget')
+    const budget = await resultsAgainstBudget(discovery, (app as unknown as { swagger: () => Json }).swagger())
+
     // A repeated tools/list (cached) against a plain GET of the same app, alternating, medians of per-pair ratios.
     const get = async (): Promise<void> => { await (await fetch(new URL('/repos/octocat/hello-world/issues', origin))).text() }
     const time = async (work: () => Promise<unknown>): Promise<number> => {
@@ -157,7 +201,7 @@ async function github (): Promise<Json> {
     await get()
     const ratios: Record<string, number[]> = { routes: [], discovery: [], calibration: [] }
     const ms: Record<string, number[]> = { routes: [], discovery: [], get: [] }
-    for (let pair = 0; pair < REPEATS; pair++) {
+    for (let pair = 0; pair < (DISCOVERY_ONLY ? 0 : REPEATS); pair++) {
       const routesList = await time(async () => await perRoute.listTools())
       const plain = await time(get)
       const discoveryList = await time(async () => await discovery.listTools())
@@ -176,20 +220,24 @@ async function github (): Promise<Json> {
       description: 'github.com/api.github.com.json, every GET route with a JSON 200 response',
       routes,
       buildMs: built.ms,
-      routesMode: listTokens(firstList.value),
+      routesMode: firstList === null ? null : listTokens(firstList.value),
       discoveryMode: { definitions: tokens(DISCOVERY_TOOLS) },
       task: {
         task: 'the titles of a page of issues',
         steps: task,
         total: task.reduce((sum, step) => sum + step.argumentsTokens + step.resultTokens, 0),
+        target: TASK_TARGET,
         wholeResponse: { compact: tokens(whole), pretty: tokens(wholePretty) }
       },
-      firstList: { routesMode: { ms: firstList.ms, loopDelayMaxMs: firstList.loopDelayMaxMs }, discoveryFirstFind: { ms: firstFind.ms, loopDelayMaxMs: firstFind.loopDelayMaxMs } },
-      repeatedList: {
-        pairs: REPEATS,
-        medianMs: { routes: round(median(ms.routes)), discovery: round(median(ms.discovery)), get: round(median(ms.get)) },
-        medianRatioToGet: { routes: round(median(ratios.routes)), discovery: round(median(ratios.discovery)), calibration: round(median(ratios.calibration)) }
-      }
+      resultBudget: budget,
+      firstList: { routesMode: firstList === null ? null : { ms: firstList.ms, loopDelayMaxMs: firstList.loopDelayMaxMs }, discoveryFirstFind: { ms: firstFind.ms, loopDelayMaxMs: firstFind.loopDelayMaxMs } },
+      repeatedList: DISCOVERY_ONLY
+        ? null
+        : {
+            pairs: REPEATS,
+            medianMs: { routes: round(median(ms.routes)), discovery: round(median(ms.discovery)), get: round(median(ms.get)) },
+            medianRatioToGet: { routes: round(median(ratios.routes)), discovery: round(median(ratios.discovery)), calibration: round(median(ratios.calibration)) }
+          }
     }
   } finally {
     await app.close()

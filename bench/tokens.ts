@@ -28,7 +28,8 @@ import type { ToolDefinition } from './tokens-tables.js'
 const STAFF_TOKEN = 'bench-staff'
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 9)
 const CALLS = Number(process.env.BENCH_CALLS ?? 200)
-const write = !process.argv.includes('--no-write')
+// A run that leaves out the per-route list (BENCH_DISCOVERY_ONLY) has not every figure of the file: it prints them only.
+const write = !process.argv.includes('--no-write') && process.env.BENCH_DISCOVERY_ONLY === undefined
 // Only the large APIs' figures, written into the committed results beside the example's.
 const scaleOnly = process.argv.includes('--scale-only')
 

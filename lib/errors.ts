@@ -165,6 +165,11 @@ export const ArgumentsTooLongError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS
   'FST_RESTRICTED_FIELDS_ARGUMENTS_TOO_LONG', 'The arguments are too long: at most %d characters of query string are allowed', 400, RangeError, false
 )
 
+/** 400, as an MCP tool's error result: the route's reply is larger than one result may be (`maxResultTokens`); the message says how to ask for less. */
+export const ResultTooLargeError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_RESULT_TOO_LARGE', 400, [string]> = createError(
+  'FST_RESTRICTED_FIELDS_RESULT_TOO_LARGE', '%s', 400, RangeError, false
+)
+
 /** 500, as an MCP tool's error result: the route failed; the reason is in the server's log, never in the result. */
 export const ToolFailedError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_TOOL_FAILED', 500, []> = createError(
   'FST_RESTRICTED_FIELDS_TOOL_FAILED', 'The route failed to answer; the server logged why', 500, Error, false

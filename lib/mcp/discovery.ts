@@ -12,7 +12,7 @@ import type { SchemaBudget } from './json-schema.js'
 import { toJsonSchema } from './json-schema.js'
 import { OperationSearch } from './search.js'
 import { documentOperations, parameterOf } from './tools.js'
-import type { DocumentOperation, IncludeTools, ToolDefinition } from './tools.js'
+import type { DocumentOperation, IncludeTools, RouteOf, ToolDefinition } from './tools.js'
 
 type Json = Record<string, any>
 
@@ -64,7 +64,7 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   {
     name: CALL_TOOL,
     title: 'Call an operation',
-    description: 'Runs an operation and answers its JSON reply. Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, @name is a field set, * is every field), `defer` leaves fields out.',
+    description: 'Runs an operation and answers its JSON reply (as structured content too, where the operation declares its reply). Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, @name is a field set, * is every field), `defer` leaves fields out.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -112,8 +112,8 @@ export class DiscoveryView {
   /** The view's search index, made at its first search and shared by the searches that wait for it. */
   private search?: Promise<OperationSearch>
 
-  constructor (private readonly document: Json, include: IncludeTools) {
-    this.operations = documentOperations(document, include)
+  constructor (private readonly document: Json, include: IncludeTools, routeOf?: RouteOf) {
+    this.operations = documentOperations(document, include, routeOf)
     this.byName = new Map(this.operations.map((operation) => [operation.name, operation]))
   }
 
@@ -178,7 +178,13 @@ export class DiscoveryView {
     const lines = [`${name}: GET ${path}`]
     const own = [textOf(operation.summary), textOf(operation.description)].filter((text) => text !== '')
     if (own.length > 0) lines.push(cut(own.join('. '), MAX_DESCRIPTION))
-    if (fields !== undefined) argumentLines.push(`- ${fields.only}, ${fields.defer} (query): lists of field names, to keep and to leave out`)
+    // What a call sends without `only`, and the sets that choose for it, come first: an agent that reads no further asks well.
+    if (fields !== undefined) {
+      lines.push(fields.defaultFields === undefined ? `Without ${fields.only}: every field.` : `Without ${fields.only}: ${fields.defaultFields.join(', ')} (@default).`)
+      const sets = Object.entries(fields.sets)
+      if (sets.length > 0) lines.push(`Field sets: ${sets.map(([set, members]) => `@${set} is ${members.join(', ')}`).join('; ')}.`)
+      argumentLines.push(`- ${fields.only}, ${fields.defer} (query): lists of field names, to keep and to leave out`)
+    }
     lines.push(argumentLines.length === 0 ? 'Arguments: none.' : `Arguments:\n${argumentLines.join('\n')}`)
     if (fields === undefined) {
       lines.push('Fields: not selectable; the whole reply is sent.')
@@ -187,9 +193,6 @@ export class DiscoveryView {
     const top = names.filter((field) => !field.includes('.'))
     lines.push(`Fields: ${top.length === 0 ? 'none.' : top.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`)
     if (parents.size > 0) lines.push(`{} marks nested fields: name one in ${DESCRIBE_TOOL}'s fields to list them; dotted paths choose them (a.b).`)
-    const sets = Object.entries(fields.sets)
-    if (sets.length > 0) lines.push(`Field sets: ${sets.map(([set, members]) => `@${set} is ${members.join(', ')}`).join('; ')}.`)
-    lines.push(fields.defaultFields === undefined ? `Without ${fields.only}: every field.` : `Without ${fields.only}: ${fields.defaultFields.join(', ')} (@default).`)
     return lines.join('\n')
   }
 }

@@ -6,11 +6,12 @@
  * rule and loader of the route applies as it does over HTTP. The JSON-RPC
  * methods are answered in `protocol.ts`, with the SDK's schemas.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { InvalidArgumentsError, InvalidOptionError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError, quote } from '../errors.js'
 import { isRecord } from '../json.js'
+import { RESULT_TOKENS, oversizedResult } from './budget.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import type { ToolResult } from './call.js'
 import { CALL_TOOL, DESCRIBE_TOOL, DISCOVERY_TOOLS, DiscoveryView, FIND_TOOL } from './discovery.js'
@@ -19,8 +20,10 @@ import { normalizeOrigin, originAllowed } from './origin.js'
 import { queryRefusal } from './search.js'
 import { answer, transportError } from './protocol.js'
 import type { Answer, ToolServer } from './protocol.js'
+import { RouteBindings } from './routes.js'
 import { documentOperations, includeRestrictedRoutes, operationTool } from './tools.js'
 import type { DocumentOperation, IncludeTools, Tool, ToolCall, ToolDefinition } from './tools.js'
+import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 
 /** How tools are offered: one per route, or the discovery mode's three (find, describe, call). */
 export type ToolsMode = 'routes' | 'discovery'
@@ -57,6 +60,8 @@ export interface RestrictedFieldsMcpOptions {
   mode?: ToolsMode
   /** The most schema objects one caller's tools may read and write; past it, `tools/list` answers an error and the server logs why. Default: 250000. */
   maxSchemaNodes?: number
+  /** The most tokens one tool result may hold, estimated from its bytes; a larger reply is answered with how to ask for less. Default: 25000. */
+  maxResultTokens?: number
 }
 
 export type { IncludeTools, ToolRoute } from './tools.js'
@@ -109,11 +114,20 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   const mode = options.mode
   if (mode !== undefined && mode !== 'routes' && mode !== 'discovery') throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got '${quote(String(mode))}'`)
   const maxSchemaNodes = positiveInteger(options.maxSchemaNodes, 'maxSchemaNodes', 250_000)
+  const maxResultTokens = positiveInteger(options.maxResultTokens, 'maxResultTokens', RESULT_TOKENS)
   const serverInfo = { name: options.name ?? 'fastify-restricted-fields', version: options.version ?? '1.0.0' }
   const documented = fastify as unknown as DocumentedInstance
 
   fastify.addHook('onReady', async function checkDocument () {
     if (typeof documented.swagger !== 'function') throw new McpWithoutDocumentError()
+  })
+
+  // Each tool runs the route its operation was declared from, at the URL it was registered with: never at the
+  // document's path, which a base path, a transform or another route may have made another route's.
+  const bindings = new RouteBindings()
+  const routeOf = bindings.routeOf.bind(bindings)
+  fastify.addHook('onRoute', function bindRoute (routeOptions: RouteOptions) {
+    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) routeOptions.schema = bindings.record(routeOptions.url as string, routeOptions.schema)
   })
 
   // A call needs its route's path and parameters, the same for every caller: they are read from the
@@ -125,7 +139,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     const document = (documented.swagger as () => unknown)()
     if (document !== complete) {
       complete = document
-      operations = new Map(documentOperations(document, include).map((operation) => [operation.name, operation]))
+      operations = new Map(documentOperations(document, include, routeOf).map((operation) => [operation.name, operation]))
       callable.clear()
     }
     return operations
@@ -133,13 +147,13 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   function modeNow (): ToolsMode {
     return mode ?? (completeOperations().size > DISCOVERY_ABOVE ? 'discovery' : 'routes')
   }
-  /** The tool that runs operation `name`; a tool of the discovery mode declares no output, its reply goes as text. */
+  /** The tool that runs operation `name`, in either mode: its call says whether a reply is structured, and how. */
   function callableTool (name: string): Tool | undefined {
     const operation = completeOperations().get(name)
     if (operation === undefined) return undefined
     let tool = callable.get(name)
     if (tool === undefined) {
-      tool = operationTool(complete as Record<string, unknown>, operation, modeNow() === 'routes', new SchemaBudget(maxSchemaNodes))
+      tool = operationTool(complete as Record<string, unknown>, operation, new SchemaBudget(maxSchemaNodes))
       callable.set(name, tool)
     }
     return tool
@@ -166,7 +180,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   }
 
   function discoveryView (document: Record<string, unknown>, view: { discovery?: DiscoveryView }): DiscoveryView {
-    view.discovery ??= new DiscoveryView(document, include)
+    view.discovery ??= new DiscoveryView(document, include, routeOf)
     return view.discovery
   }
 
@@ -178,12 +192,12 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     const budget = new SchemaBudget(maxSchemaNodes)
     const definitions: ToolDefinition[] = []
     let sliceStart = performance.now()
-    for (const operation of documentOperations(document, include)) {
+    for (const operation of documentOperations(document, include, routeOf)) {
       if (performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve))
         sliceStart = performance.now()
       }
-      definitions.push(operationTool(document, operation, true, budget).definition)
+      definitions.push(operationTool(document, operation, budget).definition)
     }
     return definitions
   }
@@ -208,17 +222,39 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     return headers
   }
 
-  /** Runs `call`'s route with `args` as the caller of `request` would over HTTP. */
+  /**
+   * The fields description of operation `name` in the caller's own document,
+   * for a reply past the budget: the complete document's would name what the
+   * caller may not see. Undefined when the caller's document has none.
+   */
+  async function callerFields (request: FastifyRequest, name: string): Promise<RouteFieldsDescription | undefined> {
+    try {
+      const { document } = await callerView(request)
+      const operation = documentOperations(document, include, routeOf).find((candidate) => candidate.name === name)?.operation
+      return isRecord(operation?.['x-restricted-fields']) ? operation['x-restricted-fields'] as unknown as RouteFieldsDescription : undefined
+    } catch {
+      // A document that cannot be made now (a rule that threw): the message goes without the route's field sets.
+      return undefined
+    }
+  }
+
+  /** Runs `call`'s route with `args` as the caller of `request` would over HTTP; a reply past the budget is not sent. */
   async function callRoute (request: FastifyRequest, call: ToolCall, args: unknown, name: string): Promise<ToolResult> {
     const target = callUrl(call, args, maxArgumentsLength)
     if ('refused' in target) return target.refused
+    let response
     try {
-      const response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
-      return callResult(call, response.statusCode, response.body)
+      response = await fastify.inject({ method: 'GET', url: target.url, headers: forwarded(request), remoteAddress: request.socket.remoteAddress })
     } catch (error) {
       request.log.error({ err: error, tool: name }, 'MCP tool call failed')
       return errorResult(new ToolFailedError())
     }
+    // A character is at most three bytes, so a body of no more characters than the budget's tokens fits: no count needed.
+    if (response.statusCode >= 200 && response.statusCode < 300 && response.body.length > maxResultTokens) {
+      const oversized = oversizedResult(response.body, maxResultTokens, await callerFields(request, name), call.queryParams)
+      if (oversized !== null) return errorResult(oversized)
+    }
+    return callResult(call, response.statusCode, response.body)
   }
 
   /** A call of one of the discovery mode's tools, answered from the caller's own document. */
@@ -258,7 +294,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     }
     // The caller's document has it, so the complete one has it too: the same routes, fewer fields.
     const tool = callableTool(operation) as Tool
-    return await callRoute(request, { ...tool.call, structured: false }, given.arguments, operation)
+    return await callRoute(request, tool.call, given.arguments, operation)
   }
 
   function toolServer (request: FastifyRequest): ToolServer {
@@ -319,4 +355,4 @@ const plugin = fp(restrictedFieldsMcp, {
 
 export default plugin
 export { plugin as restrictedFieldsMcp }
-export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, QueryTooLongError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'
+export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, QueryTooLongError, ResultTooLargeError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'

@@ -68,6 +68,67 @@ function referenceCounts (schema: unknown, components: Json, budget: SchemaBudge
   return counts
 }
 
+/** Whether a schema limits the names of its properties to those it declares itself (`additionalProperties` false or a schema). */
+function limitsNames (schema: Json): boolean {
+  return schema.additionalProperties !== undefined && schema.additionalProperties !== true
+}
+
+/**
+ * Keywords of the same value whose schemas a record does not take as its
+ * own: `not` says what it is not, `if` only tests which branch it takes.
+ */
+const NOT_MERGED = new Set(['not', 'if'])
+
+/**
+ * The names and patterns of the properties that `schema`'s members declare
+ * (its `$ref`'s target, the schemas of `allOf`, `anyOf`, `oneOf`, `then`,
+ * `else`, and theirs in turn): fast-json-stringify merges them into the
+ * record before it reads `additionalProperties`, so a record holds them.
+ */
+function memberProperties (schema: Json, components: Json, budget: SchemaBudget): { names: Set<string>, patterns: Set<string> } {
+  const names = new Set<string>()
+  const patterns = new Set<string>()
+  const seen = new Set<unknown>([schema])
+  const pending: Json[] = []
+  const member = (value: unknown): void => {
+    if (!isRecord(value) || seen.has(value)) return
+    seen.add(value)
+    pending.push(value)
+    for (const name of Object.keys(isRecord(value.properties) ? value.properties : {})) names.add(name)
+    for (const pattern of Object.keys(isRecord(value.patternProperties) ? value.patternProperties : {})) patterns.add(pattern)
+  }
+  for (let value: Json | undefined = schema; value !== undefined; value = pending.pop()) {
+    budget.spend()
+    if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) member(components[decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))])
+    for (const [keyword, held] of Object.entries(value)) {
+      if (NOT_MERGED.has(keyword) || OPENAPI_ONLY.has(keyword)) continue
+      for (const { schema: inner, describes } of heldSchemas(keyword, held)) if (describes === 'same') member(inner)
+    }
+  }
+  return { names, patterns }
+}
+
+/**
+ * `converted` (the JSON Schema of `source`) with the properties its members
+ * declare added to its own, as schemas that take any value: a JSON Schema
+ * validator reads `additionalProperties` against the record's own
+ * `properties` alone, and would refuse every record that fast-json-stringify
+ * wrote with a member's field. The members still check their fields' values.
+ */
+function withMemberProperties (converted: Json, source: Json, components: Json, budget: SchemaBudget): Json {
+  if (!limitsNames(converted)) return converted
+  const { names, patterns } = memberProperties(source, components, budget)
+  const properties: Json = isRecord(converted.properties) ? { ...converted.properties } : {}
+  const patternProperties: Json = isRecord(converted.patternProperties) ? { ...converted.patternProperties } : {}
+  for (const name of names) if (!Object.hasOwn(properties, name)) properties[name] = {}
+  for (const pattern of patterns) if (!Object.hasOwn(patternProperties, pattern)) patternProperties[pattern] = {}
+  return {
+    ...converted,
+    ...Object.keys(properties).length === 0 ? {} : { properties },
+    ...Object.keys(patternProperties).length === 0 ? {} : { patternProperties }
+  }
+}
+
 /**
  * The self-contained JSON Schema of `schema`, whose `$ref`s point into
  * `components` (the document's `components.schemas`). `openapi30` converts
@@ -105,7 +166,7 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
       // Written in place, the schema takes them as its own, unless it has keywords of the same names.
       const merged = keys.length === 0
         ? target
-        : target.$ref === undefined && keys.every((key) => !Object.hasOwn(target, key)) ? { ...target, ...beside } : { ...beside, allOf: [target] }
+        : withMemberProperties(target.$ref === undefined && keys.every((key) => !Object.hasOwn(target, key)) ? { ...target, ...beside } : { ...beside, allOf: [target] }, value, components, budget)
       return openapi30 && nullable === true ? withNull(merged) : merged
     }
     const converted: Json = {}
@@ -120,7 +181,8 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
         converted[keyword] = member
       }
     }
-    return openapi30 && value.nullable === true ? withNull(converted) : converted
+    const record = withMemberProperties(converted, value, components, budget)
+    return openapi30 && value.nullable === true ? withNull(record) : record
   }
 
   const root = convert(schema, true)

@@ -9,6 +9,7 @@
 import { isRecord } from '../json.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import { SchemaBudget, toJsonSchema, withNull } from './json-schema.js'
+import type { BoundRoute } from './routes.js'
 
 type Json = Record<string, any>
 
@@ -28,8 +29,9 @@ export type IncludeTools = (route: ToolRoute) => boolean
 
 /** What a call needs to run the tool's route. */
 export interface ToolCall {
-  /** The document's path, with `{name}` for each path parameter. */
+  /** The route's URL as registered, with `{name}` for each of its parameters: never the document's path. */
   path: string
+  /** The path parameters the tool takes: the route's, each of them documented. */
   pathParams: readonly string[]
   queryParams: readonly string[]
   /** The names of the arguments that are arrays: each member is sent as a parameter of its own. */
@@ -72,6 +74,21 @@ function sentence (text: string): string {
   const trimmed = text.trim()
   return /[.!?:]$/.test(trimmed) ? trimmed : `${trimmed}.`
 }
+
+/**
+ * Which route an operation of a document runs, or undefined when it runs
+ * none. The plugin binds each operation to the route it was declared from
+ * (routes.ts); a document with no app behind it (its tools described, not
+ * called) is read at its own paths.
+ */
+export type RouteOf = (operation: Json, path: string) => BoundRoute | undefined
+
+/**
+ * The document's own path as the route, filled from its documented
+ * parameters alone: for documents whose tools are described, never for the
+ * plugin's calls.
+ */
+export const documentPathRoute: RouteOf = (_operation, path) => ({ url: path, template: path, params: [] })
 
 /** The tool's description: the operation's own words, then how to choose fields on it. */
 export function toolDescription (operation: Json, fields: RouteFieldsDescription | undefined): string {
@@ -130,11 +147,10 @@ function successSchema (operation: Json, status: string | undefined): unknown {
 }
 
 /**
- * The tool of one `GET` operation of the caller's document; without
- * `outputs`, its definition has no output schema (and its call is not
- * structured). `budget` bounds the schema objects read and written.
+ * The tool of one `GET` operation of the caller's document. `budget` bounds
+ * the schema objects read and written.
  */
-export function operationTool (document: Json, { path, pathItem, operation, name }: DocumentOperation, outputs: boolean, budget: SchemaBudget): Tool {
+export function operationTool (document: Json, { pathItem, operation, name, route }: DocumentOperation, budget: SchemaBudget): Tool {
   const components: Json = isRecord(document.components?.schemas) ? document.components.schemas : {}
   const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0')
   const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
@@ -170,9 +186,18 @@ export function operationTool (document: Json, { path, pathItem, operation, name
     else if (Object.keys(schema).some((keyword) => keyword !== 'description')) schema = withNull(schema)
     properties[name] = schema
   }
+  // A parameter of the route that its operation does not document (a `params` schema that leaves it out) is still one a call must fill.
+  // One documented in the query only goes to the path: the route takes it there.
+  for (const name of route.params) {
+    if (pathParams.includes(name)) continue
+    if (queryParams.includes(name)) queryParams.splice(queryParams.indexOf(name), 1)
+    pathParams.push(name)
+    if (!required.includes(name)) required.push(name)
+    properties[name] ??= { type: 'string' }
+  }
   const inputSchema: Json = { type: 'object', properties, ...required.length > 0 ? { required } : {}, additionalProperties: false }
   // The primary restricted status comes first; its reply is what a tool call returns.
-  const reply = outputs ? successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0]) : undefined
+  const reply = successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0])
   let outputSchema: Json | undefined
   let wrapped = false
   if (reply !== undefined) {
@@ -194,24 +219,28 @@ export function operationTool (document: Json, { path, pathItem, operation, name
       ...outputSchema === undefined ? {} : { outputSchema },
       annotations: { readOnlyHint: true, openWorldHint: false }
     },
-    call: { path, pathParams, queryParams, arrays, structured: outputSchema !== undefined, wrapped }
+    call: { path: route.template, pathParams, queryParams, arrays, structured: outputSchema !== undefined, wrapped }
   }
 }
 
-/** An included `GET` operation of a document, with its tool's name. */
+/** An included `GET` operation of a document, with its tool's name and the route it runs. */
 export interface DocumentOperation {
   name: string
+  /** The document's path, as an agent is shown it. */
   path: string
   pathItem: Json
   operation: Json
+  route: BoundRoute
 }
 
 /**
- * The `GET` operations of a document that `include` takes, in the
- * document's order, each with its tool's name: two operations that would get
- * the same name are told apart by a number.
+ * The `GET` operations of a document that `include` takes and that run a
+ * route (`routeOf`), in the document's order, each with its tool's name: two
+ * operations that would get the same name are told apart by a number. An
+ * operation whose route has a parameter the operation does not document is
+ * left out: a call could not fill it.
  */
-export function documentOperations (document: unknown, include: IncludeTools = includeRestrictedRoutes): DocumentOperation[] {
+export function documentOperations (document: unknown, include: IncludeTools = includeRestrictedRoutes, routeOf: RouteOf = documentPathRoute): DocumentOperation[] {
   if (!isRecord(document) || !isRecord(document.paths)) return []
   const operations: DocumentOperation[] = []
   const taken = new Set<string>()
@@ -221,10 +250,12 @@ export function documentOperations (document: unknown, include: IncludeTools = i
     const route: ToolRoute = { method: 'GET', path, restricted: isRecord(operation['x-restricted-fields']) }
     if (typeof operation.operationId === 'string') route.operationId = operation.operationId
     if (!include(route)) continue
+    const bound = routeOf(operation, path)
+    if (bound === undefined) continue
     let name = toolName(operation.operationId, path)
     for (let suffix = 2; taken.has(name); suffix++) name = `${toolName(operation.operationId, path).slice(0, MAX_NAME_LENGTH - 1 - String(suffix).length)}_${suffix}`
     taken.add(name)
-    operations.push({ name, path, pathItem: pathItem as Json, operation })
+    operations.push({ name, path, pathItem: pathItem as Json, operation, route: bound })
   }
   return operations
 }
@@ -234,6 +265,6 @@ export function documentOperations (document: unknown, include: IncludeTools = i
  * `documentOperations`. `budget` bounds the schema objects of them all: past
  * it, ToolSchemasTooLargeError.
  */
-export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes, budget = new SchemaBudget(Infinity)): Tool[] {
-  return documentOperations(document, include).map((operation) => operationTool(document as Json, operation, true, budget))
+export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes, budget = new SchemaBudget(Infinity), routeOf: RouteOf = documentPathRoute): Tool[] {
+  return documentOperations(document, include, routeOf).map((operation) => operationTool(document as Json, operation, budget))
 }

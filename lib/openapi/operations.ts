@@ -15,7 +15,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * package stays as light for apps that document nothing.
  */
 let documentPath: ((url: string) => string) | undefined
-function formatParamUrl (url: string): string {
+export function formatParamUrl (url: string): string {
   documentPath ??= (createRequire(import.meta.url)('@fastify/swagger') as { formatParamUrl: (url: string) => string }).formatParamUrl
   return documentPath(url)
 }

@@ -49,7 +49,7 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
     'listUsers: GET /api/users/ (List the users, a page at a time)'
   ].join('\n'))
   const described = await text(anonymous, 'describe_operation', { operation: 'getUser' })
-  t.match(described, /^getUser: GET \/api\/users\/\{id\}\nGet one user\. The user with this id, or a 404\.\nArguments:\n- id \(path, required\): \{"type":"integer","minimum":1\} The id of the user\.\n/)
+  t.match(described, /^getUser: GET \/api\/users\/\{id\}\nGet one user\. The user with this id, or a 404\.\nWithout only: every field\.\nField sets: @summary is id, name\.\nArguments:\n- id \(path, required\): \{"type":"integer","minimum":1\} The id of the user\.\n/)
   t.match(described, /\nFields: id, name, email, is_staff, profile\{\}, posts\{\}\n/)
   t.notMatch(described, /last_login|phone/)
   t.match(await text(staff, 'describe_operation', { operation: 'getUser' }), /\nFields: id, name, email, is_staff, profile\{\}, posts\{\}, last_login\n/)
@@ -60,10 +60,10 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
   t.equal(await text(anonymous, 'describe_operation', { operation: 'getUser', fields: 'last_login' }), none)
   t.equal(await text(anonymous, 'describe_operation', { operation: 'getUser', fields: 'nothing', extra: null }), none)
 
-  // A call is the route's reply, as over HTTP with the same credentials, as text.
+  // A call is the route's reply, as over HTTP with the same credentials, as text and as structured content.
   for (const [client, headers] of [[anonymous, {}], [staff, STAFF]] as const) {
     const http = await (await fetch(new URL('/api/users/3?only=name&only=profile', origin), { headers })).text()
-    t.strictSame(await client.callTool({ name: 'call_operation', arguments: { operation: 'getUser', arguments: { id: 3, only: ['name', 'profile'] } } }), { content: [{ type: 'text', text: http }] })
+    t.strictSame(await client.callTool({ name: 'call_operation', arguments: { operation: 'getUser', arguments: { id: 3, only: ['name', 'profile'] } } }), { content: [{ type: 'text', text: http }], structuredContent: JSON.parse(http) })
   }
   const invalid = (message: string): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_INVALID_ARGUMENTS', error: 'Bad Request', message }) }], isError: true })
   const cases: Array<[string, Record<string, unknown>, ToolResult]> = [

@@ -65,24 +65,24 @@ test('a description says what the operation takes, its top-level fields marked w
   t.equal(view.describe('issues_list-for-repo', undefined, budget()), [
     'issues_list-for-repo: GET /repos/{owner}/{repo}/issues',
     'List repository issues. Issues and pull requests. Newest first.',
+    'Without only: id, title (@default).',
+    'Field sets: @card is id, title.',
     'Arguments:',
     '- owner (path, required): {"type":"string"} The account owner of the repository.',
     '- repo (path, required): {"type":"string"}',
     '- state (query): {"type":["string","null"],"enum":["open","closed",null]}',
     '- only, defer (query): lists of field names, to keep and to leave out',
     'Fields: id, title, user{}, labels{}',
-    "{} marks nested fields: name one in describe_operation's fields to list them; dotted paths choose them (a.b).",
-    'Field sets: @card is id, title.',
-    'Without only: id, title (@default).'
+    "{} marks nested fields: name one in describe_operation's fields to list them; dotted paths choose them (a.b)."
   ].join('\n'))
   const cases: Array<[string, string | undefined, string | null]> = [
     ['issues_list-for-repo', 'user', 'Fields of issues_list-for-repo under user: user.login, user.plan{}'],
     ['issues_list-for-repo', 'user.plan', 'Fields of issues_list-for-repo under user.plan: user.plan.name'],
     ['issues_list-for-repo', 'title', 'No fields are nested under that field in issues_list-for-repo; describe_operation without fields lists the top level.'],
     ['issues_list-for-repo', 'secret', 'No fields are nested under that field in issues_list-for-repo; describe_operation without fields lists the top level.'],
-    ['issues_get', undefined, 'issues_get: GET /repos/{owner}/{repo}/issues/{number}\nGet an issue\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.\nWithout only: every field.'],
+    ['issues_get', undefined, 'issues_get: GET /repos/{owner}/{repo}/issues/{number}\nGet an issue\nWithout only: every field.\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.'],
     ['users_get-by-username', '', 'users_get-by-username: GET /users/{username}\nGet a user\nArguments: none.\nFields: not selectable; the whole reply is sent.'],
-    ['meta_root', undefined, `meta_root: GET /meta\n${'x'.repeat(200)}. ${'y'.repeat(197)}…\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.\nWithout only: every field.`],
+    ['meta_root', undefined, `meta_root: GET /meta\n${'x'.repeat(200)}. ${'y'.repeat(197)}…\nWithout only: every field.\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.`],
     ['get_plain', undefined, 'get_plain: GET /plain\nArguments:\n- q (query): {}\nFields: not selectable; the whole reply is sent.'],
     ['nothing', undefined, null]
   ]

@@ -66,3 +66,26 @@ test('shared components stay shared however often they are reached, within the b
   const budget = new SchemaBudget(5000)
   t.throws(() => toJsonSchema({ $ref: '#/components/schemas/s0' }, chain, true, budget), { code: 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE' })
 })
+
+test('a record closed beside its members takes the names they declare, as fast-json-stringify merges them', async (t) => {
+  const members = {
+    named: { type: 'object', properties: { id: { type: 'integer' } }, patternProperties: { '^x-': { type: 'string' } } },
+    nested: { allOf: [{ $ref: '#/components/schemas/named' }, { properties: { deep: { type: 'string' } } }] }
+  }
+  const cases: Array<[string, unknown, unknown]> = [
+    ['allOf members, one through a reference, and their own members',
+      { type: 'object', properties: { own: { type: 'string' } }, allOf: [{ $ref: '#/components/schemas/nested' }, { properties: { own: { type: 'integer' }, more: { type: 'boolean' } } }], additionalProperties: false },
+      { type: 'object', properties: { own: { type: 'string' }, id: {}, deep: {}, more: {} }, allOf: [{ allOf: [{ type: 'object', properties: { id: { type: 'integer' } }, patternProperties: { '^x-': { type: 'string' } } }, { properties: { deep: { type: 'string' } } }] }, { properties: { own: { type: 'integer' }, more: { type: 'boolean' } } }], additionalProperties: false, patternProperties: { '^x-': {} } }],
+    ['variants and branches, but not what `not` and `if` declare',
+      { type: 'object', anyOf: [{ properties: { a: {} } }], oneOf: [{ properties: { b: {} } }], if: { properties: { c: {} } }, then: { properties: { d: {} } }, else: { properties: { e: {} } }, not: { properties: { f: {} } }, additionalProperties: { type: 'string' } },
+      { type: 'object', anyOf: [{ properties: { a: {} } }], oneOf: [{ properties: { b: {} } }], if: { properties: { c: {} } }, then: { properties: { d: {} } }, else: { properties: { e: {} } }, not: { properties: { f: {} } }, additionalProperties: { type: 'string' }, properties: { a: {}, b: {}, d: {}, e: {} } }],
+    ['a reference with a closing keyword beside it',
+      { $ref: '#/components/schemas/named', additionalProperties: false },
+      { type: 'object', properties: { id: { type: 'integer' } }, patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false }],
+    ['an open record is left as it is', { allOf: [{ properties: { a: {} } }], additionalProperties: true }, { allOf: [{ properties: { a: {} } }], additionalProperties: true }],
+    ['a closed record without members is left as it is', { properties: { a: {} }, additionalProperties: false }, { properties: { a: {} }, additionalProperties: false }],
+    ['a member met twice is read once', { allOf: [{ $ref: '#/components/schemas/named' }, { $ref: '#/components/schemas/named' }], additionalProperties: false },
+      { allOf: [{ $ref: '#/$defs/named' }, { $ref: '#/$defs/named' }], additionalProperties: false, properties: { id: {} }, patternProperties: { '^x-': {} }, $defs: { named: { type: 'object', properties: { id: { type: 'integer' } }, patternProperties: { '^x-': { type: 'string' } } } } }]
+  ]
+  for (const [title, schema, expected] of cases) t.strictSame(toJsonSchema(schema, members, false), expected, title)
+})

@@ -847,3 +847,19 @@ test('a caller\'s document that still names a hidden field is refused with Docum
   t.throws(() => restrictedDocument(document, routes(route), hidden), refused, 'without a listener too')
   t.strictSame(Object.keys((restrictedDocument(document, routes(route)) as Json).paths), ['/users'], 'the complete document is served')
 })
+
+test('a level that loses branches declaring its fields is no longer closed to them: every record the route writes fits the relaxed schema', async (t) => {
+  const branches = {
+    type: 'object',
+    properties: { kind: { type: 'string' } },
+    if: { properties: { kind: { const: 'a' } } },
+    then: { properties: { extra: { type: 'integer' } } },
+    else: { properties: { other: { type: 'string' } } }
+  }
+  for (const closing of [{ additionalProperties: false }, { additionalProperties: { type: 'string' } }]) {
+    t.strictSame(relax({ ...branches, ...closing }).schema, { type: 'object', properties: { kind: { type: 'string' } } }, JSON.stringify(closing))
+  }
+  t.strictSame(relax({ ...branches, additionalProperties: true }).schema, { type: 'object', properties: { kind: { type: 'string' } }, additionalProperties: true }, 'an open level stays open')
+  t.strictSame(relax({ type: 'object', properties: { a: { type: 'string' } }, dependentSchemas: { a: { properties: { b: { type: 'string' } } } }, additionalProperties: false }).schema, { type: 'object', properties: { a: { type: 'string' } } }, 'nor over fields that depend on others')
+  t.strictSame(relax({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], then: { required: ['a'] }, additionalProperties: false }).schema, { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, 'branches that declare no field leave it closed')
+})

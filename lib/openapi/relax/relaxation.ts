@@ -8,7 +8,7 @@
 import { bodyTrie, trieText } from '../../hidden-paths.js'
 import { MAX_REF_HOPS, isRecord } from '../../json.js'
 import type { PathTrie } from '../../schema/tree.js'
-import { COMPOSITIONS, REQUIRING, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
+import { COMPOSITIONS, CONDITIONALS, REQUIRING, TESTS, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
 import type { Describes } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
 import type { Components } from '../components.js'
@@ -21,6 +21,9 @@ import { namesPathOf } from './names.js'
 // The keywords that can make a shorter object invalid (REQUIRING) go at a level
 // that can be restricted: a loosened schema stays true to every response the
 // full one allowed. `discriminator` names a property a restriction may leave out.
+
+/** Requiring keywords whose schemas may declare fields of the level itself, which fast-json-stringify writes. */
+const BRANCHES = [...CONDITIONALS].filter((keyword) => !TESTS.has(keyword))
 
 const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 
@@ -76,8 +79,10 @@ export class Relaxation {
     let changed = false
     let relaxed: Json = {}
     const maps = hidden === null ? null : this.#levelMaps(depth, hidden)
+    // Branches that declare fields go (their fields may be left out); a level that closed its names over them cannot stay closed.
+    const losesDeclarations = relaxing && BRANCHES.some((keyword) => heldSchemas(keyword, schema[keyword]).some(({ schema: branch }) => isRecord(branch) && (isRecord(branch.properties) || isRecord(branch.patternProperties))))
     for (const [keyword, value] of Object.entries(schema)) {
-      if (relaxing && REQUIRING.has(keyword)) {
+      if (relaxing && (REQUIRING.has(keyword) || (losesDeclarations && keyword === 'additionalProperties' && value !== true))) {
         changed = true
         continue
       }
