@@ -7,8 +7,34 @@
  */
 import type { Below, DeclaredPaths, Head, IsList, IsUnion, Leaf } from './paths.js'
 
+/** Whether two types are the same type, modifiers and all. */
+type Identical<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extends B ? 1 : 2) ? true : false
+
+/** The members of the union `All` identical to `T`: `T`'s twins, itself among them. */
+type Twins<T, All> = All extends unknown ? (Identical<All, T> extends true ? All : never) : never
+
+/** One member of a union, the same one for the same union: the last, as the checker orders them. */
+type OneOf<U> = ((U extends unknown ? (member: () => U) => void : never) extends (member: infer Each) => void ? Each : never) extends () => infer Last ? Last : never
+
+/**
+ * A union with identical members made one: variants of a record that a
+ * selection narrows to the same object are one object. Each member is
+ * replaced by one of its twins, the same for all of them, which the union
+ * then holds once.
+ */
+export type Collapsed<U> = Exclude<U, Leaf> extends infer Records
+  ? Identical<Records, OneOf<Records>> extends true ? U : TwinsMadeOne<U, Records>
+  : U
+
+type TwinsMadeOne<U, Records> = U extends Leaf ? U : OneOf<Twins<U, Records>>
+
+/** `Collapsed`, where only it can matter: when the type narrowed is a union of records (a check much cheaper than the collapse). */
+type CollapsedIf<T, U> = true extends IsUnion<Exclude<T, Leaf>> ? Collapsed<U> : U
+
 /** `Selected` without its check of the paths, for the recursion and for `Restricted`, which checks its own. */
-export type Select<T, P extends string> = T extends Leaf
+export type Select<T, P extends string> = CollapsedIf<T, SelectEach<T, P>>
+
+type SelectEach<T, P extends string> = T extends Leaf
   ? T
   : IsList<T> extends true
     ? Array<Select<(T & readonly unknown[])[number], P>>
@@ -30,7 +56,9 @@ export type Select<T, P extends string> = T extends Leaf
 export type Selected<T, P extends DeclaredPaths<T>> = Select<T, P>
 
 /** `Deferred` without its check of the paths. */
-export type Defer<T, D extends string> = [D] extends [never]
+export type Defer<T, D extends string> = CollapsedIf<T, DeferEach<T, D>>
+
+type DeferEach<T, D extends string> = [D] extends [never]
   ? T
   : T extends Leaf
     ? T
@@ -51,7 +79,9 @@ export type Defer<T, D extends string> = [D] extends [never]
 export type Deferred<T, D extends DeclaredPaths<T>> = Defer<T, D>
 
 /** The records with every field optional, at every depth: what a selection not known to the types may send. */
-export type Loosened<T> = T extends Leaf
+export type Loosened<T> = CollapsedIf<T, LoosenedEach<T>>
+
+type LoosenedEach<T> = T extends Leaf
   ? T
   : IsList<T> extends true
     ? Array<Loosened<(T & readonly unknown[])[number]>>
@@ -69,7 +99,9 @@ type Flat<T> = { [K in keyof T]: T[K] }
  * that only they name is optional. `Whole` says the object may also have
  * been sent whole (an uncertain name named it), so that every field is.
  */
-export type SelectSome<T, P extends string, Maybe extends string, Whole extends boolean> = T extends Leaf
+export type SelectSome<T, P extends string, Maybe extends string, Whole extends boolean> = CollapsedIf<T, SelectSomeEach<T, P, Maybe, Whole>>
+
+type SelectSomeEach<T, P extends string, Maybe extends string, Whole extends boolean> = T extends Leaf
   ? T
   : IsList<T> extends true
     ? Array<SelectSome<(T & readonly unknown[])[number], P, Maybe, Whole>>
@@ -97,7 +129,9 @@ type SomeOf<T, K extends keyof T, P extends string, Maybe extends string, Whole 
 type SomeBelow<V, P extends string, Maybe extends string, Whole extends boolean> = [P | Maybe] extends [never] ? V : SelectSome<V, P, Maybe, Whole>
 
 /** `Defer` where some names may or may not have been deferred (`Maybe`): a field they name is optional. */
-export type DeferSome<T, D extends string, Maybe extends string> = T extends Leaf
+export type DeferSome<T, D extends string, Maybe extends string> = CollapsedIf<T, DeferSomeEach<T, D, Maybe>>
+
+type DeferSomeEach<T, D extends string, Maybe extends string> = T extends Leaf
   ? T
   : IsList<T> extends true
     ? Array<DeferSome<(T & readonly unknown[])[number], D, Maybe>>

@@ -61,15 +61,37 @@ type Uncertain<L> = L extends readonly unknown[] ? { [I in keyof L]: IsUnion<L[I
 /** The names of a list that are sent whatever a union-typed name of it turns out to be. */
 type Certain<L> = L extends readonly unknown[] ? { [I in keyof L]: IsUnion<L[I]> extends true ? never : L[I] }[number] : never
 
-/** The records of literal lists one of whose names is a union: what is certain kept as it is, the rest optional. */
-type NarrowedSome<R extends RouteShape, Only, Deferred> = DeferSome<
-  SelectSome<R['record'], SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, Certain<Only> & string>, Expanded<R, Uncertain<Only> & string>, false>,
-  Certain<Deferred> & string,
-  Uncertain<Deferred> & string
->
+/**
+ * The paths one branch of a list sends whatever its union-typed names turn
+ * out to be: its other names expanded, the route's default fields when it
+ * sends none. A list written as a condition (`flag ? ['id'] : ['id', 'name']`)
+ * is a union of lists, its branches, one of which is sent.
+ */
+type SurePaths<R extends RouteShape, L> = SendsNothing<L> extends true ? DefaultPaths<R> : Expanded<R, Certain<L> & string>
 
-/** The paths `only` keeps: its names expanded, or the route's default fields when it sends none. */
-type OnlyPaths<R extends RouteShape, Only> = SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, (Only & readonly string[])[number]>
+/** The paths every branch of `only` sends: what each sends for certain, in common (read as the intersection of their unions). */
+type SentByEvery<R extends RouteShape, L> = (L extends unknown ? (sent: SurePaths<R, L>) => void : never) extends (sent: infer Sure) => void ? Sure & string : never
+
+/** The paths some branch of `only` may send. */
+type SentBySome<R extends RouteShape, L> = L extends unknown ? SurePaths<R, L> | Expanded<R, Uncertain<L> & string> : never
+
+/** The names every branch of `defer` leaves out for certain. */
+type DeferredByEvery<L> = (L extends unknown ? (sent: Certain<L>) => void : never) extends (sent: infer Sure) => void ? Sure & string : never
+
+/**
+ * The records of literal lists that may send one of several selections: a
+ * list written as a condition, or with a name typed as a union. What every
+ * one of them keeps is kept as it is; a field that some keep and others
+ * leave out, or that some leave out by `defer`, is optional.
+ */
+type NarrowedSome<R extends RouteShape, Only, Deferred> = SentByEvery<R, Only> extends infer Sure extends string
+  ? DeferredByEvery<Deferred> extends infer SureDeferred extends string
+    ? DeferSome<SelectSome<R['record'], Sure, Exclude<SentBySome<R, Only>, Sure>, false>, SureDeferred, Exclude<Certain<Deferred> | Uncertain<Deferred>, SureDeferred> & string>
+    : never
+  : never
+
+/** The paths `only` may keep: its names expanded, or the route's default fields when it sends none; each branch's, for a list written as a condition. */
+type OnlyPaths<R extends RouteShape, Only> = Only extends unknown ? SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, (Only & readonly string[])[number]> : never
 
 /**
  * The reply a request sends on a route, given its `only` and `defer` lists
@@ -82,7 +104,10 @@ type OnlyPaths<R extends RouteShape, Only> = SendsNothing<Only> extends true ? D
 export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['reply'], R['records'], R['key'],
   [IsLiteral<Only>, IsLiteral<Deferred>] extends [true, true]
     ? [Uncertain<Only> | Uncertain<Deferred>] extends [never]
-        ? Defer<Select<R['record'], OnlyPaths<R, Only>>, [Deferred] extends [readonly string[]] ? Deferred[number] : never>
+        ? true extends IsUnion<Only> | IsUnion<Deferred>
+          // A list written as a condition sends one of its branches: the fields some branch leaves out may be absent.
+          ? NarrowedSome<R, Only, Deferred>
+          : Defer<Select<R['record'], OnlyPaths<R, Only>>, [Deferred] extends [readonly string[]] ? Deferred[number] : never>
         // A name typed as a union sends one of its members: the fields only such names keep, or leave out, may be absent.
         : NarrowedSome<R, Only, Deferred>
     // Any of the names may be sent: the widest records it may keep, none of their fields certain.
