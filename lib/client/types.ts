@@ -181,8 +181,8 @@ export type RestrictedResult<O extends RestrictedOperation, Init> =
   | { data: RestrictedData<O, Init>, error?: never, response: Response }
   | { data?: never, error: ErrorBody<O>, response: Response }
 
-/** Where the selection sits in a call's options: the list `only` and `defer` send are read from the query. */
-interface WrittenQuery<Query> { readonly params?: { readonly query?: Query } }
+/** Where the selection sits in a call's options: the lists `only` and `defer` send are read from the query. */
+export interface WrittenQuery<Query> { readonly params?: { readonly query?: Query } }
 
 /**
  * The query a call writes, inferred on its own, then gone: `{}` once it is
