@@ -27,6 +27,14 @@ export async function query (): Promise<void> {
   const inPath = await api.GET('/repos/{owner}/labels/{label}/issues', { params: { path: { owner: 'ada', label: 'bug' }, query: { state: 'closed', only: ['title'] } } })
   const enumPath: Expect<Equal<typeof inPath.data, Array<{ title: string }> | undefined>> = true
   console.log(state, enums, scalars, lists, defer, enumPath, open, sorted, paged, labelled, deferred, inPath)
+  // Options built outside the call keep their literals only when declared so; widened, they do not compile.
+  const fixed = { state: 'open', only: ['id'] } as const
+  const built = await api.GET('/repos/{owner}/issues', { params: { path, query: fixed } })
+  const asConst: Expect<Equal<typeof built.data, Array<{ id: number }> | undefined>> = true
+  const widened = { state: 'open', only: ['id'] }
+  // @ts-expect-error the state is a string, and the list any strings
+  await api.GET('/repos/{owner}/issues', { params: { path, query: widened } })
+  console.log(asConst, built)
   // @ts-expect-error body was not selected
   console.log(open.data?.[0].body)
   // @ts-expect-error 'opened' is no state
