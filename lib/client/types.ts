@@ -142,8 +142,9 @@ export type RestrictedInit<O extends RestrictedOperation> = CallOptions & Reques
   ? { readonly params?: RestrictedParams<O> }
   : { readonly params: RestrictedParams<O> })
 
+/** The list a call's options send under the parameter `Name`: undefined when they send none. */
 type Sent<Init, Name extends string> = Init extends { readonly params?: { readonly query?: infer Q } }
-  ? Q extends { readonly [K in Name]?: infer L } ? L : undefined
+  ? Name extends keyof Q ? Q[Name] : undefined
   : undefined
 
 /** What narrowing one status needs: its records, with the operation's sets, default fields and depth. */
@@ -180,11 +181,28 @@ export type RestrictedResult<O extends RestrictedOperation, Init> =
   | { data: RestrictedData<O, Init>, error?: never, response: Response }
   | { data?: never, error: ErrorBody<O>, response: Response }
 
+/** Where the selection sits in a call's options: the lists `only` and `defer` send are read from the query. */
+export interface WrittenQuery<Query> { readonly params?: { readonly query?: Query } }
+
+/**
+ * The query a call writes, inferred on its own, then gone: `{}` once it is
+ * known, so that the call's options are checked against the operation's
+ * types alone (a misspelt parameter or body field is refused), and nothing
+ * else of them is inferred. Were the options inferred as one type, an enum
+ * literal beside the selection (`state: 'open'`) would be widened to
+ * `string`, the inference would fail the operation's types, and the checker
+ * would fall back to them, whose lists are not literals: the selection
+ * would be lost without a word. The checker infers through both branches of
+ * the condition, which stays open until the query is known.
+ */
+type QueryInferred<Query> = [Query] extends [never] ? WrittenQuery<Query> : {}
+
 /** One method of the client: a call to an operation, with or without options; a restricted one's records narrowed, another's reply as documented. */
 export interface RestrictedMethod<Routes, M extends Method> {
   /** Without options: the route's default fields, or every field. */
   <P extends CallablePaths<Routes, M>>(path: InitOptional<OperationOf<Routes, P, M>> extends true ? P : never): Promise<RestrictedResult<OperationOf<Routes, P, M>, {}>>
-  <P extends CallablePaths<Routes, M>, Init extends RestrictedInit<OperationOf<Routes, P, M>>>(path: P, init: Init): Promise<RestrictedResult<OperationOf<Routes, P, M>, Init>>
+  /** With options: the selection their query writes narrows the reply; their other parameters and body are the operation's, and change nothing of it. */
+  <P extends CallablePaths<Routes, M>, Query>(path: P, init: RestrictedInit<OperationOf<Routes, P, M>> & QueryInferred<Query>): Promise<RestrictedResult<OperationOf<Routes, P, M>, WrittenQuery<Query>>>
 }
 
 /**

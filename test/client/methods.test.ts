@@ -91,6 +91,61 @@ async function itemsApp (): Promise<FastifyInstance> {
   return app
 }
 
+const issue = {
+  $id: 'issue',
+  type: 'object',
+  required: ['id', 'number', 'title', 'state', 'labels', 'user'],
+  properties: {
+    id: { type: 'integer' },
+    number: { type: 'integer' },
+    title: { type: 'string' },
+    body: { type: 'string' },
+    state: { type: 'string', enum: ['open', 'closed'] },
+    labels: { type: 'array', items: { type: 'string', enum: ['bug', 'feature', 'docs'] } },
+    secret: { type: 'string' },
+    user: { type: 'object', required: ['id', 'login'], properties: { id: { type: 'integer' }, login: { type: 'string' } } }
+  }
+}
+const label = { type: 'string', enum: ['bug', 'feature', 'docs'] }
+const issueQuery = {
+  type: 'object',
+  properties: {
+    state: { type: 'string', enum: ['open', 'closed', 'all'] },
+    sort: { type: 'string', enum: ['created', 'updated', 'comments'] },
+    direction: { type: 'string', enum: ['asc', 'desc'] },
+    per_page: { type: 'integer' },
+    pinned: { type: 'boolean' },
+    labels: { type: 'array', items: label }
+  }
+}
+const issueBody = { type: 'object', required: ['title'], properties: { title: { type: 'string' }, state: { type: 'string', enum: ['open', 'closed'] }, labels: { type: 'array', items: label }, priority: { type: 'integer' }, locked: { type: 'boolean' } } }
+const repoParams = { type: 'object', required: ['owner'], properties: { owner: { type: 'string' } } }
+const issueParams = { type: 'object', required: ['owner', 'number'], properties: { owner: { type: 'string' }, number: { type: 'integer' } } }
+
+/** An app with GitHub's kind of parameters: enum query parameters beside numbers, booleans and lists of enums; enum path parameters; bodies with enum fields; on every method. */
+async function issuesApp (): Promise<FastifyInstance> {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'issues', version: '1' } }, refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === undefined ? ['secret'] : [] })
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  app.addSchema(issue)
+  const stored = (query: Json = {}): Json => ({ id: 1, number: 7, title: `${String(query.state)} ${String(query.sort)}`, state: 'open', labels: query.labels ?? [], secret: 's', user: { id: 2, login: 'ada' } })
+  const restricted = { restrictFields: true }
+  app.get<{ Querystring: Json }>('/repos/:owner/issues', { ...restricted, schema: { operationId: 'listIssues', params: repoParams, querystring: issueQuery, response: { 200: { type: 'array', items: { $ref: 'issue#' } } } } },
+    async (request) => [stored(request.query)])
+  app.get('/repos/:owner/labels/:label/issues', { ...restricted, schema: { operationId: 'listLabelIssues', params: { type: 'object', required: ['owner', 'label'], properties: { owner: { type: 'string' }, label } }, querystring: issueQuery, response: { 200: { type: 'array', items: { $ref: 'issue#' } } } } },
+    async () => [stored()])
+  app.post('/repos/:owner/issues', { ...restricted, schema: { operationId: 'createIssue', params: repoParams, querystring: { type: 'object', properties: { notify: { type: 'string', enum: ['all', 'none'] } } }, body: issueBody, response: { 201: { $ref: 'issue#' } } } },
+    async (request, reply) => await reply.code(201).send(stored()))
+  app.put('/repos/:owner/issues/:number', { ...restricted, schema: { operationId: 'replaceIssue', params: issueParams, querystring: { type: 'object', properties: { mode: { type: 'string', enum: ['replace', 'merge'] } } }, body: issueBody, response: { 200: { $ref: 'issue#' } } } },
+    async () => stored())
+  app.patch('/repos/:owner/issues/:number', { ...restricted, schema: { operationId: 'updateIssue', params: issueParams, body: { type: 'object', properties: { state: { type: 'string', enum: ['open', 'closed'] }, state_reason: { type: 'string', enum: ['completed', 'not_planned', 'reopened'] } } }, response: { 200: { $ref: 'issue#' }, 202: { type: 'object', required: ['id', 'state'], properties: { id: { type: 'integer' }, state: { type: 'string', enum: ['open', 'closed'] } } } } } },
+    async () => stored())
+  app.delete('/repos/:owner/issues/:number', { ...restricted, schema: { operationId: 'deleteIssue', params: issueParams, querystring: { type: 'object', properties: { reason: { type: 'string', enum: ['completed', 'not_planned'] } } }, response: { 200: { $ref: 'issue#' } } } },
+    async () => stored())
+  return app
+}
+
 test('the generated types of a route of each method are what the generators write from its document', async (t) => {
   const document = await documentOf()
   const files = {
@@ -118,6 +173,21 @@ test('the generated types of restricted routes with array literals of their own,
     t.equal(readFileSync(generated(name), 'utf8'), text, `test/types/generated/${name} is up to date`)
   }
   t.notMatch(files['items/restricted.ts'] + files['items/api.ts'], /secret/, 'the anonymous document names no hidden field')
+})
+
+test('the generated types of routes with enum, number, boolean and list parameters, enum path parameters and bodies with enum fields are what the generators write', async (t) => {
+  const app = await issuesApp()
+  const document = (await app.inject('/documentation/json')).json()
+  await app.close()
+  const files = {
+    'issues/api.ts': astToString(await openapiTS(JSON.parse(JSON.stringify(document)))),
+    'issues/restricted.ts': restrictedRoutesSource(document, { types: './api.js' })
+  }
+  for (const [name, text] of Object.entries(files)) {
+    if (process.env.WRITE_GENERATED === '1') writeFileSync(generated(name), text)
+    t.equal(readFileSync(generated(name), 'utf8'), text, `test/types/generated/${name} is up to date`)
+  }
+  t.notMatch(files['issues/restricted.ts'] + files['issues/api.ts'], /secret/, 'the anonymous document names no hidden field')
 })
 
 test('one restricted client calls the routes that did not opt in as documented, and the restricted ones with their selection, through openapi-fetch', async (t) => {

@@ -43,6 +43,22 @@ export async function unionNames (which: 'id' | 'name', part: 'owner' | 'labels'
   console.log(exact, both)
 }
 
+export async function conditionals (compact: boolean, brief: boolean): Promise<void> {
+  // A list written as a condition sends one of its branches: a field one of them leaves out may be absent.
+  const either = await api.GET('/items', { params: { query: { only: compact ? ['id'] : ['id', 'name'] } } })
+  const optional: Expect<Equal<typeof either.data, Array<{ id: number, name?: string }> | undefined>> = true
+  // @ts-expect-error the name may not have been sent
+  console.log(optional, either.data?.[0].name.toUpperCase())
+  // A branch that sends nothing sends the route's default fields (here every field).
+  const some = await api.GET('/items', { params: { query: { only: compact ? ['id'] : undefined } } })
+  const orAll: Expect<Equal<typeof some.data, Array<{ id: number, name?: string, labels?: string[], owner?: Owner }> | undefined>> = true
+  // In defer, each branch's names may have been left out; both lists may be conditions.
+  const both = await api.POST('/items', { body: { name: 'Ada' }, params: { query: { only: compact ? ['id', 'owner'] : ['id', 'name', 'owner'], defer: brief ? ['owner.name'] : [] } } })
+  const deferred: Expect<Equal<typeof both.data, { id: number, name?: string, owner: { id: number, name?: string } } | undefined>> = true
+  // @ts-expect-error the owner's name may have been deferred
+  console.log(orAll, deferred, some, both.data?.owner.name.length)
+}
+
 export async function literals (): Promise<void> {
   // A list in the body does not loosen the selection.
   const created = await api.POST('/items', { body: { name: 'Ada', labels: ['x'] }, params: { query: { only: ['id'] } } })

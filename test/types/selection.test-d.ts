@@ -51,6 +51,15 @@ export type PetPaths = Expect<Equal<DeclaredPaths<Pet>, 'kind' | 'name' | 'lives
 export type Variants = Expect<Equal<Selected<Pet, 'kind' | 'lives'>, { kind: 'cat', lives: number } | { kind: 'dog' }>>
 export type DeferVariant = Expect<Equal<Deferred<Pet, 'name'>, { kind: 'cat', lives: number } | { kind: 'dog', barks: boolean }>>
 
+// Variants that narrow to the same object are one object.
+type Shape = { kind: 'a', id: number, x: string, a: string } | { kind: 'b', id: number, x: string, b: string }
+export type Twins = Expect<Equal<Selected<Shape, 'id'>, { id: number }>>
+export type TwinsDeferred = Expect<Equal<Deferred<Shape, 'kind' | 'a' | 'b'>, { id: number, x: string }>>
+export type TwinsNested = Expect<Equal<Restricted<RouteFields<Array<{ id: number, shape: Shape }>>, { only: ['shape.id'] }>, Array<{ shape: { id: number } }>>>
+export type TwinsUncertain = Expect<Equal<Restricted<RouteFields<Shape>, { only: ['id' | 'x'] }>, { id?: number, x?: string }>>
+export type TwinsNotLiteral = Expect<Equal<Restricted<RouteFields<Shape, {}, 'id'>, { only: Array<'x'> }>, { id?: number, x?: string }>>
+export type TwinsApart = Expect<Equal<Selected<Shape, 'id' | 'a'>, { id: number, a: string } | { id: number }>>
+
 // allOf reads as an intersection: its members' fields together.
 type Composed = { id: number } & { home: { city: string, zip: string } }
 export type ComposedPaths = Expect<Equal<DeclaredPaths<Composed>, 'id' | 'home' | 'home.city' | 'home.zip'>>
@@ -263,6 +272,17 @@ export type UnionVariants = Expect<Equal<Restricted<RouteFields<Pet>, { only: ['
 export type UnionDefer = Expect<Equal<Restricted<RouteFields<Deep>, { defer: ['profile.city' | 'name'] }>,
   { id: number, name?: string, profile: { city?: string, geo: { lat: number } } | null }>>
 export type UnionDeferBeside = Expect<Equal<Restricted<Route, { only: ['@summary', 'email'], defer: ['email', 'id' | 'name'] }>, { id?: number, name?: string }>>
+// A list written as a condition (`flag ? ['id'] : ['id', 'name']`) sends one of its branches: a field one branch may leave out is optional.
+export type Branches = Expect<Equal<Restricted<RouteFields<Deep[]>, { only: ['id'] | ['id', 'name'] }>, Array<{ id: number, name?: string }>>>
+export type BranchOrDefault = Expect<Equal<Restricted<RouteFields<Deep, {}, 'name'>, { only: ['id'] | undefined }>, { id?: number, name?: string }>>
+export type BranchOrEmpty = Expect<Equal<Restricted<RouteFields<Deep, {}, 'name'>, { only: ['id', 'name'] | [] }>, { name: string, id?: number }>>
+export type BranchSets = Expect<Equal<Restricted<Route, { only: ['@summary'] | ['id', 'email'] }>, { id: number, name?: string, email?: string | null }>>
+export type BranchesNested = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['profile.city'] | ['profile.geo'] }>,
+  { profile?: { city?: string, geo?: { lat: number } } | null }>>
+export type BranchDeeper = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['id', 'profile.city'] | ['id'] }>, { id: number, profile?: { city: string } | null }>>
+export type BranchUnionName = Expect<Equal<Restricted<Route, { only: ['id'] | ['name' | 'id'] }>, { id?: number, name?: string }>>
+export type BranchDefer = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['id', 'name'], defer: ['name'] | ['id', 'name'] }>, { id?: number }>>
+export type BranchDeferOrNothing = Expect<Equal<Restricted<RouteFields<Deep>, { only: ['id', 'name'], defer: ['name'] | undefined }>, { id: number, name?: string }>>
 // @ts-expect-error a union's members are checked as any other name
 export type UnionTypo = Restricted<Route, { only: ['id' | 'nmae'] }>
 // An empty list is not sent: the route's default fields.
