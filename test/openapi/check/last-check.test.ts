@@ -191,7 +191,6 @@ function checkWithResponses (row: Row, schemas: Json, responses: Json): string |
   return findHiddenName(document, '3', { id: '1', route: { ...route, ...row.route }, operation, pathItem: {}, method: 'get', path: '/parties' }, hiddenTrie(row.hidden ?? ['ssn']))
 }
 
-
 /** What the last check says of a row's document: the pointer, the reason and the kind of position; null when it serves it. */
 function refusalOf (row: Row): { pointer: string, reason: string, position: string } | null {
   const version = row.version ?? '3'
