@@ -48,30 +48,32 @@ export interface RefusalRun {
   described: string[]
 }
 
-/** The dotted property paths a response schema of a document describes, through `$ref`s, compositions and items, to `depth` levels. */
-function describedPaths (document: Json, schema: unknown, depth = 8): Set<string> {
-  const paths = new Set<string>()
+/** Whether a response schema of a document describes a dotted property path, through `$ref`s, compositions and items. */
+function describes (document: Json, schema: unknown, path: string): boolean {
   const seen = new Set<string>()
-  const walk = (value: unknown, prefix: string, level: number): void => {
-    if (value === null || typeof value !== 'object' || level > depth) return
+  // The schemas that describe one level: the schema itself, what it refers to, its members and its items.
+  const level = (value: unknown, held: unknown[]): unknown[] => {
+    if (value === null || typeof value !== 'object') return held
     const node = value as Json
-    if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
-      const key = `${node.$ref} ${prefix}`
-      if (seen.has(key)) return
-      seen.add(key)
-      walk(node.$ref.slice(2).split('/').reduce((held: any, token: string) => held?.[token.replaceAll('~1', '/').replaceAll('~0', '~')], document), prefix, level)
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#/') && !seen.has(node.$ref)) {
+      seen.add(node.$ref)
+      level(node.$ref.slice(2).split('/').reduce((at: any, token: string) => at?.[token.replaceAll('~1', '/').replaceAll('~0', '~')], document), held)
     }
-    for (const keyword of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[keyword])) for (const member of node[keyword]) walk(member, prefix, level)
-    if (node.items !== undefined) walk(node.items, prefix, level)
-    if (node.properties !== null && typeof node.properties === 'object') {
-      for (const [name, property] of Object.entries(node.properties as Json)) {
-        paths.add(prefix + name)
-        walk(property, `${prefix}${name}.`, level + 1)
-      }
-    }
+    for (const keyword of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[keyword])) for (const member of node[keyword]) level(member, held)
+    if (node.items !== undefined) level(node.items, held)
+    held.push(node)
+    return held
   }
-  walk(schema, '', 0)
-  return paths
+  let schemas = level(schema, [])
+  for (const name of path.split('.')) {
+    seen.clear()
+    schemas = schemas.flatMap((node) => {
+      const properties = (node as Json).properties
+      return properties !== null && typeof properties === 'object' && Object.hasOwn(properties, name) ? level(properties[name], []) : []
+    })
+    if (schemas.length === 0) return false
+  }
+  return true
 }
 
 /**
@@ -99,12 +101,17 @@ const LIST = (url: string) => ({ method: 'POST' as const, url, headers: { accept
  * document and tools.
  */
 export async function refusalRun (api: string, seed: number | null, { share = 0.05, every = 1 }: { share?: number, every?: number } = {}): Promise<RefusalRun> {
-  const description = describe(withoutDollarNames(JSON.parse(readFileSync(createRequire(import.meta.url).resolve(APIS[api]), 'utf8'))))
+  const openapi = withoutDollarNames(JSON.parse(readFileSync(createRequire(import.meta.url).resolve(APIS[api]), 'utf8')))
+  // Mailchimp's description writes every schema inline.
+  openapi.components = { schemas: {}, ...openapi.components }
+  const description = describe(openapi)
   const shared = Object.fromEntries(description.shared.map((schema) => [schema.$id as string, schema]))
   const lines: Json[] = []
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
   try {
     for (const schema of description.shared) app.addSchema(schema)
+    // What is measured is the documents: no response is serialized, and fast-json-stringify fails on some of Mailchimp's schemas.
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data))
     await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: description.title, version: description.version } } })
     const hidden = new Map<string, string[]>()
     await app.register(fastifyRestrictedFields, { hiddenFields: (request, route) => request.headers.authorization === 'staff' ? [] : hidden.get(route.url) ?? [] })
@@ -129,8 +136,7 @@ export async function refusalRun (api: string, seed: number | null, { share = 0.
       const json = document.json()
       for (const { url } of declared) {
         const schema = json.paths[url]?.get?.responses?.['200']?.content?.['application/json']?.schema
-        const paths = describedPaths(json, schema)
-        for (const path of hidden.get(url) ?? []) if (paths.has(path)) described.push(`${url} ${path}`)
+        for (const path of hidden.get(url) ?? []) if (describes(json, schema, path)) described.push(`${url} ${path}`)
       }
     }
     return {
