@@ -245,7 +245,11 @@ const namesNotValues: Array<Omit<Row, 'expected'> & { expected: ReturnType<typeo
   { title: 'the keys of a media type\'s encoding', response: { content: { 'multipart/form-data': { schema: {}, encoding: { id: {}, ssn: {} } }, 'application/json': { encoding: 'odd' } } }, expected: named('/paths/~1parties/get/responses/200/content/multipart~1form-data/encoding/ssn', 'media encoding') },
   { title: 'a media type\'s example written as a map of named examples', response: { content: { 'application/json': { example: { one: { value: { ssn: 's' } } } } } }, expected: named('/paths/~1parties/get/responses/200/content/application~1json/example', 'instance key') },
   { title: 'a field set of the x-restricted-fields key', schema: {}, operation: { [OPERATION_KEY]: { sets: { mine: ['id', 'ssn'] } } }, expected: named(`${OPERATION}/x-restricted-fields/sets/mine/1`, 'field set') },
-  { title: 'only\'s choices', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: { enum: ['id', 'ssn'] } } }] }, expected: named(`${OPERATION}/parameters/0/schema/items/enum/1`, 'restriction parameter') }
+  { title: 'only\'s choices', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: { enum: ['id', 'ssn'] } } }] }, expected: named(`${OPERATION}/parameters/0/schema/items/enum/1`, 'restriction parameter') },
+  { title: 'a shared link in another document cannot be checked', response: { links: { next: { $ref: 'other.json#/links/next' } } }, expected: { pointer: '/paths/~1parties/get/responses/200/links/next', reason: 'unchecked reference', position: 'reference' } },
+  { title: 'a list of instances below a field hidden whole', schema: { additionalProperties: { default: [[], [{ pin: 1 }]] } }, expected: named(`${SCHEMA}/additionalProperties/default`, 'instance key') },
+  { title: 'the complete record of the x-restricted-fields key, not there', schema: {}, operation: { [OPERATION_KEY]: { statuses: { 200: { record: { $ref: '#/components/schemas/gone' } } } } }, expected: { pointer: `${OPERATION}/x-restricted-fields/statuses/200/record/$ref`, reason: 'unchecked reference', position: 'reference' } },
+  { title: 'malformed maps of properties, dependencies and patterns', schema: { properties: 'odd', dependentRequired: 'odd', patternProperties: 'odd', default: 'ssn' }, expected: null }
 ]
 
 test('the last check refuses a name where a position says what a property is called, never where the name is a value, and says which position', async (t) => {
