@@ -95,16 +95,17 @@ function withoutDollarNames (schema: unknown): any {
 const LIST = (url: string) => ({ method: 'POST' as const, url, headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
 
 /**
- * Declares the GET routes of a description (every `every`th), hides from the
+ * Declares the GET routes of a description (every `every`th; with their
+ * examples and `x-` extensions unless `annotations` is false), hides from the
  * anonymous caller a random `share` of each route's declared paths (drawn
  * with `seed`; none with a seed of null), and asks for that caller's
  * document and tools.
  */
-export async function refusalRun (api: string, seed: number | null, { share = 0.05, every = 1 }: { share?: number, every?: number } = {}): Promise<RefusalRun> {
+export async function refusalRun (api: string, seed: number | null, { share = 0.05, every = 1, annotations = true }: { share?: number, every?: number, annotations?: boolean } = {}): Promise<RefusalRun> {
   const openapi = withoutDollarNames(JSON.parse(readFileSync(createRequire(import.meta.url).resolve(APIS[api]), 'utf8')))
   // Mailchimp's description writes every schema inline.
   openapi.components = { schemas: {}, ...openapi.components }
-  const description = describe(openapi)
+  const description = describe(openapi, annotations)
   const shared = Object.fromEntries(description.shared.map((schema) => [schema.$id as string, schema]))
   const lines: Json[] = []
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
