@@ -46,13 +46,18 @@ const KNOWN_FORMATS = new Set(['date-time', 'date', 'time', 'uri', 'email', 'uui
 const COMPONENT = '#/components/schemas/'
 const MAX_DEPTH = 8
 
-/** An OpenAPI 3.0 schema as JSON Schema: component references as `name#`, `nullable` as a type with `null`, unknown keywords and formats left out. */
-export function jsonSchemaOf (schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(jsonSchemaOf)
+/**
+ * An OpenAPI 3.0 schema as JSON Schema: component references as `name#`,
+ * `nullable` as a type with `null`, unknown keywords and formats left out;
+ * with `annotations`, `example` and the `x-` extensions are kept, as a
+ * document describes them.
+ */
+export function jsonSchemaOf (schema: unknown, annotations = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => jsonSchemaOf(item, annotations))
   if (schema === null || typeof schema !== 'object') return schema
   const converted: Json = {}
   for (const [key, value] of Object.entries(schema as Json)) {
-    if (DROPPED.has(key) || key.startsWith('x-')) continue
+    if (annotations ? key !== 'example' && key !== 'examples' && DROPPED.has(key) : DROPPED.has(key) || key.startsWith('x-')) continue
     if (key === 'format' && !KNOWN_FORMATS.has(value)) continue
     if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT)) {
       converted.$ref = `${value.slice(COMPONENT.length)}#`
@@ -61,8 +66,9 @@ export function jsonSchemaOf (schema: unknown): unknown {
     if (key === 'nullable') continue
     // Names of properties are data, not keywords.
     converted[key] = key === 'properties' || key === 'patternProperties'
-      ? Object.fromEntries(Object.entries(value as Json).map(([name, inner]) => [name, jsonSchemaOf(inner)]))
-      : jsonSchemaOf(value)
+      ? Object.fromEntries(Object.entries(value as Json).map(([name, inner]) => [name, jsonSchemaOf(inner, annotations)]))
+      // Instances are data, not schemas.
+      : key === 'example' || key === 'examples' || key.startsWith('x-') ? value : jsonSchemaOf(value, annotations)
   }
   if ((schema as Json).nullable === true && converted.$ref === undefined) {
     if (typeof converted.type === 'string') converted.type = [converted.type, 'null']
@@ -113,8 +119,8 @@ function unionsOf (schema: Json, shared: Map<string, Json>): { widest: number, s
 }
 
 /** Every GET route of the description with a JSON 200 response whose records have fields, in the description's order. */
-export function describe (openapi: Json = readDescription()): Description {
-  const shared = Object.entries((openapi.components?.schemas ?? {}) as Json).map(([name, schema]) => ({ ...(jsonSchemaOf(schema) as Json), $id: name }))
+export function describe (openapi: Json = readDescription(), annotations = false): Description {
+  const shared = Object.entries((openapi.components?.schemas ?? {}) as Json).map(([name, schema]) => ({ ...(jsonSchemaOf(schema, annotations) as Json), $id: name }))
   const byId = new Map(shared.map((schema) => [schema.$id as string, schema]))
   const routes: DescribedRoute[] = []
   const skipped: Description['skipped'] = []
@@ -126,7 +132,7 @@ export function describe (openapi: Json = readDescription()): Description {
       skipped.push(path)
       continue
     }
-    const schema = jsonSchemaOf(raw) as Json
+    const schema = jsonSchemaOf(raw, annotations) as Json
     const { widest, sum } = unionsOf(schema, byId)
     routes.push({ path, url: path.replace(/\{[^}]+\}/g, 'x'), schema, widestUnion: widest, unionWidths: sum })
   }

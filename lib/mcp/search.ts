@@ -157,7 +157,7 @@ function resourceOf (path: string): string {
 export type SearchEntry = Record<Field, string> & { id: number }
 
 /** The texts of an operation that a search reads, from the caller's document: its name, summary, description, tags, path, parameter names and field names. */
-export function searchEntry (id: number, { name, path, pathItem, operation }: DocumentOperation, resolve: (parameter: unknown) => Json | null): SearchEntry {
+export function searchEntry (id: number, { name, path, pathItem, operation }: Omit<DocumentOperation, 'route'>, resolve: (parameter: unknown) => Json | null): SearchEntry {
   const restricted = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] : {}
   const parameters = [...Array.isArray(operation.parameters) ? operation.parameters : [], ...Array.isArray(pathItem.parameters) ? pathItem.parameters : []]
     .map(resolve)

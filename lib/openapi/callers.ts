@@ -160,7 +160,7 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
       const hidden = await hiddenByRoute(request, routes)
       const make = (): unknown => restrictedDocument(source, routes, hidden, (leak) => {
         // The place may name the hidden field: it goes to the log, never to the caller.
-        request.log.error({ route: leak.route, pointer: leak.pointer, reason: leak.reason }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
+        request.log.error({ route: leak.route, pointer: leak.pointer, reason: leak.reason, position: leak.position }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
       })
       if (options?.shared !== true) return options?.yaml === true ? toYaml(make()) : make()
       if (source !== sharedSource) {

@@ -7,7 +7,7 @@
  * (relax/), documents the plugin's 400 (error-response.ts) and the
  * `only` and `defer` parameters (parameters.ts), and tells generated
  * clients what each selection sends (route-fields.ts). A caller's document
- * is checked last (last-check.ts), and refused if it still names a field
+ * is checked last (check/last-check.ts), and refused if it still names a field
  * hidden from that caller.
  */
 import rfdc from 'rfdc'
@@ -16,7 +16,8 @@ import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
-import { lastCheck } from './last-check.js'
+import { lastCheck } from './check/last-check.js'
+import type { Position } from './check/last-check.js'
 import { liftLocalDefinitions } from './relax/local-definitions.js'
 import { documentVersion, findOperations } from './operations.js'
 import type { Found } from './operations.js'
@@ -30,9 +31,11 @@ import type { RestrictedRoute } from './types.js'
  * Why a caller's document was refused, for the log: the route, a JSON
  * pointer into the document, and what was found there: a hidden name, a
  * reference the check cannot follow, or, with the pointer `''`, no
- * operation where the route's was expected.
+ * operation where the route's was expected; with the kind of position the
+ * name or reference was found at (`property`, `instance key`, `link
+ * expression`…).
  */
-export interface DocumentLeak { route: string, pointer: string, reason: 'hidden name' | 'unchecked reference' | 'operation not found' }
+export interface DocumentLeak { route: string, pointer: string, reason: 'hidden name' | 'unchecked reference' | 'operation not found', position?: Position }
 
 /** Copies the document once per call, so that the generated one is never changed. */
 const cloneDocument = rfdc()
@@ -75,12 +78,13 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   if (hidden === undefined || hidden.size === 0) return copy
   components.dropUnreferenced(copy)
   const refusal = lastCheck(copy, version, found, hidden)
-  if (refusal !== null) refuse(onLeak, refusal.place.route, refusal.pointer, refusal.reason)
+  if (refusal !== null) refuse(onLeak, refusal.place.route, refusal.pointer, refusal.reason, refusal.position)
   return copy
 }
 
-function refuse (onLeak: ((leak: DocumentLeak) => void) | undefined, route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason']): never {
-  onLeak?.({ route: `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`, pointer, reason })
+function refuse (onLeak: ((leak: DocumentLeak) => void) | undefined, route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason'], position?: Position): never {
+  const where = `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`
+  onLeak?.(position === undefined ? { route: where, pointer, reason } : { route: where, pointer, reason, position })
   throw new DocumentLeakError()
 }
 

@@ -9,15 +9,10 @@ import type { PathTrie } from '../schema/tree.js'
 import { deferDescription, onlyDescription, setChoices } from '../querystring.js'
 import type { Json, RestrictedRoute, Version } from './types.js'
 
-/** Whether a dotted path, or one of its parents, is hidden. */
-export function isHidden (path: string, hidden: PathTrie): boolean {
-  return hidesPath(hidden, path)
-}
-
 /** Removes hidden paths from the `enum` of a parameter schema and of its items. */
 function withoutHiddenNames (schema: Json, hidden: PathTrie): void {
   for (const level of [schema, schema.items]) {
-    if (isRecord(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => !isHidden(String(path), hidden))
+    if (isRecord(level) && Array.isArray(level.enum)) level.enum = level.enum.filter((path: unknown) => !hidesPath(hidden, String(path)))
   }
 }
 
@@ -26,7 +21,7 @@ export function documentParameters (version: Version, operation: Json, pathItem:
   const parameters: Json[] = Array.isArray(operation.parameters) ? operation.parameters : []
   const inherited: Json[] = Array.isArray(pathItem.parameters) ? pathItem.parameters : []
   const ours: Json[] = []
-  const visible = (path: string): boolean => hidden === null || !isHidden(path, hidden)
+  const visible = (path: string): boolean => hidden === null || !hidesPath(hidden, path)
   for (const [name, description, choices] of [
     [route.onlyParam, onlyDescription(route.onlyParam, route, visible), setChoices(route)],
     [route.deferParam, deferDescription(route.onlyParam, route.deferParam), []]

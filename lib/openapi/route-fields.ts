@@ -11,8 +11,7 @@ import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { CHOICES, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
 import type { Components } from './components.js'
-import { isHidden } from './parameters.js'
-import { trieText } from '../hidden-paths.js'
+import { hidesPath, trieText } from '../hidden-paths.js'
 import { responseKey } from './operations.js'
 import type { Relaxation } from './relax/relaxation.js'
 import { OPERATION_KEY } from './types.js'
@@ -142,7 +141,7 @@ export function prepareRouteFields (components: Components, version: Version, pl
   }
   if (found.length === 0) return null
   return function describeRouteFields (relaxation, hidden) {
-    const visible = (paths: readonly string[]): string[] => hidden === null ? [...paths] : paths.filter((path) => !isHidden(path, hidden))
+    const visible = (paths: readonly string[]): string[] => hidden === null ? [...paths] : paths.filter((path) => !hidesPath(hidden, path))
     const statuses: Record<string, RecordsDescription> = {}
     for (const [index, { status, records, shape }] of found.entries()) {
       // Only a `fields` route, which has no status, finds where its records sit at run time ('auto').

@@ -833,7 +833,7 @@ test('a caller\'s document whose relaxed response refers to another document, or
   const leaks: unknown[] = []
   t.throws(() => restrictedDocument({ ...document, openapi: '3.1.0' }, routes({ ...route, maxDepth: 1 }), new Map([['1', hiddenTrie(['deep.secret'])]]), (leak) => leaks.push(leak)), { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK' })
   // The structural walk finds the condition's reference first; it does not tell a reference it cannot follow from a hidden name.
-  t.strictSame(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/allOf/0/if/$ref', reason: 'hidden name' }])
+  t.strictSame(leaks, [{ route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/schema/properties/deep/allOf/0/if/$ref', reason: 'unchecked reference', position: 'reference' }])
 })
 
 test('a caller\'s document that still names a hidden field is refused with DocumentLeakError, after telling where', async (t) => {
@@ -843,7 +843,7 @@ test('a caller\'s document that still names a hidden field is refused with Docum
   const hidden = new Map([['1', hiddenTrie(['secret'])]])
   const refused = { code: 'FST_RESTRICTED_FIELDS_DOCUMENT_LEAK', statusCode: 500 }
   t.throws(() => restrictedDocument(document, routes({ ...route, method: ['GET', 'HEAD'] }), hidden, (leak) => leaks.push(leak)), refused)
-  t.strictSame(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name' }])
+  t.strictSame(leaks, [{ route: 'GET,HEAD /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name', position: 'instance key' }])
   t.throws(() => restrictedDocument(document, routes(route), hidden), refused, 'without a listener too')
   t.strictSame(Object.keys((restrictedDocument(document, routes(route)) as Json).paths), ['/users'], 'the complete document is served')
 })

@@ -67,18 +67,29 @@ test('a transform that moves a restricted route with its key keeps it relaxed an
   t.notMatch(anonymous.body, /secret/)
 })
 
-test('a reference the document does not hold, in what a restricted route gives the caller, refuses the document', async (t) => {
+test('a reference the document does not hold, at a level of a restricted route that hides something, refuses the document; one at a visible field does not', async (t) => {
   const external = { $ref: 'https://example.com/user.json' }
   const { app, lines } = await documentedApp(t, {
+    transformObject: (object) => {
+      const document = (object as Json).openapiObject
+      document.paths['/users/{id}'].get.responses[200].content['application/json'].schema.allOf = [external]
+      return document
+    }
+  })
+  await refusedToAnonymous(t, app, lines, {
+    route: 'GET /users/:id',
+    pointer: '/paths/~1users~1{id}/get/responses/200/content/application~1json/schema/allOf/0/$ref',
+    reason: 'unchecked reference'
+  })
+  // Nothing is hidden below `friend`: what another document says of it names no hidden path.
+  const visible = await documentedApp(t, {
     transformObject: (object) => {
       const document = (object as Json).openapiObject
       document.paths['/users/{id}'].get.responses[200].content['application/json'].schema.properties.friend = external
       return document
     }
   })
-  await refusedToAnonymous(t, app, lines, {
-    route: 'GET /users/:id',
-    pointer: '/paths/~1users~1{id}/get/responses/200/content/application~1json/schema/properties/friend/$ref',
-    reason: 'unchecked reference'
-  })
+  const anonymous = await visible.app.inject('/docs')
+  t.equal(anonymous.statusCode, 200)
+  t.strictSame(anonymous.json().paths['/users/{id}'].get.responses[200].content['application/json'].schema.properties.friend, external)
 })

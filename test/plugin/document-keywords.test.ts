@@ -188,13 +188,13 @@ test('a document that would still name a hidden field is refused with a coded 50
     error: 'Internal Server Error',
     message: "The caller's OpenAPI document would describe a field hidden from this caller, so it is refused (the server's log says where)"
   }
-  const place = { level: 50, route: 'GET /parties', pointer: '/paths/~1parties/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name', msg: "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused" }
+  const place = { level: 50, route: 'GET /parties', pointer: '/paths/~1parties/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name', position: 'instance key', msg: "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused" }
   for (const url of ['/documentation/json', '/documentation/yaml', '/docs']) {
     lines.length = 0
     const response = await app.inject(url)
     t.strictSame([response.statusCode, response.json()], [500, refused], url)
     const placed = lines.filter((line) => 'pointer' in line)
-    t.strictSame(placed.map(({ level, route, pointer, reason, msg }) => ({ level, route, pointer, reason, msg })), [place], `${url}: one line names the route and the place`)
+    t.strictSame(placed.map(({ level, route, pointer, reason, position, msg }) => ({ level, route, pointer, reason, position, msg })), [place], `${url}: one line names the route and the place`)
     t.notMatch(JSON.stringify(lines), /Parties API|"paths"|"components"/, `${url}: no line holds the document`)
     t.strictSame(lines.filter((line) => line.err !== undefined).map((line) => line.err.message), [refused.message], `${url}: the error logged names nothing hidden`)
   }

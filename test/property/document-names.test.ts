@@ -296,7 +296,9 @@ test('through every description a caller gets, a field hidden from it is never n
         } else if (kind === 'json') {
           served++
         }
-        const named = secret.filter((name) => names(text, name))
+        // The link reads the top level's `zqa`: a path of its own, hidden only where the rule hides that path (issue 50: by path, never by name).
+        const read = links && !hidden.paths.includes('zqa') ? text.replaceAll('$response.body#/zqa', '') : text
+        const named = secret.filter((name) => names(read, name))
         if (named.length > 0) throw new Error(`${version}, hiding ${hidden.paths.join(', ')}: the anonymous ${kind} (${status}) names ${named.join(', ')}`)
       }
       for (const { kind, status, text } of await descriptions(app, version, STAFF)) {

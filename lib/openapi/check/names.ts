@@ -1,0 +1,160 @@
+/**
+ * What counts as naming a hidden path, for the last check of a caller's
+ * document: a name is named where a position says what a property is
+ * called (a key of an instance, an item of a list of names, a pattern over
+ * names, a segment of a pointer into a response body), never where it is a
+ * value (a string of an `enum`, a value's `pattern`, a sentence). Each
+ * predicate reads one level of a trie of hidden paths: a name is hidden
+ * only at the path the rule hides, so the same name elsewhere is no leak.
+ */
+import { decodePointerToken } from '../../hidden-paths.js'
+import { isRecord } from '../../json.js'
+import type { PathTrie } from '../../schema/tree.js'
+import { holdsHidden } from '../../visibility.js'
+
+/**
+ * The level below a field hidden whole, read from a schema that describes
+ * every undeclared name (`additionalProperties`, where @fastify/swagger
+ * writes a `patternProperties` schema): whatever it names may be the hidden
+ * field's own contents, so every name there counts as hidden.
+ */
+export const EVERY_NAME: PathTrie = Object.freeze({ whole: true, children: new Map() })
+
+/** Whether nothing is hidden at or below this level. */
+export function nothingBelow (level: PathTrie): boolean {
+  return level !== EVERY_NAME && level.children.size === 0
+}
+
+/** Whether `name` is a field hidden whole at this level. */
+export function namedAt (level: PathTrie, name: unknown): boolean {
+  return typeof name === 'string' && (level === EVERY_NAME || level.children.get(name)?.whole === true)
+}
+
+/** The level below `name`, or undefined when nothing is hidden below it. */
+export function levelBelow (level: PathTrie, name: string): PathTrie | undefined {
+  return level === EVERY_NAME ? EVERY_NAME : level.children.get(name)
+}
+
+/** The names a level hides something at or below; every one of `declared` when every name is hidden. */
+export function namesOf (level: PathTrie, declared: Iterable<string>): string[] {
+  return level === EVERY_NAME ? [...declared] : [...level.children.keys()]
+}
+
+/**
+ * Whether an instance (a `default`, an `example`, an item of `enum` or
+ * `examples`) holds a hidden path as a key, at any item of an array. A string
+ * is a value, whatever it spells.
+ */
+export function instanceNames (value: unknown, level: PathTrie): boolean {
+  if (level !== EVERY_NAME) return holdsHidden(value, level)
+  if (Array.isArray(value)) return value.some((item) => instanceNames(item, level))
+  return isRecord(value) && Object.keys(value).length > 0
+}
+
+// The fields of an OpenAPI Example Object.
+const EXAMPLE_FIELDS = new Set(['summary', 'description', 'value', 'externalValue'])
+
+/**
+ * Whether an `example` is a map of OpenAPI Example Objects (`{ sample: {
+ * value } }`), as @fastify/swagger writes a nested schema's `x-examples`:
+ * each `value` is then an instance of the level too.
+ */
+export function examplesMapNames (value: unknown, level: PathTrie): boolean {
+  if (!isRecord(value)) return false
+  const examples = Object.values(value)
+  return examples.length > 0 &&
+    examples.every((example) => isRecord(example) && Object.hasOwn(example, 'value') && Object.keys(example).every((key) => EXAMPLE_FIELDS.has(key))) &&
+    examples.some((example) => instanceNames(example.value, level))
+}
+
+/**
+ * Whether content of no known shape (an `x-` extension, `$comment`, a
+ * keyword the check does not know) names a hidden field of this level: as a
+ * key, or as a string that is the name or the dotted path (`profile.phone`),
+ * at any depth, since nothing says which level its parts describe. Below a
+ * field hidden whole, any key.
+ */
+export function unknownContentNames (value: unknown, level: PathTrie): boolean {
+  if (typeof value === 'string') return level !== EVERY_NAME && pathReaches(value.split('.'), level, false)
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some((item) => unknownContentNames(item, level))
+  return Object.entries(value).some(([key, member]) => {
+    if (namedAt(level, key) || unknownContentNames(member, level)) return true
+    const below = levelBelow(level, key)
+    return below !== undefined && unknownContentNames(member, below)
+  })
+}
+
+/**
+ * Whether a pattern over names (a key of `patternProperties`, a
+ * `propertyNames` pattern) names `name`: its text spells it, or it matches it
+ * as JSON Schema reads it (ECMA-262 with the `u` flag) or without the flag
+ * (`^s\-?sn$` is an error with it, and matches `ssn` without). A pattern that
+ * compiles in neither form cannot be shown to leave any name out: it names
+ * every name, as the vocabulary's reading of patterns holds too.
+ */
+export function patternNames (pattern: string, name: string): boolean {
+  if (pattern.includes(name)) return true
+  let compiled = false
+  for (const flags of ['u', '']) {
+    try {
+      if (new RegExp(pattern, flags).test(name)) return true
+      compiled = true
+    } catch {}
+  }
+  return !compiled
+}
+
+/**
+ * Whether a path of names reaches a path hidden at this level. With
+ * `indexes`, a token of digits or `-` that the level does not hide is an
+ * array's index, and is passed through (a pointer into a body: `/owner/0/ssn`).
+ */
+export function pathReaches (tokens: readonly string[], level: PathTrie, indexes: boolean): boolean {
+  let here = level
+  for (const token of tokens) {
+    const below = here.children.get(token)
+    if (below === undefined) {
+      if (indexes && /^(?:\d+|-)$/.test(token)) continue
+      return false
+    }
+    if (below.whole) return true
+    here = below
+  }
+  return false
+}
+
+/**
+ * The readings of a JSON pointer written after `#` in a runtime expression,
+ * as lists of tokens: as a URI fragment (RFC 6901, section 6: percent-decoded
+ * whole, then split, then `~1` and `~0` decoded), and as written (the
+ * runtime expression grammar of OpenAPI has no percent-encoding). A client
+ * may read it either way, so a link that reaches a hidden path in either
+ * names it. A fragment whose percent-encoding is malformed has one reading.
+ */
+export function fragmentReadings (fragment: string): string[][] {
+  const tokens = (pointer: string): string[] => pointer.split('/').slice(1).map(decodePointerToken)
+  const readings = [tokens(fragment)]
+  try {
+    const decoded = decodeURIComponent(fragment)
+    if (decoded !== fragment) readings.push(tokens(decoded))
+  } catch {}
+  return readings
+}
+
+// A runtime expression that reads the response body at a pointer, alone or inside a string (`{$response.body#/id}`).
+const BODY_EXPRESSION = /\$response\.body#([^{}\s]*)/g
+
+/**
+ * Whether a link (its parameters, its request body, anything it holds) reads
+ * a hidden path of the response body: only the pointer after `#` names
+ * fields; `$response.body`, `$request.query.id` and the like are the
+ * expression's own words.
+ */
+export function linkReads (value: unknown, level: PathTrie): boolean {
+  if (typeof value === 'string') {
+    return [...value.matchAll(BODY_EXPRESSION)].some(([, fragment]) => fragmentReadings(fragment).some((tokens) => pathReaches(tokens, level, true)))
+  }
+  if (value === null || typeof value !== 'object') return false
+  return Object.values(value).some((member) => linkReads(member, level))
+}

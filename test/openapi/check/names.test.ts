@@ -1,0 +1,61 @@
+import { test } from 'tap'
+import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, linkReads, patternNames, unknownContentNames } from '../../../lib/openapi/check/names.js'
+import { hiddenTrie } from '../../../lib/visibility.js'
+
+test('a pattern over names names a field it spells or matches, with the u flag or without; one that compiles in neither form names every field', async (t) => {
+  const rows: Array<[string, string, boolean]> = [
+    ['^ssn$', 'ssn', true],
+    ['^s.n$', 'ssn', true],
+    ['ssn[', 'ssn', true],
+    ['^s\\-?sn$', 'ssn', true],
+    ['^[a-z]{2}$', 'ssn', false],
+    ['^x', 'ssn', false],
+    ['(', 'ssn', true],
+    ['[', 'id', true]
+  ]
+  for (const [pattern, name, expected] of rows) t.equal(patternNames(pattern, name), expected, `${pattern} ${name}`)
+})
+
+test('a link\'s body pointer is read as written and as a URI fragment (RFC 6901, section 6); a malformed one as written', async (t) => {
+  t.strictSame(fragmentReadings('/owner/ssn'), [['owner', 'ssn']])
+  t.strictSame(fragmentReadings('/a~1b/c~0d'), [['a/b', 'c~d']])
+  t.strictSame(fragmentReadings('/owner%2Fs%73n'), [['owner%2Fs%73n'], ['owner', 'ssn']], '%2F separates segments once decoded')
+  t.strictSame(fragmentReadings('/a%7E1b'), [['a%7E1b'], ['a/b']], 'percent-decoded first, then ~1')
+  t.strictSame(fragmentReadings('/ssn%'), [['ssn%']])
+  const hidden = hiddenTrie(['owner.ssn', 'body'])
+  t.equal(linkReads({ parameters: { id: '$response.body#/owner/0/ssn' } }, hidden), true)
+  t.equal(linkReads({ parameters: { id: '$response.body#/author_id', q: '$request.query.body' } }, hidden), false, 'an expression\'s own words name no field')
+  t.equal(linkReads('{$response.body#/owner%2Fssn}', hidden), true)
+})
+
+test('an instance names a hidden path by its keys, not by its strings; below a field hidden whole, any key names one', async (t) => {
+  const hidden = hiddenTrie(['ssn', 'profile.phone'])
+  t.equal(instanceNames({ ssn: 1 }, hidden), true)
+  t.equal(instanceNames('ssn', hidden), false)
+  t.equal(instanceNames([{ id: 1 }, { profile: { phone: 1 } }], hidden), true)
+  t.equal(instanceNames({ phone: 1 }, hidden), false, 'phone at the top level is another path')
+  t.equal(instanceNames({ any: 1 }, EVERY_NAME), true)
+  t.equal(instanceNames({}, EVERY_NAME), false)
+  t.equal(instanceNames('text', EVERY_NAME), false)
+  t.equal(examplesMapNames({ one: { summary: 's', value: { ssn: 1 } } }, hidden), true)
+  t.equal(examplesMapNames({}, hidden), false)
+  t.equal(examplesMapNames('x', hidden), false)
+})
+
+test('content of no known shape names a field of its level as a key or a string, at any depth, or its dotted path', async (t) => {
+  const hidden = hiddenTrie(['ssn', 'profile.phone'])
+  const rows: Array<[unknown, boolean]> = [
+    [['id', 'ssn'], true],
+    ['profile.phone', true],
+    ['profile', false],
+    ['the ssn of the party', false],
+    [{ deep: { ssn: 1 } }, true],
+    [{ profile: { phone: 1 } }, true],
+    [{ profile: { city: 1 } }, false],
+    [7, false],
+    [null, false]
+  ]
+  for (const [value, expected] of rows) t.equal(unknownContentNames(value, hidden), expected, JSON.stringify(value))
+  t.equal(unknownContentNames({ any: 1 }, EVERY_NAME), true)
+  t.equal(unknownContentNames(['any'], EVERY_NAME), false, 'below a field hidden whole, strings are values')
+})
