@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import type { PathTrie } from '../schema/tree.js'
 import { DocumentLeakError } from '../errors.js'
 import { restrictedDocument } from './document.js'
+import { betweenSteps } from './json-pieces.js'
 import { DocumentBuilder } from './off-thread.js'
 import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'
@@ -118,8 +119,11 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
  */
 async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<string, RestrictedRoute>): Promise<Map<string, PathTrie>> {
   const hidden = new Map<string, PathTrie>()
+  // A route meeting an answer for the first time makes its visibility: hundreds of routes take long.
+  const turn = betweenSteps()
   for (const [id, route] of routes) {
     if (route.hiddenFrom === undefined) continue
+    await turn()
     const trie = await route.hiddenFrom(request)
     if (trie !== null) hidden.set(id, trie)
   }

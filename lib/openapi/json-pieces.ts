@@ -98,15 +98,22 @@ export function drain<T> (steps: Generator<void, T>): T {
 /** The longest a slice runs before the event loop may turn. */
 export const SLICE_MS = 10
 
+/** A function to await between steps of a long task: it lets the event loop turn once a slice has run `SLICE_MS`. */
+export function betweenSteps (): () => Promise<void> {
+  let sliceStart = performance.now()
+  return async function turnWhenLong () {
+    if (performance.now() - sliceStart <= SLICE_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    sliceStart = performance.now()
+  }
+}
+
 /** Runs a generator in slices of about `SLICE_MS`, letting the event loop turn between them. */
 export async function sliced<T> (steps: Generator<void, T>): Promise<T> {
-  let sliceStart = performance.now()
+  const turn = betweenSteps()
   for (;;) {
     const step = steps.next()
     if (step.done === true) return step.value
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve))
-      sliceStart = performance.now()
-    }
+    await turn()
   }
 }
