@@ -20,19 +20,20 @@ export type WorkerRequest =
   | { kind: 'source', text: string, routes: Array<[string, RestrictedRoute]> }
   | { kind: 'build', id: number, hidden: Map<string, PathTrie> }
   | { kind: 'yaml', id: number, text: string }
+  | { kind: 'close' }
 
 /** What the thread answers, by the request's id. */
 export type WorkerAnswer =
   | { id: number, built: PiecedJson }
   | { id: number, refused: DocumentLeak }
   | { id: number, yaml: string }
-  | { id: number, failed: string }
+  | { id: number, failed: true }
 
 /** The generated document and the routes, as the last `source` request gave them. */
 interface Source { document: unknown, routes: Map<string, RestrictedRoute> }
 
-/** Answers one request; a `source` request has no answer. */
-export function answer (source: Source, request: WorkerRequest): WorkerAnswer | null {
+/** Answers one request; a `source` request has no answer. A failure of the build is made again by the server's thread, where its error is logged. */
+export function answer (source: Source, request: Exclude<WorkerRequest, { kind: 'close' }>): WorkerAnswer | null {
   if (request.kind === 'source') {
     source.document = JSON.parse(request.text)
     source.routes = new Map(request.routes)
@@ -46,7 +47,7 @@ export function answer (source: Source, request: WorkerRequest): WorkerAnswer | 
     return { id, built: drain(writePieces(document)) }
   } catch (error) {
     if (error instanceof DocumentLeakError) return { id, refused: leak as DocumentLeak }
-    return { id, failed: error instanceof Error ? error.message : String(error) }
+    return { id, failed: true }
   }
 }
 
@@ -54,6 +55,8 @@ const port = parentPort
 if (port !== null) {
   const source: Source = { document: null, routes: new Map() }
   port.on('message', (request: WorkerRequest) => {
+    // Closed, the thread ends once its last answer is sent, as a thread that ends by itself does.
+    if (request.kind === 'close') return port.close()
     const reply = answer(source, request)
     if (reply !== null) port.postMessage(reply)
   })

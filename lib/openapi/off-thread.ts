@@ -47,7 +47,7 @@ function buildHere (source: unknown, routes: ReadonlyMap<string, RestrictedRoute
     const document = restrictedDocument(source, routes, hidden, (found) => { leak = found })
     return { json: drain(writePieces(document)), document }
   } catch (error) {
-    if (error instanceof DocumentLeakError && leak !== undefined) return { refused: leak }
+    if (error instanceof DocumentLeakError) return { refused: leak as DocumentLeak }
     throw error
   }
 }
@@ -55,6 +55,7 @@ function buildHere (source: unknown, routes: ReadonlyMap<string, RestrictedRoute
 export class DocumentBuilder {
   readonly #routes: ReadonlyMap<string, RestrictedRoute>
   #worker: Worker | null = null
+  #exited: Promise<unknown> = Promise.resolve()
   /** Set once the thread failed: every later build is made here. */
   #broken = false
   readonly #pending = new Map<number, { resolve: (answer: WorkerAnswer) => void, reject: (error: Error) => void }>()
@@ -103,11 +104,13 @@ export class DocumentBuilder {
     return toYaml(await document())
   }
 
-  /** Stops the thread. */
+  /** Stops the thread once it has answered what it was asked; later builds are made here. */
   async close (): Promise<void> {
-    const worker = this.#worker
     this.#broken = true
-    if (worker !== null) await worker.terminate()
+    // Kept alive until it has stopped, so that a close awaited last is not cut short.
+    this.#worker?.ref()
+    this.#worker?.postMessage({ kind: 'close' } satisfies WorkerRequest)
+    await this.#exited
   }
 
   /** Hands the thread the text of `source` once, when it is large; whether the thread builds from it. */
@@ -131,6 +134,7 @@ export class DocumentBuilder {
   #start (): Worker {
     if (this.#worker !== null) return this.#worker
     const worker = new Worker(WORKER_FILE)
+    this.#exited = new Promise((resolve) => worker.once('exit', resolve))
     worker.unref()
     worker.on('message', (answer: WorkerAnswer) => {
       const pending = this.#pending.get(answer.id) as { resolve: (answer: WorkerAnswer) => void }

@@ -90,16 +90,6 @@ export class ViewCache {
     this.maxBytes = maxBytes
   }
 
-  /** The bytes the kept views take, by their estimate. */
-  get bytes (): number {
-    return this.#bytes
-  }
-
-  /** How many views are kept or being built. */
-  get size (): number {
-    return this.#entries.size
-  }
-
   /**
    * The view of `key`: kept, being built, or built now by `build` (which is
    * handed a function to call when the view grows, as its object or YAML is made).
@@ -130,10 +120,15 @@ export class ViewCache {
     const bytes = entry.value instanceof DocumentView ? entry.value.bytes : REFUSAL_BYTES + key.length
     this.#bytes += bytes - entry.bytes
     entry.bytes = bytes
+    // A view larger than the bound is not kept, and pushes no other out.
+    if (bytes > this.maxBytes) {
+      this.#entries.delete(key)
+      this.#bytes -= bytes
+    }
     this.#evict()
   }
 
-  /** Drops the least recently used views, those being built aside, until the rest fit: a view larger than the bound is not kept. */
+  /** Drops the least recently used views, those being built aside, until the rest fit. */
   #evict (): void {
     for (const [key, entry] of this.#entries) {
       if (this.#bytes <= this.maxBytes) return
