@@ -58,6 +58,11 @@ async function githubApp (): Promise<ReturnType<typeof Fastify>> {
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
   // @fastify/swagger's own document, as its static route serves it: the same object each time, serialized by Fastify.
   app.get('/static.json', { schema: { hide: true } }, async () => app.swagger())
+  // A caller's view found, without a body to send: the rules asked on every route, the view's key, the lookup.
+  app.get('/view', { schema: { hide: true } }, async (request) => {
+    await app.restrictedFieldsDocument(request, { shared: true })
+    return 'found'
+  })
   for (const schema of description.shared) app.addSchema(schema)
   for (const [index, route] of description.routes.entries()) {
     const operation = openapi.paths[route.path].get as Json
@@ -125,6 +130,7 @@ async function main (): Promise<void> {
   for (let again = 1; again <= 3; again++) rows.push(await row(`@fastify/swagger static document, again ${again}`, async () => [await get('/static.json', 'anonymous')]))
   rows.push(await row('anonymous document, first', async () => [await get('/documentation/json', 'anonymous')]))
   for (let again = 1; again <= 3; again++) rows.push(await row(`anonymous document, again ${again}`, async () => [await get('/documentation/json', 'anonymous')]))
+  rows.push(await row('anonymous view found again, without sending it (restrictedFieldsDocument shared)', async () => [await get('/view', 'anonymous')]))
   rows.push(await row('anonymous YAML, first', async () => [await get('/documentation/yaml', 'anonymous')]))
   rows.push(await row('anonymous YAML, again', async () => [await get('/documentation/yaml', 'anonymous')]))
   rows.push(await row('staff document, first', async () => [await get('/documentation/json', 'staff')]))

@@ -17,7 +17,8 @@ import { toYaml } from './yaml.js'
 
 /** What the server's thread asks. */
 export type WorkerRequest =
-  | { kind: 'source', text: string, routes: Array<[string, RestrictedRoute]> }
+  | { kind: 'source', text: string }
+  | { kind: 'route', id: string, route: RestrictedRoute }
   | { kind: 'build', id: number, hidden: Map<string, PathTrie> }
   | { kind: 'yaml', id: number, text: string }
   | { kind: 'close' }
@@ -29,14 +30,18 @@ export type WorkerAnswer =
   | { id: number, yaml: string }
   | { id: number, failed: true }
 
-/** The generated document and the routes, as the last `source` request gave them. */
+/** The generated document, as the last `source` request gave it, and the routes sent since. */
 interface Source { document: unknown, routes: Map<string, RestrictedRoute> }
 
-/** Answers one request; a `source` request has no answer. A failure of the build is made again by the server's thread, where its error is logged. */
+/** Answers one request; a `source` or `route` request has no answer. A failure of the build is made again by the server's thread, where its error is logged. */
 export function answer (source: Source, request: Exclude<WorkerRequest, { kind: 'close' }>): WorkerAnswer | null {
   if (request.kind === 'source') {
     source.document = JSON.parse(request.text)
-    source.routes = new Map(request.routes)
+    source.routes = new Map()
+    return null
+  }
+  if (request.kind === 'route') {
+    source.routes.set(request.id, request.route)
     return null
   }
   const { id } = request

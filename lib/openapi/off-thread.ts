@@ -19,7 +19,7 @@ import type { PathTrie } from '../schema/tree.js'
 import { restrictedDocument } from './document.js'
 import type { DocumentLeak } from './document.js'
 import type { WorkerAnswer, WorkerRequest } from './document-worker.js'
-import { drain, sliced, writePieces } from './json-pieces.js'
+import { betweenSteps, drain, sliced, writePieces } from './json-pieces.js'
 import type { PiecedJson } from './json-pieces.js'
 import type { RestrictedRoute } from './types.js'
 import { toYaml } from './yaml.js'
@@ -126,8 +126,14 @@ export class DocumentBuilder {
     if (this.#broken) return false
     const { text } = await sliced(writePieces(source))
     if (text.length < IN_THREAD_BELOW || this.#broken) return false
-    const routes = [...this.#routes].map(([id, route]) => [id, withoutFunctions(route)] as [string, RestrictedRoute])
-    this.#start().postMessage({ kind: 'source', text, routes } satisfies WorkerRequest)
+    const worker = this.#start()
+    worker.postMessage({ kind: 'source', text } satisfies WorkerRequest)
+    // Each route by itself, the event loop turning between them: hundreds of routes, each with its declared paths.
+    const turn = betweenSteps()
+    for (const [id, route] of this.#routes) {
+      await turn()
+      worker.postMessage({ kind: 'route', id, route: withoutFunctions(route) as RestrictedRoute } satisfies WorkerRequest)
+    }
     return true
   }
 

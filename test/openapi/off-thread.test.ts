@@ -79,7 +79,8 @@ test('once the thread is stopped, documents are built on the event loop', async 
 
 test('the thread answers each request by its id', async (t) => {
   const source = { document: null as unknown, routes: new Map<string, RestrictedRoute>() }
-  t.equal(answer(source, { kind: 'source', text: JSON.stringify(sourceOf('d')), routes: [['1', { ...route, hiddenFrom: undefined, loads: [] } as RestrictedRoute]] }), null)
+  t.equal(answer(source, { kind: 'source', text: JSON.stringify(sourceOf('d')) }), null)
+  t.equal(answer(source, { kind: 'route', id: '1', route: { ...route, hiddenFrom: undefined, loads: [] } as RestrictedRoute }), null)
   const built = answer(source, { kind: 'build', id: 1, hidden: hideEmail })
   t.strictSame(built && 'built' in built && JSON.parse(built.built.text), restrictedDocument(sourceOf('d'), routes, hideEmail))
   t.strictSame(answer(source, { kind: 'yaml', id: 2, text: '{"a":1}' }), { id: 2, yaml: 'a: 1\n' })
@@ -94,7 +95,7 @@ test('when the thread stops while it writes a YAML text, the text is written on 
   const post = Worker.prototype.postMessage
   // What the thread is asked next is text it cannot read: it stops.
   Worker.prototype.postMessage = function postBroken (this: Worker) {
-    post.call(this, { kind: 'source', text: '{', routes: [] })
+    post.call(this, { kind: 'source', text: '{' })
   }
   t.teardown(() => { Worker.prototype.postMessage = post })
   if (!('json' in built)) return t.fail('built off the thread')
