@@ -27,7 +27,8 @@ const HIDDEN: Record<string, readonly string[]> = {
   anonymous: ['node_id', 'email'],
   staff: [],
   partner: ['email'],
-  agent: ['node_id']
+  agent: ['node_id'],
+  reader: ['html_url']
 }
 
 /** A parameter of the raw description, through its `$ref`. */
@@ -131,6 +132,7 @@ async function main (): Promise<void> {
   rows.push(await row('anonymous document, first', async () => [await get('/documentation/json', 'anonymous')]))
   for (let again = 1; again <= 3; again++) rows.push(await row(`anonymous document, again ${again}`, async () => [await get('/documentation/json', 'anonymous')]))
   rows.push(await row('anonymous view found again, without sending it (restrictedFieldsDocument shared)', async () => [await get('/view', 'anonymous')]))
+  rows.push(await row('a view\'s first build, found without sending it (reader)', async () => [await get('/view', 'reader')]))
   rows.push(await row('anonymous YAML, first', async () => [await get('/documentation/yaml', 'anonymous')]))
   rows.push(await row('anonymous YAML, again', async () => [await get('/documentation/yaml', 'anonymous')]))
   rows.push(await row('staff document, first', async () => [await get('/documentation/json', 'staff')]))
