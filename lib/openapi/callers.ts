@@ -26,8 +26,8 @@ export interface RouteDocumentation {
    * every caller who is hidden the same fields, made once: never modify it.
    */
   documentFor (request: FastifyRequest, options?: DocumentOptions): Promise<unknown>
-  /** The text of the caller's document, JSON or YAML, made once per view; null before ready or without @fastify/swagger. */
-  documentTextFor (request: FastifyRequest, yaml: boolean): Promise<string | null>
+  /** The text of the caller's document, YAML, or JSON as bytes, made once per view; null before ready or without @fastify/swagger. */
+  documentTextFor (request: FastifyRequest, yaml: boolean): Promise<string | Buffer | null>
 }
 
 /** The route options that, when a route sets them, stand for the server's in its `request.routeOptions`. */
@@ -207,7 +207,7 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator 
     async documentTextFor (request, yaml) {
       const view = await viewFor(request)
       if (view === null) return null
-      return yaml ? await view.yaml() : view.json.text
+      return yaml ? await view.yaml() : view.body
     }
   }
 }

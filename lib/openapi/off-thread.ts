@@ -25,7 +25,7 @@ import type { RestrictedRoute } from './types.js'
 import { toYaml } from './yaml.js'
 
 /** Characters of generated JSON below which a document is built in this thread (GitHub's is 5.7 million). */
-export const IN_THREAD_BELOW = 256 * 1024
+export const IN_THREAD_BELOW = 128 * 1024
 
 /** The thread's file, beside this one and of its kind: `.js` in the package, `.ts` under a TypeScript loader. */
 const WORKER_FILE = new URL(`./document-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)

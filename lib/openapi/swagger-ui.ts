@@ -135,8 +135,6 @@ export function swaggerUiVisibility (documentation: RouteDocumentation, options:
       unrestricted.add(request)
       return
     }
-    // Concurrent requests of a view are answered at once: each sends its text in a turn of the event loop of its own.
-    await new Promise((resolve) => setImmediate(resolve))
     // The view's text, written once: sent as @fastify/swagger-ui's route would send the document, with its type.
     return reply.type(kind === 'yaml' ? 'application/x-yaml' : 'application/json; charset=utf-8').send(text)
   }

@@ -17,7 +17,8 @@ function stringBytes (text: string): number {
 }
 
 /**
- * One caller view's document: its JSON text, made at once; the object, made
+ * One caller view's document: its JSON text, made at once, and its bytes
+ * when first sent; the object, made
  * from the text's pieces a slice at a time when first asked for, and kept;
  * the YAML text when first asked for, and kept.
  */
@@ -25,6 +26,7 @@ export class DocumentView {
   readonly json: PiecedJson
   #shared: Promise<unknown> | undefined
   #yaml: Promise<string> | undefined
+  #body: Buffer | undefined
   #bytes: number
   readonly #writeYaml: (view: DocumentView) => Promise<string>
   readonly #grown: () => void
@@ -52,6 +54,16 @@ export class DocumentView {
       this.#grown()
       return value
     })
+  }
+
+  /** The JSON text as UTF-8 bytes, encoded once: a reply sends them as they are. */
+  get body (): Buffer {
+    if (this.#body === undefined) {
+      this.#body = Buffer.from(this.json.text)
+      this.#bytes += this.#body.length
+      this.#grown()
+    }
+    return this.#body
   }
 
   /** The one object every caller of the view reads, made once: never modify it. */

@@ -9,7 +9,7 @@ function viewOf (characters: number, withObject: boolean, grown?: () => void): D
   return new DocumentView(drain(writePieces(document)), withObject ? document : undefined, async () => 'yaml: text\n', grown)
 }
 
-test('a view counts its text, then its object and YAML as they are made', async (t) => {
+test('a view counts its text, then its object, YAML and bytes as they are made', async (t) => {
   const view = viewOf(1000, false)
   t.equal(view.bytes, 1000)
   const shared = await view.shared()
@@ -20,6 +20,9 @@ test('a view counts its text, then its object and YAML as they are made', async 
   t.equal(await view.yaml(), 'yaml: text\n')
   await view.yaml()
   t.equal(view.bytes, 2011)
+  t.equal(view.body.toString(), view.json.text)
+  t.equal(view.body, view.body, 'encoded once')
+  t.equal(view.bytes, 3011, 'the bytes of the text count')
   const made = viewOf(1000, true)
   await made.shared()
   t.equal(made.bytes, 2000, 'an object built in the thread counts at once')
