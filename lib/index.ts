@@ -102,7 +102,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   // Every path some opted-in route declares: a visibility rule may name fields of other routes, not unknown ones.
   const declaredByAnyRoute = new DeclaredAnywhere()
   fastify.decorateRequest('restrictedFields', { getter: restrictedFieldsGetter })
-  const documentation = documentRestrictedRoutes(fastify)
+  const documentation = documentRestrictedRoutes(fastify, { cacheBytes: globalOptions.documentCacheBytes })
   fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: DocumentOptions) {
     return documentation.documentFor(request, options)
   })

@@ -56,6 +56,12 @@ export interface RestrictedFieldsOptions {
    * name. Default: none.
    */
   fieldSets?: Record<string, readonly string[]>
+  /**
+   * Estimated heap bytes of callers' OpenAPI documents kept, one per view
+   * (what the rules hide from a caller); the least recently used go first.
+   * Plugin-wide only. Default `67108864` (64 MiB).
+   */
+  documentCacheBytes?: number
 }
 
 /**
@@ -63,7 +69,7 @@ export interface RestrictedFieldsOptions {
  * declared paths where a type provider gives its reply type: a misspelt
  * default field or set member then does not compile.
  */
-export interface RestrictFieldsRouteOptions<P extends string = string> extends Omit<RestrictedFieldsOptions, 'fieldSets'> {
+export interface RestrictFieldsRouteOptions<P extends string = string> extends Omit<RestrictedFieldsOptions, 'fieldSets' | 'documentCacheBytes'> {
   /** Declared fields as dotted paths, for a route without a response schema. */
   fields?: readonly string[]
   /**
@@ -105,8 +111,12 @@ const DEFAULTS: ResolvedOptions = {
   maxFields: 100,
   maxDepth: 8,
   hiddenFields: null,
-  fieldSets: {}
+  fieldSets: {},
+  documentCacheBytes: 67_108_864
 }
+
+/** Options of the whole plugin, which a route does not take. */
+const PLUGIN_ONLY = new Set(['documentCacheBytes'])
 
 const UNKNOWN_FIELDS_CHOICES = ['reject', 'ignore']
 const MAX_DEPTH_LIMIT = 32
@@ -172,6 +182,7 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
   }
   if ('cacheSize' in options) checkInteger(where, 'cacheSize', options.cacheSize, 0, 100_000)
   if ('cacheBytes' in options) checkInteger(where, 'cacheBytes', options.cacheBytes, 0, 1_073_741_824)
+  if ('documentCacheBytes' in options) checkInteger(where, 'documentCacheBytes', options.documentCacheBytes, 0, 17_179_869_184)
   if ('maxFields' in options) checkInteger(where, 'maxFields', options.maxFields, 1, 10_000)
   if ('maxDepth' in options) checkInteger(where, 'maxDepth', options.maxDepth, 1, MAX_DEPTH_LIMIT)
   if ('fields' in options) checkFields(where, 'fields', options.fields)
@@ -223,7 +234,7 @@ export function resolveRouteOptions (value: unknown, global: ResolvedOptions, ro
   if (!isRecord(value)) {
     throw new InvalidOptionError(`${where}\`restrictFields\` option should be true, false or an options object, instead got ${show(value)}`)
   }
-  checkOptions(where, value, [...Object.keys(DEFAULTS), 'fields', 'defaultFields', 'loads'])
+  checkOptions(where, value, [...Object.keys(DEFAULTS).filter((name) => !PLUGIN_ONLY.has(name)), 'fields', 'defaultFields', 'loads'])
   const resolved = { ...global, fields: null, defaultFields: null, ...value } as ResolvedRouteOptions
   resolved.loads = value.loads === undefined ? [] : ([] as LoadCheck[]).concat(value.loads as LoadCheck | LoadCheck[])
   // A route's sets add to the plugin's, and replace the one they share a name with.

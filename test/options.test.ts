@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
 
-const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, cacheBytes: 2097152, maxFields: 100, maxDepth: 8, hiddenFields: null, fieldSets: {} }
+const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, cacheBytes: 2097152, maxFields: 100, maxDepth: 8, hiddenFields: null, fieldSets: {}, documentCacheBytes: 67108864 }
 const PLUGIN = 'fastify-restricted-fields: '
 
 test('normalizeOptions fills in the defaults', async (t) => {
@@ -12,13 +12,15 @@ test('normalizeOptions fills in the defaults', async (t) => {
 const invalid: Array<[unknown, string]> = [
   [null, 'options should be an object, instead got null'],
   [[], 'options should be an object, instead got an array'],
-  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets"],
+  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, documentCacheBytes"],
   [{ onlyParam: '' }, "`onlyParam` option should be a non-empty string without surrounding spaces, instead got ''"],
   [{ deferParam: ' d' }, "`deferParam` option should be a non-empty string without surrounding spaces, instead got ' d'"],
   [{ resultsKey: 3 }, '`resultsKey` option should be a non-empty string without surrounding spaces, instead got 3'],
   [{ unknownFields: 'warn' }, "`unknownFields` option should be one of 'reject', 'ignore', instead got 'warn'"],
   [{ cacheSize: -1 }, '`cacheSize` option should be an integer from 0 to 100000, instead got -1'],
   [{ cacheBytes: 1.5 }, '`cacheBytes` option should be an integer from 0 to 1073741824, instead got 1.5'],
+  [{ documentCacheBytes: -1 }, '`documentCacheBytes` option should be an integer from 0 to 17179869184, instead got -1'],
+  [{ documentCacheBytes: '64mb' }, "`documentCacheBytes` option should be an integer from 0 to 17179869184, instead got '64mb'"],
   [{ maxFields: 1.5 }, '`maxFields` option should be an integer from 1 to 10000, instead got 1.5'],
   [{ maxDepth: 33 }, '`maxDepth` option should be an integer from 1 to 32, instead got 33'],
   [{ maxDepth: {} }, '`maxDepth` option should be an integer from 1 to 32, instead got an object'],
@@ -83,6 +85,7 @@ const invalidRoute: Array<[unknown, string]> = [
   [1, '`restrictFields` option should be true, false or an options object, instead got 1'],
   [null, '`restrictFields` option should be true, false or an options object, instead got null'],
   [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
+  [{ documentCacheBytes: 1024 }, "unknown option 'documentCacheBytes'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
   [{ fields: [] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
   [{ fields: 'id' }, "`fields` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
   [{ fields: ['a..b'] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],

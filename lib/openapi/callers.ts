@@ -8,9 +8,13 @@
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import type { PathTrie } from '../schema/tree.js'
+import { DocumentLeakError } from '../errors.js'
 import { restrictedDocument } from './document.js'
+import { betweenSteps } from './json-pieces.js'
+import { DocumentBuilder } from './off-thread.js'
 import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'
+import { DocumentView, ViewCache } from './views.js'
 import { toYaml } from './yaml.js'
 
 export interface RouteDocumentation {
@@ -22,6 +26,8 @@ export interface RouteDocumentation {
    * every caller who is hidden the same fields, made once: never modify it.
    */
   documentFor (request: FastifyRequest, options?: DocumentOptions): Promise<unknown>
+  /** The text of the caller's document, YAML, or JSON as bytes, made once per view; null before ready or without @fastify/swagger. */
+  documentTextFor (request: FastifyRequest, yaml: boolean): Promise<string | Buffer | null>
 }
 
 /** The route options that, when a route sets them, stand for the server's in its `request.routeOptions`. */
@@ -73,10 +79,7 @@ export interface DocumentOptions {
   shared?: boolean
 }
 
-/** How many callers' views keep their shared document: each holds a copy of the whole document. */
-const SHARED_VIEWS = 16
-
-/** A key that two tries have alike exactly when they hold the same paths. */
+/** A key for a trie: two tries have the same one exactly when they hold the same paths. */
 function trieKey (trie: PathTrie): unknown {
   return [trie.whole ? 1 : 0, [...trie.children].sort(([a], [b]) => a < b ? -1 : 1).map(([name, child]) => [name, trieKey(child)])]
 }
@@ -116,25 +119,40 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
  */
 async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<string, RestrictedRoute>): Promise<Map<string, PathTrie>> {
   const hidden = new Map<string, PathTrie>()
+  // A route meeting an answer for the first time makes its visibility: hundreds of routes take long.
+  const turn = betweenSteps()
   for (const [id, route] of routes) {
     if (route.hiddenFrom === undefined) continue
+    await turn()
     const trie = await route.hiddenFrom(request)
     if (trie !== null) hidden.set(id, trie)
   }
   return hidden
 }
 
+/** Options of a caller's documents. */
+export interface DocumentationOptions {
+  /** The name of @fastify/swagger's decorator (its `decorator` option). Default: `swagger`. */
+  decorator?: string
+  /** The estimated heap bytes the callers' views may keep. */
+  cacheBytes: number
+}
+
 /**
- * Sets up the documentation of the instance's opted-in routes. `decorator` is
- * the name of @fastify/swagger's decorator (its `decorator` option); without
- * one, the routes' schemas keep their vendor key and nothing else happens.
+ * Sets up the documentation of the instance's opted-in routes. Without
+ * @fastify/swagger's decorator, the routes' schemas keep their vendor key and
+ * nothing else happens. Each caller view's document is built once, off the
+ * event loop for a large API (off-thread.ts), and kept within `cacheBytes`.
  */
-export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 'swagger'): RouteDocumentation {
+export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator = 'swagger', cacheBytes }: DocumentationOptions): RouteDocumentation {
   const routes = new Map<string, RestrictedRoute>()
   let generated: (() => unknown) | null = null
-  // Shared views, by view key, of the generated document they were made from; oldest first.
-  let sharedSource: unknown
-  const shared = new Map<string, unknown>()
+  const builder = new DocumentBuilder(routes, (error) => {
+    fastify.log.warn({ err: error }, "The thread that builds callers' OpenAPI documents failed; they are built on the event loop")
+  })
+  // The views of the generated document they were made from: the routes are fixed once ready, so it alone can change.
+  let source: unknown
+  let views = new ViewCache(cacheBytes)
   fastify.addHook('onReady', function wrapSwaggerDocument (done) {
     // The decorator may sit on an ancestor instance: wrap it where it is, so every instance sees the wrapper.
     let owner: Record<string, unknown> | null = fastify as unknown as Record<string, unknown>
@@ -147,6 +165,33 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
     }
     done()
   })
+  fastify.addHook('onClose', async function stopDocumentThread () {
+    await builder.close()
+  })
+
+  /** The view of the caller of `request`, built once; null before ready or without @fastify/swagger. */
+  async function viewFor (request: FastifyRequest): Promise<DocumentView | null> {
+    if (generated === null) return null
+    const made = generated()
+    if (made !== source) {
+      source = made
+      views = new ViewCache(cacheBytes)
+    }
+    const hidden = await hiddenByRoute(request, routes)
+    const answer = await views.view(viewKey(hidden), async (grown) => {
+      const started = performance.now()
+      const built = await builder.build(made, hidden)
+      request.log.debug({ documentBuild: { ms: Math.round(performance.now() - started), offThread: builder.offThread, refused: 'refused' in built } }, "A caller's OpenAPI document was built")
+      if ('refused' in built) return built
+      return new DocumentView(built.json, built.document, async (view) => await builder.yaml(view.json, async () => await view.shared()), grown)
+    })
+    if (answer instanceof DocumentView) return answer
+    // The place may name the hidden field: it goes to the log, never to the caller.
+    const { route, pointer, reason, position } = answer.refused
+    request.log.error({ route, pointer, reason, position }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
+    throw new DocumentLeakError()
+  }
+
   return {
     record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined): Schema {
       const id = String(++lastRouteId)
@@ -154,26 +199,15 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, decorator = 
       return { ...schema, [OPERATION_KEY]: id } as Schema
     },
     async documentFor (request, options) {
-      // Before ready, or without @fastify/swagger, there is no document to restrict.
-      if (generated === null) return null
-      const source = generated()
-      const hidden = await hiddenByRoute(request, routes)
-      const make = (): unknown => restrictedDocument(source, routes, hidden, (leak) => {
-        // The place may name the hidden field: it goes to the log, never to the caller.
-        request.log.error({ route: leak.route, pointer: leak.pointer, reason: leak.reason, position: leak.position }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
-      })
-      if (options?.shared !== true) return options?.yaml === true ? toYaml(make()) : make()
-      if (source !== sharedSource) {
-        sharedSource = source
-        shared.clear()
-      }
-      const key = viewKey(hidden)
-      const document = shared.get(key) ?? make()
-      // Used last, evicted last.
-      shared.delete(key)
-      shared.set(key, document)
-      if (shared.size > SHARED_VIEWS) shared.delete(shared.keys().next().value as string)
-      return document
+      const view = await viewFor(request)
+      if (view === null) return null
+      if (options?.yaml === true) return await view.yaml()
+      return options?.shared === true ? await view.shared() : await view.fresh()
+    },
+    async documentTextFor (request, yaml) {
+      const view = await viewFor(request)
+      if (view === null) return null
+      return yaml ? await view.yaml() : view.body
     }
   }
 }

@@ -19,7 +19,7 @@ export interface SwaggerUiOptions {
 /** Options for @fastify/swagger-ui that serve each caller the document `documentFor` makes for it. */
 export interface SwaggerUiVisibility {
   uiConfig: Record<string, unknown>
-  uiHooks: { onRequest?: onRequestHookHandler, preHandler: (request: FastifyRequest, reply: FastifyReply) => Promise<void> }
+  uiHooks: { onRequest?: onRequestHookHandler, preHandler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> }
   transformSpecification: (specification: Record<string, any>, request: FastifyRequest) => Record<string, any>
   transformSpecificationClone: false
 }
@@ -107,31 +107,36 @@ async function runHook (hook: preHandlerHookHandler, request: FastifyRequest, re
   })
 }
 
-/** Made for a request when the app has no document to restrict (before ready, or without @fastify/swagger). */
-const UNRESTRICTED = Symbol('unrestricted')
-
 /**
  * @fastify/swagger-ui's `transformSpecification` is synchronous and a rule may
- * not be: the caller's document is made in a preHandler of its document
- * routes, and handed over by request. A document request that reaches the
- * transform without one is refused: it would otherwise get the complete document.
+ * not be: the caller's document is made, and sent, by a preHandler of its
+ * document routes, as the text its view keeps. Only a request for which there
+ * is no document to restrict (before ready, or without @fastify/swagger) goes
+ * on to the transform; any other that reaches it is refused: it would
+ * otherwise get the complete document.
  */
 export function swaggerUiVisibility (documentation: RouteDocumentation, options: SwaggerUiOptions = {}): SwaggerUiVisibility {
-  const documents = new WeakMap<FastifyRequest, Record<string, any> | typeof UNRESTRICTED>()
+  const unrestricted = new WeakSet<FastifyRequest>()
   const uiConfig = options.uiConfig ?? {}
   const own = options.uiHooks?.preHandler
-  async function restrictedFieldsDocumentFor (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function restrictedFieldsDocumentFor (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     // The app's own hook first: its authentication, say, is what a rule reads.
     if (own !== undefined) {
       await runHook(own, request, reply)
       if (reply.sent) return
     }
-    if (!/\/(json|yaml)$/.test(String(request.routeOptions.url))) return
-    const document = await documentation.documentFor(request)
-    documents.set(request, document === null ? UNRESTRICTED : document as Record<string, any>)
+    const kind = /\/(json|yaml)$/.exec(String(request.routeOptions.url))?.[1]
+    if (kind === undefined) return
+    const text = await documentation.documentTextFor(request, kind === 'yaml')
     // The same URL answers each caller differently: a shared cache must not hand one caller's document to another.
     const cacheControl = reply.getHeader('cache-control')
     if (cacheControl === undefined || !/\b(private|no-store)\b/.test(String(cacheControl))) reply.header('cache-control', 'private')
+    if (text === null) {
+      unrestricted.add(request)
+      return
+    }
+    // The view's text, written once: sent as @fastify/swagger-ui's route would send the document, with its type.
+    return reply.type(kind === 'yaml' ? 'application/x-yaml' : 'application/json; charset=utf-8').send(text)
   }
   return {
     uiConfig: {
@@ -141,9 +146,8 @@ export function swaggerUiVisibility (documentation: RouteDocumentation, options:
     },
     uiHooks: { ...options.uiHooks, preHandler: restrictedFieldsDocumentFor },
     transformSpecification (specification, request) {
-      const document = documents.get(request)
-      if (document === undefined) throw new DocumentNotMadeError()
-      return document === UNRESTRICTED ? specification : document
+      if (!unrestricted.has(request)) throw new DocumentNotMadeError()
+      return specification
     },
     transformSpecificationClone: false
   }

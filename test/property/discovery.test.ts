@@ -26,7 +26,8 @@ test('no search result, description or field list of the discovery mode names a 
   const app = Fastify()
   await app.register(swagger, { openapi: { info: { title: 'Issues', version: '1' } } })
   // The caller says which fields its rule hides, so that one app serves every generated caller.
-  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => String(request.headers['x-hide'] ?? '').split(',').filter((path) => path !== '') })
+  // Room for a few views' documents (each some 10,000 characters, its text and its object), not for all of them.
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => String(request.headers['x-hide'] ?? '').split(',').filter((path) => path !== ''), documentCacheBytes: 100_000 })
   await app.register(restrictedFieldsMcp, { mode: 'discovery' })
   const schema = (operationId: string, summary: string): Record<string, unknown> => ({ operationId, summary, tags: ['issues'], response: { 200: { type: 'array', items: record } } })
   app.get('/issues', { restrictFields: { fieldSets: { card: ['zqid', 'zqtitle', 'zquser.zqhandle', 'zqsecret'] }, defaultFields: ['zqid', 'zqsecret'] }, schema: schema('listIssues', 'List issues') }, async () => [])
@@ -71,7 +72,7 @@ test('no search result, description or field list of the discovery mode names a 
   }), { numRuns })
   t.equal(checked, numRuns)
 
-  // Each view's document is made once and shared, the 16 used last kept.
+  // Each view's document is made once and shared, those used last kept within documentCacheBytes.
   const view = async (hidden: string): Promise<unknown> => await app.restrictedFieldsDocument({ headers: { 'x-hide': hidden }, log: app.log } as never, { shared: true })
   const first = await view('zqid')
   t.equal(await view('zqid'), first, 'the same view, the same document')

@@ -1,0 +1,154 @@
+/**
+ * `npm run bench:documents`: callers' OpenAPI documents on GitHub's REST API
+ * description (every `GET` route with a JSON 200 response opted in), served
+ * through @fastify/swagger-ui with `restrictedFieldsSwaggerUi()`, beside
+ * @fastify/swagger's own static document. An anonymous caller is hidden
+ * `node_id` and `email` on every route; staff are hidden nothing. Each row is
+ * one request (or one batch of concurrent ones) through `app.inject`, with
+ * the event loop's longest block meanwhile, read both with
+ * `perf_hooks.monitorEventLoopDelay` and with a 1 ms timer that notes the
+ * longest gap between its ticks. The builds are counted from the plugin's
+ * debug log line. Prints a JSON report.
+ */
+import { loadavg } from 'node:os'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import fastifyRestrictedFields from '../lib/index.js'
+import restrictedFieldsMcp from '../lib/mcp/index.js'
+import { describe, fastifyPath, generate, jsonSchemaOf, readDescription, seededRandom } from './description.js'
+
+type Json = Record<string, any>
+
+/** Who the bench's callers are, by their `authorization` header, and what each is hidden. */
+const HIDDEN: Record<string, readonly string[]> = {
+  anonymous: ['node_id', 'email'],
+  staff: [],
+  partner: ['email'],
+  agent: ['node_id'],
+  reader: ['html_url']
+}
+
+/** A parameter of the raw description, through its `$ref`. */
+function parameterOf (openapi: Json, parameter: Json): Json {
+  return typeof parameter.$ref === 'string' ? openapi.components.parameters[parameter.$ref.split('/').at(-1) as string] : parameter
+}
+
+let builds = 0
+/** The app's log, at debug level: only the line of each document build is counted. */
+const log = new Writable({
+  write (chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split('\n')) if (line.includes('"documentBuild"')) builds++
+    done()
+  }
+})
+
+async function githubApp (): Promise<ReturnType<typeof Fastify>> {
+  const openapi = readDescription()
+  const description = describe(openapi)
+  const app = Fastify({ logger: { level: 'debug', stream: log } })
+  // Fastify's own serializers are compiled for every route at ready (minutes on this description); documents do not depend on them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  await app.register(swagger, { openapi: { info: { title: description.title, version: description.version } } })
+  await app.register(fastifyRestrictedFields, {
+    hiddenFields: (request) => HIDDEN[String(request.headers.authorization ?? 'anonymous')] ?? HIDDEN.anonymous
+  })
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
+  // @fastify/swagger's own document, as its static route serves it: the same object each time, serialized by Fastify.
+  app.get('/static.json', { schema: { hide: true } }, async () => app.swagger())
+  // A caller's view found, without a body to send: the rules asked on every route, the view's key, the lookup.
+  app.get('/view', { schema: { hide: true } }, async (request) => {
+    await app.restrictedFieldsDocument(request, { shared: true })
+    return 'found'
+  })
+  for (const schema of description.shared) app.addSchema(schema)
+  for (const [index, route] of description.routes.entries()) {
+    const operation = openapi.paths[route.path].get as Json
+    const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter))
+    const object = (place: string): Json => {
+      const own = parameters.filter((parameter) => parameter.in === place)
+      return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])), required: own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name) }
+    }
+    const body = generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index))
+    const schema = { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+    try {
+      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
+    } catch {
+      app.get(fastifyPath(route.path), { schema }, async () => body)
+    }
+  }
+  await app.ready()
+  return app
+}
+
+interface Row { request: string, ms: number, loopBlockMs: number, timerGapMs: number, builds: number, status: number[] }
+
+/** Runs `work` (one request or several at once) with the event loop watched two ways. */
+async function row (request: string, work: () => Promise<number[]>): Promise<Row> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 })
+  histogram.enable()
+  let last = performance.now()
+  let gap = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    gap = Math.max(gap, now - last)
+    last = now
+  }, 1)
+  const buildsBefore = builds
+  // Let the probes take their first reading before the work starts.
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  last = performance.now()
+  const started = performance.now()
+  const status = await work()
+  const ms = performance.now() - started
+  // The last gap ends when the loop is free again.
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  clearInterval(timer)
+  histogram.disable()
+  const round = (value: number): number => Math.round(value * 10) / 10
+  const result = { request, ms: round(ms), loopBlockMs: round(histogram.max / 1e6), timerGapMs: round(gap), builds: builds - buildsBefore, status }
+  process.stderr.write(`  ${JSON.stringify(result)}\n`)
+  return result
+}
+
+async function main (): Promise<void> {
+  const startedAt = performance.now()
+  process.stderr.write('  declaring GitHub\'s routes\n')
+  const app = await githubApp()
+  process.stderr.write(`  ready in ${Math.round(performance.now() - startedAt)} ms\n`)
+  const get = async (url: string, caller: string): Promise<number> => (await app.inject({ url, headers: { authorization: caller } })).statusCode
+  const find = async (caller: string): Promise<number> => (await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { authorization: caller, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_operations', arguments: { query: 'list issues of a repository' } } }
+  })).statusCode
+  const rows: Row[] = []
+  rows.push(await row('@fastify/swagger static document, first', async () => [await get('/static.json', 'anonymous')]))
+  for (let again = 1; again <= 3; again++) rows.push(await row(`@fastify/swagger static document, again ${again}`, async () => [await get('/static.json', 'anonymous')]))
+  rows.push(await row('anonymous document, first', async () => [await get('/documentation/json', 'anonymous')]))
+  for (let again = 1; again <= 3; again++) rows.push(await row(`anonymous document, again ${again}`, async () => [await get('/documentation/json', 'anonymous')]))
+  rows.push(await row('anonymous view found again, without sending it (restrictedFieldsDocument shared)', async () => [await get('/view', 'anonymous')]))
+  rows.push(await row('a view\'s first build, found without sending it (reader)', async () => [await get('/view', 'reader')]))
+  rows.push(await row('anonymous YAML, first', async () => [await get('/documentation/yaml', 'anonymous')]))
+  rows.push(await row('anonymous YAML, again', async () => [await get('/documentation/yaml', 'anonymous')]))
+  rows.push(await row('staff document, first', async () => [await get('/documentation/json', 'staff')]))
+  rows.push(await row('staff document, again', async () => [await get('/documentation/json', 'staff')]))
+  rows.push(await row('8 concurrent first requests of one view (partner)', async () => await Promise.all(Array.from({ length: 8 }, async () => await get('/documentation/json', 'partner')))))
+  rows.push(await row('find_operations, a view\'s first (agent)', async () => [await find('agent')]))
+  rows.push(await row('find_operations, again (agent)', async () => [await find('agent')]))
+  const size = (await app.inject({ url: '/documentation/json', headers: { authorization: 'anonymous' } })).body.length
+  await app.close()
+  const [one, five, fifteen] = loadavg()
+  process.stdout.write(JSON.stringify({
+    description: 'github.com/api.github.com.json, every GET route with a JSON 200 response',
+    anonymousDocumentCharacters: size,
+    loadAverage: [one, five, fifteen].map((value) => Number(value.toFixed(2))),
+    rows
+  }, null, 2) + '\n')
+}
+
+await main()

@@ -1,0 +1,68 @@
+/**
+ * The thread that builds callers' documents of a large API, so that the
+ * event loop of the server does not wait for them (off-thread.ts starts it).
+ * It runs the same build as the server's thread (document.ts, whole, with its
+ * last check), on the JSON text of the generated document, and answers the
+ * caller's document as pieced JSON text, or where it was refused.
+ */
+import { parentPort } from 'node:worker_threads'
+import { DocumentLeakError } from '../errors.js'
+import type { PathTrie } from '../schema/tree.js'
+import { restrictedDocument } from './document.js'
+import type { DocumentLeak } from './document.js'
+import { drain, writePieces } from './json-pieces.js'
+import type { PiecedJson } from './json-pieces.js'
+import type { RestrictedRoute } from './types.js'
+import { toYaml } from './yaml.js'
+
+/** What the server's thread asks. */
+export type WorkerRequest =
+  | { kind: 'source', text: string }
+  | { kind: 'route', id: string, route: RestrictedRoute }
+  | { kind: 'build', id: number, hidden: Map<string, PathTrie> }
+  | { kind: 'yaml', id: number, text: string }
+  | { kind: 'close' }
+
+/** What the thread answers, by the request's id. */
+export type WorkerAnswer =
+  | { id: number, built: PiecedJson }
+  | { id: number, refused: DocumentLeak }
+  | { id: number, yaml: string }
+  | { id: number, failed: true }
+
+/** The generated document, as the last `source` request gave it, and the routes sent since. */
+interface Source { document: unknown, routes: Map<string, RestrictedRoute> }
+
+/** Answers one request; a `source` or `route` request has no answer. A failure of the build is made again by the server's thread, where its error is logged. */
+export function answer (source: Source, request: Exclude<WorkerRequest, { kind: 'close' }>): WorkerAnswer | null {
+  if (request.kind === 'source') {
+    source.document = JSON.parse(request.text)
+    source.routes = new Map()
+    return null
+  }
+  if (request.kind === 'route') {
+    source.routes.set(request.id, request.route)
+    return null
+  }
+  const { id } = request
+  let leak: DocumentLeak | undefined
+  try {
+    if (request.kind === 'yaml') return { id, yaml: toYaml(JSON.parse(request.text)) }
+    const document = restrictedDocument(source.document, source.routes, request.hidden, (found) => { leak = found })
+    return { id, built: drain(writePieces(document)) }
+  } catch (error) {
+    if (error instanceof DocumentLeakError) return { id, refused: leak as DocumentLeak }
+    return { id, failed: true }
+  }
+}
+
+const port = parentPort
+if (port !== null) {
+  const source: Source = { document: null, routes: new Map() }
+  port.on('message', (request: WorkerRequest) => {
+    // Closed, the thread ends once its last answer is sent, as a thread that ends by itself does.
+    if (request.kind === 'close') return port.close()
+    const reply = answer(source, request)
+    if (reply !== null) port.postMessage(reply)
+  })
+}
