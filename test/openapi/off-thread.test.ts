@@ -54,7 +54,7 @@ test('a large document is built by the thread as on the event loop, its YAML too
   if (!('json' in built)) return
   t.equal(await builder.yaml(built.json, async () => here), toYaml(here), 'YAML written by the thread')
   t.equal(await builder.yaml({ text: '{', pieces: [] }, async () => ({ a: 1 })), 'a: 1\n', 'a YAML the thread fails to write is written here')
-  t.strictSame(await builder.build(refused, hideEmail), { refused: { route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name' } })
+  t.strictSame(await builder.build(refused, hideEmail), { refused: { route: 'GET /users', pointer: '/paths/~1users/get/responses/200/content/application~1json/examples/shared/value', reason: 'hidden name', position: 'instance key' } })
   await t.rejects(builder.build(large, new Map([['1', { whole: false } as PathTrie]])), TypeError, 'a build that fails in the thread fails here, with its own error')
   t.strictSame(failures, [])
   const small = await builder.build(sourceOf('small'), hideEmail)
