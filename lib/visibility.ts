@@ -13,7 +13,6 @@ import { hiddenTrie } from './hidden-paths.js'
 import { hasToJSON } from './json.js'
 
 // The tries of hidden paths have their own module, which the document's relaxer and last check share.
-export { hiddenTrie, mergedTries } from './hidden-paths.js'
 
 function wholeKeyOf (node: FieldNode, children: FieldTree): string {
   return `${JSON.stringify(node.name)}(${children.nodes.map((child) => child.wholeKey).join(',')})`

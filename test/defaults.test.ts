@@ -2,7 +2,8 @@ import { test } from 'tap'
 import { projectedDefault, projectedDefaultJson } from '../lib/defaults.js'
 import type { FieldNode } from '../lib/schema/tree.js'
 import { parseSelection } from '../lib/selection.js'
-import { hiddenTrie, visibleTree } from '../lib/visibility.js'
+import { hiddenTrie } from '../lib/hidden-paths.js'
+import { visibleTree } from '../lib/visibility.js'
 import { rulesWith, treeOf } from './fixtures.js'
 
 const schema = {

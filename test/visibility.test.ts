@@ -1,6 +1,7 @@
 import { test } from 'tap'
 import { declaredPaths } from '../lib/schema/paths.js'
-import { DeclaredAnywhere, hiddenKey, hiddenPathProblem, hiddenTrie, holdsHidden, MAX_VISIBILITIES, stripHidden, stripHiddenText, VisibilityCache, visibleTree } from '../lib/visibility.js'
+import { hiddenTrie } from '../lib/hidden-paths.js'
+import { DeclaredAnywhere, hiddenKey, hiddenPathProblem, holdsHidden, MAX_VISIBILITIES, stripHidden, stripHiddenText, VisibilityCache, visibleTree } from '../lib/visibility.js'
 import type { Visibility } from '../lib/visibility.js'
 import { treeOf, userSchema } from './fixtures.js'
 

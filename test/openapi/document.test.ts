@@ -3,7 +3,7 @@ import { restrictedDocument } from '../../lib/openapi/document.js'
 import { CLIENT_ERROR_CODES } from '../../lib/openapi/error-response.js'
 import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
-import { hiddenTrie } from '../../lib/visibility.js'
+import { hiddenTrie } from '../../lib/hidden-paths.js'
 
 const route: RestrictedRoute = {
   method: 'GET',

@@ -9,7 +9,7 @@ import restrictedFieldsMcp from '../../lib/mcp/index.js'
 import { restrictedDocument } from '../../lib/openapi/document.js'
 import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
-import { hiddenTrie } from '../../lib/visibility.js'
+import { hiddenTrie } from '../../lib/hidden-paths.js'
 
 // Hidden fields have names of their own, which nothing else spells: any string or key of the document that holds `zq` names one.
 const VISIBLE = ['a', 'b', 'c']

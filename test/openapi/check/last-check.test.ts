@@ -4,7 +4,7 @@ import type { Found } from '../../../lib/openapi/operations.js'
 import type { PathTrie } from '../../../lib/schema/tree.js'
 import { OPERATION_KEY } from '../../../lib/openapi/types.js'
 import type { Json, RestrictedRoute, Version } from '../../../lib/openapi/types.js'
-import { hiddenTrie } from '../../../lib/visibility.js'
+import { hiddenTrie } from '../../../lib/hidden-paths.js'
 
 const route: RestrictedRoute = {
   method: 'GET',

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, linkReads, patternNames, unknownContentNames } from '../../../lib/openapi/check/names.js'
-import { hiddenTrie } from '../../../lib/visibility.js'
+import { hiddenTrie } from '../../../lib/hidden-paths.js'
 
 test('a pattern over names names a field it spells or matches, with the u flag or without; one that compiles in neither form names every field', async (t) => {
   const rows: Array<[string, string, boolean]> = [
