@@ -153,7 +153,13 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     if (operation === undefined) return undefined
     let tool = callable.get(name)
     if (tool === undefined) {
-      tool = operationTool(complete as Record<string, unknown>, operation, new SchemaBudget(maxSchemaNodes))
+      try {
+        tool = operationTool(complete as Record<string, unknown>, operation, new SchemaBudget(maxSchemaNodes))
+      } catch (error) {
+        // As its listed tool is, a tool whose output schema is past the budget is called without one.
+        if (!(error instanceof ToolSchemasTooLargeError)) throw error
+        tool = operationTool(complete as Record<string, unknown>, operation, new SchemaBudget(maxSchemaNodes), false)
+      }
       callable.set(name, tool)
     }
     return tool
@@ -175,7 +181,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
 
   async function routeTools (request: FastifyRequest): Promise<ToolDefinition[]> {
     const { document, view } = await callerView(request)
-    view.tools ??= buildRouteTools(document)
+    view.tools ??= buildRouteTools(request, document)
     return await view.tools
   }
 
@@ -187,8 +193,22 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   /**
    * The definitions of a view's per-route tools, made a slice at a time: the
    * event loop turns between slices, so other requests are served meanwhile.
+   * Tools whose output schemas do not fit the schema budget together (Stripe's
+   * 212 routes, whose records expand into one another) are listed without
+   * them: an agent that cannot see the tools cannot call any of them, while
+   * a result without an output schema is still a result.
    */
-  async function buildRouteTools (document: Record<string, unknown>): Promise<ToolDefinition[]> {
+  async function buildRouteTools (request: FastifyRequest, document: Record<string, unknown>): Promise<ToolDefinition[]> {
+    try {
+      return await definitionsOf(document, true)
+    } catch (error) {
+      if (!(error instanceof ToolSchemasTooLargeError)) throw error
+      request.log.warn({ maxSchemaNodes }, 'The MCP tools\' output schemas are past the schema budget together: the tools are listed without them')
+      return await definitionsOf(document, false)
+    }
+  }
+
+  async function definitionsOf (document: Record<string, unknown>, withOutput: boolean): Promise<ToolDefinition[]> {
     const budget = new SchemaBudget(maxSchemaNodes)
     const definitions: ToolDefinition[] = []
     let sliceStart = performance.now()
@@ -197,7 +217,7 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
         await new Promise((resolve) => setImmediate(resolve))
         sliceStart = performance.now()
       }
-      definitions.push(operationTool(document, operation, budget).definition)
+      definitions.push(operationTool(document, operation, budget, withOutput).definition)
     }
     return definitions
   }

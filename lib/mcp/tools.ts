@@ -150,7 +150,7 @@ function successSchema (operation: Json, status: string | undefined): unknown {
  * The tool of one `GET` operation of the caller's document. `budget` bounds
  * the schema objects read and written.
  */
-export function operationTool (document: Json, { pathItem, operation, name, route }: DocumentOperation, budget: SchemaBudget): Tool {
+export function operationTool (document: Json, { pathItem, operation, name, route }: DocumentOperation, budget: SchemaBudget, withOutput = true): Tool {
   const components: Json = isRecord(document.components?.schemas) ? document.components.schemas : {}
   const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0')
   const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
@@ -200,7 +200,7 @@ export function operationTool (document: Json, { pathItem, operation, name, rout
   const reply = successSchema(operation, fields === undefined ? undefined : Object.keys(fields.statuses)[0])
   let outputSchema: Json | undefined
   let wrapped = false
-  if (reply !== undefined) {
+  if (reply !== undefined && withOutput) {
     outputSchema = toJsonSchema(reply, components, openapi30, budget)
     // MCP's structured content is an object: a reply that may be anything else goes under one key.
     if (outputSchema.type !== 'object') {

@@ -153,8 +153,15 @@ test('a description with an expandable field at every level keeps its shared sch
   t.ok(Object.keys(tools[0].outputSchema?.$defs ?? {}).length > 0, 'components reached twice are definitions')
 })
 
-test('past its schema budget, tools/list answers a coded error and logs why, and the server keeps serving', async (t) => {
-  const { origin, app } = await expandable(t, 1, { maxSchemaNodes: 50 })
+test('past its schema budget, tools are listed and called without their output schemas', async (t) => {
+  const client = await connect(t, (await expandable(t, 1, { maxSchemaNodes: 50 })).origin)
+  const { tools } = await client.listTools()
+  t.strictSame(tools.map((tool) => [tool.name, tool.outputSchema]), [['getThing0', undefined]])
+  t.strictSame(await client.callTool({ name: 'getThing0', arguments: { only: ['id'] } }), { content: [{ type: 'text', text: '{"id":"x"}' }] })
+})
+
+test('past its schema budget even without output schemas, tools/list answers a coded error and logs why, and the server keeps serving', async (t) => {
+  const { origin, app } = await expandable(t, 1, { maxSchemaNodes: 1 })
   const client = await connect(t, origin)
   await t.rejects(client.listTools(), { code: -32603, data: { code: 'FST_RESTRICTED_FIELDS_TOOL_SCHEMAS_TOO_LARGE' }, message: 'MCP error -32603: The tools of this API are too large to describe; the server logged why' })
   // Repeated, it answers the same without building again.
