@@ -154,6 +154,22 @@ export function declaredPathsOf (route: DescribedRoute, shared: Readonly<Record<
   return declared === null ? [] : declaredPaths(declared.tree)
 }
 
+/** A parameter of the raw description, through its `$ref`. */
+export function parameterOf (openapi: Json, parameter: Json): Json {
+  return typeof parameter.$ref === 'string' ? openapi.components.parameters[parameter.$ref.split('/').at(-1) as string] : parameter
+}
+
+/** A route's schema as an app declares it: its operation's id, summary, description and tags, its path and query parameters, its 200 response. */
+export function routeSchemaOf (openapi: Json, route: DescribedRoute): Json {
+  const operation = openapi.paths[route.path].get as Json
+  const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter))
+  const object = (place: string): Json => {
+    const own = parameters.filter((parameter) => parameter.in === place)
+    return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])), required: own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name) }
+  }
+  return { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+}
+
 /** Fastify's form of an OpenAPI path: `{owner}` becomes `:owner`. */
 export const fastifyPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1')
 

@@ -19,9 +19,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../lib/index.js'
 import restrictedFieldsMcp from '../lib/mcp/index.js'
-import { describe, fastifyPath, generate, jsonSchemaOf, readDescription, seededRandom } from './description.js'
-
-type Json = Record<string, any>
+import { describe, fastifyPath, generate, readDescription, routeSchemaOf, seededRandom } from './description.js'
 
 /** Who the bench's callers are, by their `authorization` header, and what each is hidden. */
 const HIDDEN: Record<string, readonly string[]> = {
@@ -30,11 +28,6 @@ const HIDDEN: Record<string, readonly string[]> = {
   partner: ['email'],
   agent: ['node_id'],
   reader: ['html_url']
-}
-
-/** A parameter of the raw description, through its `$ref`. */
-function parameterOf (openapi: Json, parameter: Json): Json {
-  return typeof parameter.$ref === 'string' ? openapi.components.parameters[parameter.$ref.split('/').at(-1) as string] : parameter
 }
 
 let builds = 0
@@ -67,14 +60,8 @@ async function githubApp (): Promise<ReturnType<typeof Fastify>> {
   })
   for (const schema of description.shared) app.addSchema(schema)
   for (const [index, route] of description.routes.entries()) {
-    const operation = openapi.paths[route.path].get as Json
-    const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter))
-    const object = (place: string): Json => {
-      const own = parameters.filter((parameter) => parameter.in === place)
-      return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])), required: own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name) }
-    }
     const body = generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index))
-    const schema = { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+    const schema = routeSchemaOf(openapi, route)
     try {
       app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
     } catch {

@@ -66,3 +66,14 @@ export function counted (total: number, url: () => string): () => string | null 
   let left = total
   return () => left-- > 0 ? url() : null
 }
+
+/** Runs `work` with the event loop's delay watched: its result, its time and the longest delay meanwhile, in milliseconds to a tenth. */
+export async function watched<T> (work: () => Promise<T>): Promise<{ value: T, ms: number, loopDelayMaxMs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 })
+  histogram.enable()
+  const started = performance.now()
+  const value = await work()
+  const ms = performance.now() - started
+  histogram.disable()
+  return { value, ms: Math.round(ms * 10) / 10, loopDelayMaxMs: Math.round(histogram.max / 1e5) / 10 }
+}

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { loadavg } from 'node:os'
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { performance } from 'node:perf_hooks'
 import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
@@ -24,7 +24,8 @@ import { DISCOVERY_TOOLS, DiscoveryView } from '../lib/mcp/discovery.js'
 import { documentOperations, documentTools, parameterOf as documentParameter } from '../lib/mcp/tools.js'
 import type { DocumentOperation } from '../lib/mcp/tools.js'
 import { RESULT_TOKENS } from '../lib/mcp/budget.js'
-import { describe, fastifyPath, generate, jsonSchemaOf, readDescription, seededRandom } from './description.js'
+import { describe, fastifyPath, generate, readDescription, routeSchemaOf, seededRandom } from './description.js'
+import { watched } from './drive.js'
 
 type Json = Record<string, any>
 const tokens = (value: unknown): number => countTokens(typeof value === 'string' ? value : JSON.stringify(value))
@@ -36,11 +37,6 @@ function median (values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
-/** A parameter of the raw description, through its `$ref`. */
-function parameterOf (openapi: Json, parameter: Json): Json {
-  return typeof parameter.$ref === 'string' ? openapi.components.parameters[parameter.$ref.split('/').at(-1) as string] : parameter
 }
 
 /** The description's routes as an app declares them, with their operation ids, summaries, tags and parameters. */
@@ -58,14 +54,8 @@ async function githubApp (): Promise<{ app: ReturnType<typeof Fastify>, routes: 
   for (const schema of description.shared) app.addSchema(schema)
   let declared = 0
   for (const [index, route] of description.routes.entries()) {
-    const operation = openapi.paths[route.path].get as Json
-    const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter))
-    const object = (place: string): Json => {
-      const own = parameters.filter((parameter) => parameter.in === place)
-      return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])), required: own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name) }
-    }
     const body = generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index))
-    const schema = { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+    const schema = routeSchemaOf(openapi, route)
     try {
       app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
       declared++
@@ -81,17 +71,6 @@ async function connect (origin: string, path: string): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL(path, origin)))
   return client
-}
-
-/** Runs `work` with the event loop's delay watched; its time, its result and the longest delay. */
-async function watched<T> (work: () => Promise<T>): Promise<{ ms: number, value: T, loopDelayMaxMs: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 })
-  histogram.enable()
-  const started = performance.now()
-  const value = await work()
-  const ms = performance.now() - started
-  histogram.disable()
-  return { ms: Math.round(ms), value, loopDelayMaxMs: Math.round(histogram.max / 1e6) }
 }
 
 interface Listed { name: string, description?: string, inputSchema: unknown, outputSchema?: unknown }

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { byVariants, declaredPathsOf, describe, fastifyPath, generate, jsonSchemaOf, seededRandom, selectionOf } from '../../bench/description.js'
+import { byVariants, declaredPathsOf, describe, fastifyPath, generate, jsonSchemaOf, routeSchemaOf, seededRandom, selectionOf } from '../../bench/description.js'
 import type { DescribedRoute } from '../../bench/description.js'
 
 test('an OpenAPI schema becomes JSON Schema: component references as name#, nullable as a type with null, OpenAPI-only keywords and unknown formats left out', async (t) => {
@@ -90,6 +90,29 @@ test('a description that writes every schema inline, as Mailchimp\'s does, has n
   const { shared, routes } = describe(openapi)
   t.strictSame(shared, [])
   t.strictSame(routes.map((route) => [route.path, route.schema]), [['/a', { type: 'object', properties: { id: { type: 'integer' } } }]])
+})
+
+test('a route is declared with its operation\'s id, summary, description, tags, parameters (through their $refs) and 200 response', async (t) => {
+  const response = { type: 'object', properties: { id: { type: 'integer' } } }
+  const openapi = {
+    components: { parameters: { owner: { name: 'owner', in: 'path', required: true, schema: { type: 'string' }, description: 'The owner' } } },
+    paths: {
+      '/repos/{owner}': { get: { operationId: 'repos/get', summary: 'Get', description: 'A repository', tags: ['repos'], parameters: [{ $ref: '#/components/parameters/owner' }, { name: 'page', in: 'query', schema: { type: 'integer' } }, { name: 'q', in: 'query', required: true }] } },
+      '/bare': { get: {} }
+    }
+  }
+  t.strictSame(routeSchemaOf(openapi, { path: '/repos/{owner}', url: '/repos/x', schema: response, widestUnion: 0, unionWidths: 0 }), {
+    operationId: 'repos/get',
+    summary: 'Get',
+    description: 'A repository',
+    tags: ['repos'],
+    params: { type: 'object', properties: { owner: { type: 'string', description: 'The owner' } }, required: ['owner'] },
+    querystring: { type: 'object', properties: { page: { type: 'integer' }, q: {} }, required: ['q'] },
+    response: { 200: response }
+  })
+  t.strictSame(routeSchemaOf(openapi, { path: '/bare', url: '/bare', schema: response, widestUnion: 0, unionWidths: 0 }), {
+    operationId: undefined, summary: undefined, description: undefined, tags: undefined, params: { type: 'object', properties: {}, required: [] }, querystring: { type: 'object', properties: {}, required: [] }, response: { 200: response }
+  })
 })
 
 test('allOf members that each declare the items of one array field make items holding both members\' fields', async (t) => {
