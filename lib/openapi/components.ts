@@ -41,6 +41,13 @@ export class Components {
     return Object.hasOwn(this.schemas, decoded) && isRecord(this.schemas[decoded]) ? decoded : null
   }
 
+  /** The component a `$ref` names or points inside (`#/components/schemas/user/properties/id`), or null. */
+  holderOf (ref: unknown): string | null {
+    if (typeof ref !== 'string' || !ref.startsWith(this.#prefix)) return null
+    const name = decodePointerToken(ref.slice(this.#prefix.length).split('/')[0])
+    return Object.hasOwn(this.schemas, name) ? name : null
+  }
+
   ref (name: string): string {
     return this.#prefix + encodePointerToken(name)
   }
@@ -94,7 +101,8 @@ export class Components {
       if (Array.isArray(value)) {
         for (const item of value) visit(item)
       } else if (isRecord(value)) {
-        const target = this.nameOf(value.$ref)
+        // A `$ref` inside a component needs the component, as a whole one does.
+        const target = this.holderOf(value.$ref)
         if (target !== null && !reached.has(target)) {
           reached.add(target)
           queue.push(target)

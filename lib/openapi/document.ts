@@ -18,6 +18,7 @@ import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
 import { lastCheck } from './check/last-check.js'
 import type { Position } from './check/last-check.js'
+import { liftInnerReferences } from './relax/inner-references.js'
 import { liftLocalDefinitions } from './relax/local-definitions.js'
 import { documentVersion, findOperations } from './operations.js'
 import type { Found } from './operations.js'
@@ -63,6 +64,8 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
   if (found.length === 0) return copy
   const components = new Components(copy, version)
   liftLocalDefinitions(components, version, found)
+  // A caller's document names no property by a pointer's segments: what a `$ref` points into gets a component of its own.
+  if (hidden !== undefined && hidden.size > 0) liftInnerReferences(copy, components, version, found)
   const relaxation = new Relaxation(components)
   // OpenAPI 3.1 schemas are JSON Schema 2020-12: they have if, then, else and dependentRequired.
   const conditionals = version === '3' && !String(copy.openapi).startsWith('3.0')

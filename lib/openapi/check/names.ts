@@ -7,7 +7,7 @@
  * predicate reads one level of a trie of hidden paths: a name is hidden
  * only at the path the rule hides, so the same name elsewhere is no leak.
  */
-import { decodePointerToken } from '../../hidden-paths.js'
+import { decodePointerToken, mergedTries } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
 import type { PathTrie } from '../../schema/tree.js'
 import { holdsHidden } from '../../visibility.js'
@@ -157,4 +157,61 @@ export function linkReads (value: unknown, level: PathTrie): boolean {
   }
   if (value === null || typeof value !== 'object') return false
   return Object.values(value).some((member) => linkReads(member, level))
+}
+
+// Keywords of a schema whose next segment, in a pointer, is a property's name (or a pattern over names).
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', 'dependentRequired'])
+// Keywords whose next segment is a definition's name, which says nothing of a property.
+const DEFINITION_MAPS = new Set(['$defs', 'definitions'])
+// Keywords below which a pointer's names describe the values of undeclared names, which no hidden path can be tied to.
+const UNDECLARED = new Set(['additionalProperties', 'unevaluatedProperties'])
+
+/**
+ * Whether the segments of a pointer into a schema, from that schema on
+ * (`properties/owner/items/properties/ssn`), name a path hidden at this
+ * level: a segment after `properties` (or `patternProperties`,
+ * `dependentSchemas`, `dependencies`, `dependentRequired`) says what a
+ * property is called, and a property that stays leads one level down. Every
+ * other segment is a keyword of the same level (`items`, `allOf/0`), or a
+ * definition's name after `$defs`; below `additionalProperties` nothing is
+ * read.
+ */
+export function schemaPointerNames (names: readonly string[], level: PathTrie): boolean {
+  let here = level
+  for (let index = 0; index < names.length - 1; index++) {
+    const keyword = names[index]
+    if (UNDECLARED.has(keyword)) return false
+    if (DEFINITION_MAPS.has(keyword)) index++
+    if (!NAME_MAPS.has(keyword)) continue
+    const name = names[++index]
+    if (keyword === 'patternProperties') {
+      if (here === EVERY_NAME) return true
+      const matched = [...here.children].filter(([hidden]) => patternNames(name, hidden)).map(([, below]) => below)
+      if (matched.length === 0) return false
+      if (matched.some((below) => below.whole)) return true
+      here = matched.reduce(mergedTries)
+      continue
+    }
+    if (namedAt(here, name)) return true
+    // A dependency's schema describes the same level as the one that holds it.
+    if (keyword !== 'properties') continue
+    const below = levelBelow(here, name)
+    if (below === undefined) return false
+    here = below
+  }
+  return false
+}
+
+/**
+ * The segments of a pointer of the document that go inside a schema: after
+ * a component's name (`components/schemas/User`), or after the `schema` of
+ * a response, a media type or a parameter (`paths/…/schema`). A pointer
+ * that starts elsewhere (`#/$defs/…`, Swagger 2.0's `#/definitions/…`) is
+ * read against the schema that holds it, whole.
+ */
+export function segmentsInSchema (names: readonly string[]): readonly string[] {
+  if (names[0] === 'components' && names[1] === 'schemas') return names.slice(3)
+  if (names[0] !== 'components' && names[0] !== 'paths' && names[0] !== 'webhooks') return names
+  const schema = names.indexOf('schema', 1)
+  return schema === -1 ? [] : names.slice(schema + 1)
 }

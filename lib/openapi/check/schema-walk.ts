@@ -5,19 +5,20 @@
  * no table with the relaxer), and finds the first position that names a
  * hidden path: a property, an item of a list of names, a key of an instance,
  * a pattern or a schema over names, a discriminator, a segment of a
- * reference, or content of no known shape that holds the name. A name that
- * is a value (a string of an `enum` or a `const`, a value's `pattern`) is
- * not read, and a level only reads what is hidden at that level.
+ * reference's pointer that says what a property is called, or content of no
+ * known shape that holds the name. A name that is a value (a string of an
+ * `enum` or a `const`, a value's `pattern`) is not read, and a level only
+ * reads what is hidden at that level.
  */
-import { encodePointerToken } from '../../hidden-paths.js'
+import { encodePointerToken, pointerNames } from '../../hidden-paths.js'
 import { isRecord, pointerTo as at, valueAtPointer } from '../../json.js'
 import type { PathTrie } from '../../schema/tree.js'
 import type { Json, Version } from '../types.js'
-import { EVERY_NAME, examplesMapNames, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternNames, unknownContentNames } from './names.js'
+import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from './names.js'
 
 /** The kind of position where a hidden path was named, for the log. */
 export type Position = 'property' | 'name list' | 'instance key' | 'property names' | 'pattern' | 'dependency' | 'discriminator' |
-  'reference' | 'link expression' | 'restriction parameter' | 'field set' | 'media encoding' | 'unknown content'
+  'reference' | 'reference segment' | 'link expression' | 'restriction parameter' | 'field set' | 'media encoding' | 'unknown content'
 
 /** Where the check found a hidden path named, and how; `unchecked` for a reference it could not follow. */
 export interface Finding { pointer: string, position: Position, unchecked?: true }
@@ -38,6 +39,30 @@ const SAYS_NO_NAME = new Set(`
 
 /** A schema the walk reached, and where it sits in the document. */
 interface Reached { value: unknown, pointer: string }
+
+/** A reference inside a schema: where it sits, and its pointer as written after `#`. */
+interface Pointing { place: string, fragment: string }
+
+/**
+ * Every local reference inside `value`, at any depth, wherever it sits: a
+ * `$ref` (or `$dynamicRef`, `$recursiveRef`) and a discriminator's mapping
+ * to a pointer. Read without knowing which keys are keywords, so that a
+ * property named like one (`default`, `enum`) hides none.
+ */
+function pointingIn (value: unknown, pointer: string, into: Pointing[]): Pointing[] {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => pointingIn(item, at(pointer, index), into))
+  } else if (isRecord(value)) {
+    for (const [key, member] of Object.entries(value)) {
+      if (REFERENCES.has(key) && typeof member === 'string' && member.startsWith('#/')) into.push({ place: at(pointer, key), fragment: member.slice(1) })
+      if (key === 'discriminator' && isRecord(member) && isRecord(member.mapping)) {
+        for (const [tag, ref] of Object.entries(member.mapping)) if (typeof ref === 'string' && ref.startsWith('#/')) into.push({ place: at(at(at(pointer, key), 'mapping'), tag), fragment: ref.slice(1) })
+      }
+      pointingIn(member, at(pointer, key), into)
+    }
+  }
+  return into
+}
 
 /** The first index of a list whose item names something hidden, as a finding; null when none. */
 function firstIn (list: unknown, pointer: string, position: Position, names: (item: unknown) => boolean): Finding | null {
@@ -74,6 +99,8 @@ export class SchemaWalk {
   readonly #components: string
   /** The places walked, by pointer, with the levels of hidden paths they were walked with. */
   readonly #seen = new Map<string, Set<PathTrie>>()
+  /** The local references inside each schema walked, by its pointer. */
+  readonly #pointing = new Map<string, Pointing[]>()
   /**
    * The outermost schema being walked (a response's, a component): a local
    * `$ref` that the document does not resolve (`#/$defs/inner`, written by
@@ -102,7 +129,29 @@ export class SchemaWalk {
 
   /** A schema walked as the outermost one: its local `$ref`s resolve against it when the document does not resolve them. */
   root (schema: unknown, pointer: string, level: PathTrie): Finding | null {
-    return this.#within({ value: schema, pointer }, () => this.schema(schema, pointer, level))
+    return this.#within({ value: schema, pointer }, () => this.schema(schema, pointer, level) ?? this.#segments(schema, pointer, level, true))
+  }
+
+  /**
+   * The first reference inside a schema walked at `level`, at any depth,
+   * whose pointer names a path hidden there (schemaPointerNames): a
+   * pointer into the schema is read from it, at its level. A pointer into
+   * another schema (a twin's into the component it was made from) is read
+   * from that schema's top, at this level, when this one is walked whole (a
+   * response's, a component): nothing tells at which level, if any, the
+   * caller reaches the other, and a pointer written here says what this
+   * level's properties are called. Each way a fragment may be read counts.
+   */
+  #segments (value: unknown, pointer: string, level: PathTrie, whole: boolean): Finding | null {
+    if (nothingBelow(level)) return null
+    let pointing = this.#pointing.get(pointer)
+    if (pointing === undefined) this.#pointing.set(pointer, pointing = pointingIn(value, pointer, []))
+    const here = pointerNames(pointer)
+    const names = (fragment: string): boolean => fragmentReadings(fragment).some((segments) => {
+      const inside = segments.length > here.length && here.every((name, index) => segments[index] === name)
+      return inside ? schemaPointerNames(segments.slice(here.length), level) : whole && schemaPointerNames(segmentsInSchema(segments), level)
+    })
+    return first(pointing, ({ place, fragment }) => names(fragment) ? { pointer: place, position: 'reference segment' } : null)
   }
 
   #within (root: Reached, walk: () => Finding | null): Finding | null {
@@ -140,9 +189,10 @@ export class SchemaWalk {
     if (this.once(target.pointer, level)) return null
     // A place inside the schema being walked keeps it as the outermost; a component is the outermost schema of what it holds.
     const tokens = target.pointer.split('/')
-    if (tokens[1] === 'paths' || (this.#root !== null && target.pointer.startsWith(this.#root.pointer + '/'))) return this.schema(target.value, target.pointer, level)
+    const walked = (whole: boolean) => (): Finding | null => this.schema(target.value, target.pointer, level) ?? this.#segments(target.value, target.pointer, level, whole)
+    if (tokens[1] === 'paths' || (this.#root !== null && target.pointer.startsWith(this.#root.pointer + '/'))) return walked(false)()
     const component = tokens.slice(0, tokens[1] === 'components' ? 4 : 3).join('/')
-    return this.#within({ value: this.resolve(`#${component}`), pointer: component }, () => this.schema(target.value, target.pointer, level))
+    return this.#within({ value: this.resolve(`#${component}`), pointer: component }, walked(component === target.pointer))
   }
 
   /** The first position in a schema, found at `pointer`, that names a path hidden at `level`; null when none. */

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, linkReads, patternNames, unknownContentNames } from '../../../lib/openapi/check/names.js'
+import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, linkReads, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from '../../../lib/openapi/check/names.js'
 import { hiddenTrie } from '../../../lib/hidden-paths.js'
 
 test('a pattern over names names a field it spells or matches, with the u flag or without; one that compiles in neither form names every field', async (t) => {
@@ -58,4 +58,49 @@ test('content of no known shape names a field of its level as a key or a string,
   for (const [value, expected] of rows) t.equal(unknownContentNames(value, hidden), expected, JSON.stringify(value))
   t.equal(unknownContentNames({ any: 1 }, EVERY_NAME), true)
   t.equal(unknownContentNames(['any'], EVERY_NAME), false, 'below a field hidden whole, strings are values')
+})
+
+test('a pointer into a schema names a property by the segment after properties and the other maps keyed by names, at its level', async (t) => {
+  const hidden = hiddenTrie(['ssn', 'owner.pin', 'vault', 'tags.x'])
+  const rows: Array<[string, boolean]> = [
+    ['properties/ssn', true],
+    ['properties/id', false],
+    ['properties/owner/properties/pin', true],
+    ['properties/owner/items/allOf/0/properties/pin', true],
+    ['properties/owner/properties/ssn', false],
+    ['properties/owner', false],
+    ['properties/id/properties/ssn', false],
+    ['dependentSchemas/ssn', true],
+    ['dependentSchemas/id/properties/ssn', true],
+    ['dependencies/id/0', false],
+    ['dependentRequired/vault/0', true],
+    ['patternProperties/^ss/type', true],
+    ['patternProperties/^own/properties/pin', true],
+    ['patternProperties/^(own|tag)/properties/x', true],
+    ['patternProperties/^own/properties/city', false],
+    ['patternProperties/^z/properties/pin', false],
+    ['$defs/properties/properties/id', false],
+    ['definitions/x/properties/ssn', true],
+    ['additionalProperties/properties/ssn', false],
+    ['unevaluatedProperties/properties/vault', false],
+    ['properties', false],
+    ['', false]
+  ]
+  for (const [pointer, expected] of rows) t.equal(schemaPointerNames(pointer.split('/'), hidden), expected, pointer)
+  t.equal(schemaPointerNames(['properties', 'any'], EVERY_NAME), true)
+  t.equal(schemaPointerNames(['patternProperties', '^a'], EVERY_NAME), true)
+})
+
+test('a pointer of the document goes inside a schema after a component\'s name, or after the schema of a response', async (t) => {
+  const rows: Array<[string[], string[]]> = [
+    [['components', 'schemas', 'user', 'properties', 'ssn'], ['properties', 'ssn']],
+    [['components', 'schemas', 'user'], []],
+    [['paths', '/users', 'get', 'responses', '200', 'content', 'application/json', 'schema', 'items'], ['items']],
+    [['components', 'responses', 'user', 'content', 'application/json', 'schema', 'properties', 'a'], ['properties', 'a']],
+    [['webhooks', 'user', 'post', 'requestBody', 'content', 'a/b', 'schema'], []],
+    [['components', 'examples', 'ssn'], []],
+    [['definitions', 'user', 'properties', 'ssn'], ['definitions', 'user', 'properties', 'ssn']],
+    [['properties', 'ssn'], ['properties', 'ssn']]
+  ]
+  for (const [names, expected] of rows) t.strictSame(segmentsInSchema(names), expected, names.join('/'))
 })
