@@ -7,7 +7,7 @@
  * predicate reads one level of a trie of hidden paths: a name is hidden
  * only at the path the rule hides, so the same name elsewhere is no leak.
  */
-import { decodePointerToken, mergedTries } from '../../hidden-paths.js'
+import { fragmentReadings, mergedTries } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
 import type { PathTrie } from '../../schema/tree.js'
 import { holdsHidden } from '../../visibility.js'
@@ -122,24 +122,6 @@ export function pathReaches (tokens: readonly string[], level: PathTrie, indexes
     here = below
   }
   return false
-}
-
-/**
- * The readings of a JSON pointer written after `#` in a runtime expression,
- * as lists of tokens: as a URI fragment (RFC 6901, section 6: percent-decoded
- * whole, then split, then `~1` and `~0` decoded), and as written (the
- * runtime expression grammar of OpenAPI has no percent-encoding). A client
- * may read it either way, so a link that reaches a hidden path in either
- * names it. A fragment whose percent-encoding is malformed has one reading.
- */
-export function fragmentReadings (fragment: string): string[][] {
-  const tokens = (pointer: string): string[] => pointer.split('/').slice(1).map(decodePointerToken)
-  const readings = [tokens(fragment)]
-  try {
-    const decoded = decodeURIComponent(fragment)
-    if (decoded !== fragment) readings.push(tokens(decoded))
-  } catch {}
-  return readings
 }
 
 // A runtime expression that reads the response body at a pointer, alone or inside a string (`{$response.body#/id}`).

@@ -10,11 +10,11 @@
  * `enum` or a `const`, a value's `pattern`) is not read, and a level only
  * reads what is hidden at that level.
  */
-import { encodePointerToken, pointerNames } from '../../hidden-paths.js'
+import { encodePointerToken, fragmentReadings, pointerNames } from '../../hidden-paths.js'
 import { isRecord, pointerTo as at, valueAtPointer } from '../../json.js'
 import type { PathTrie } from '../../schema/tree.js'
 import type { Json, Version } from '../types.js'
-import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from './names.js'
+import { EVERY_NAME, examplesMapNames, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from './names.js'
 
 /** The kind of position where a hidden path was named, for the log. */
 export type Position = 'property' | 'name list' | 'instance key' | 'property names' | 'pattern' | 'dependency' | 'discriminator' |

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { EVERY_NAME, examplesMapNames, fragmentReadings, instanceNames, linkReads, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from '../../../lib/openapi/check/names.js'
+import { EVERY_NAME, examplesMapNames, instanceNames, linkReads, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from '../../../lib/openapi/check/names.js'
 import { hiddenTrie } from '../../../lib/hidden-paths.js'
 
 test('a pattern over names names a field it spells or matches, with the u flag or without; one that compiles in neither form names every field', async (t) => {
@@ -16,12 +16,7 @@ test('a pattern over names names a field it spells or matches, with the u flag o
   for (const [pattern, name, expected] of rows) t.equal(patternNames(pattern, name), expected, `${pattern} ${name}`)
 })
 
-test('a link\'s body pointer is read as written and as a URI fragment (RFC 6901, section 6); a malformed one as written', async (t) => {
-  t.strictSame(fragmentReadings('/owner/ssn'), [['owner', 'ssn']])
-  t.strictSame(fragmentReadings('/a~1b/c~0d'), [['a/b', 'c~d']])
-  t.strictSame(fragmentReadings('/owner%2Fs%73n'), [['owner%2Fs%73n'], ['owner', 'ssn']], '%2F separates segments once decoded')
-  t.strictSame(fragmentReadings('/a%7E1b'), [['a%7E1b'], ['a/b']], 'percent-decoded first, then ~1')
-  t.strictSame(fragmentReadings('/ssn%'), [['ssn%']])
+test('a link\'s body pointer is read as written and as a URI fragment (RFC 6901, section 6, as hidden-paths.ts reads it); a malformed one as written', async (t) => {
   const hidden = hiddenTrie(['owner.ssn', 'body'])
   t.equal(linkReads({ parameters: { id: '$response.body#/owner/0/ssn' } }, hidden), true)
   t.equal(linkReads({ parameters: { id: '$response.body#/author_id', q: '$request.query.body' } }, hidden), false, 'an expression\'s own words name no field')
