@@ -25,9 +25,9 @@ const SLICE_MS = 10
 const MAX_DESCRIPTION = 1000
 
 /** Where an operation's words come from, and how much a match in each weighs. */
-const BOOST = { name: 2, summary: 3, tags: 1.5, path: 2, resource: 2, parameters: 1, description: 0.7, fields: 0.5, pairs: 2 } as const
-type Field = keyof typeof BOOST | 'shape'
-const FIELDS: Field[] = [...Object.keys(BOOST) as Field[], 'shape']
+const BOOST = { name: 2, summary: 3, tags: 1.5, path: 2, resource: 2, parameters: 1, description: 0.7, fields: 0.5, pairs: 0.5 } as const
+type Field = keyof typeof BOOST
+const FIELDS = Object.keys(BOOST) as Field[]
 
 /**
  * What an operation answers, by the shape of its path: a path that ends in a
@@ -41,11 +41,11 @@ const ONE = 'qqone'
 const SINGULAR_WORDS = new Set(['a', 'an', 'one', 'single', 'specific', 'detail', 'details', 'info', 'information'])
 const PLURAL_WORDS = new Set(['all', 'every', 'list', 'lists', 'many', 'which'])
 
-function queryShape (words: readonly string[]): string[] {
+function queryShape (words: readonly string[]): string | undefined {
   const plural = (word: string): boolean => PLURAL_WORDS.has(word) ||
     (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word) && !STOP_WORDS.has(word) && !SINGULAR_WORDS.has(word))
-  if (words.some(plural)) return [MANY]
-  return words.some((word) => /[0-9]/.test(word) || SINGULAR_WORDS.has(word)) ? [ONE] : []
+  if (words.some(plural)) return MANY
+  return words.some((word) => /[0-9]/.test(word) || SINGULAR_WORDS.has(word)) ? ONE : undefined
 }
 
 // Words that say nothing of which operation is meant.
@@ -89,9 +89,9 @@ const COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
 /** Short and long names of one thing, searched as the word itself is. Keyed by stem, as are the tables below. */
 const SYNONYMS = stemTable({
   repo: ['repository'],
-  repository: ['repo'],
   org: ['organization'],
   organisation: ['organization', 'org'],
+  repository: ['repo'],
   organization: ['org'],
   pr: ['pull', 'request'],
   config: ['configuration'],
@@ -174,15 +174,40 @@ const RELATED = stemTable({
 const COUNTERPART_WEIGHT = 0.3
 const RELATED_WEIGHT = 0.5
 /** Words nearly every operation has: a match on them alone is no match. */
-const GENERIC_TERMS = new Set(['list', 'get', 'retriev', MANY, ONE])
-/** How much an operation that its document marks deprecated, or names legacy, weighs beside its current twin. */
+const GENERIC_TERMS = new Set(['list', 'get', 'retriev'])
+/**
+ * How much an operation weighs beside its near twins, by what the query
+ * says: of the shape the query leans to, more; one its document marks
+ * deprecated, or whose name or summary says legacy, less unless the query
+ * asks for it; one of the caller's own (a path under `/user` or `/me`, the
+ * authenticated user), more for a query that says my or mine, less for any
+ * other.
+ */
+const SHAPE_WEIGHT = 1.5
 const RETIRED_WEIGHT = 0.7
-
 const RETIRED_WORDS = new Set(['legacy', 'deprecated'])
+const SELF_WORDS = new Set(['i', 'me', 'my', 'mine', 'myself', 'own', 'we', 'us', 'our', 'ours'])
+const SELF_WEIGHT = 1.5
+const OTHERS_WEIGHT = 0.7
 
-/** Whether an operation is on its way out: its document marks it deprecated, or its name or summary says legacy or deprecated. */
-function isRetired ({ name, operation }: Omit<DocumentOperation, 'route'>): boolean {
-  return operation.deprecated === true || textWords(`${name} ${textOf(operation.summary)}`).some((word) => RETIRED_WORDS.has(word))
+/** What an operation is beside its near twins: its shape, whether it is on its way out, whether it answers about the caller itself. */
+interface Leaning { shape: string, retired: boolean, callers: boolean }
+
+function leaningOf ({ name, path, operation }: Omit<DocumentOperation, 'route'>, shape: string): Leaning {
+  const words = textWords(`${name} ${textOf(operation.summary)}`)
+  return {
+    shape,
+    retired: operation.deprecated === true || words.some((word) => RETIRED_WORDS.has(word)),
+    callers: /^\/(user|me)(\/|$)/.test(path) || words.includes('authenticated')
+  }
+}
+
+/** How much each operation weighs for a query of these words. */
+function leaningWeight (words: readonly string[]): (leaning: Leaning) => number {
+  const shape = queryShape(words)
+  const retired = words.some((word) => RETIRED_WORDS.has(word)) ? 1 : RETIRED_WEIGHT
+  const callers = words.some((word) => SELF_WORDS.has(word)) ? SELF_WEIGHT : OTHERS_WEIGHT
+  return (leaning) => (leaning.shape === shape ? SHAPE_WEIGHT : 1) * (leaning.retired ? retired : 1) * (leaning.callers ? callers : 1)
 }
 
 /** A table of words to words, keyed and valued by their stems, so that every form of a word finds them (`starred`, `stars`). */
@@ -233,7 +258,7 @@ export function queryTerms (words: readonly string[]): Map<string, number> {
     for (const [meaning, weight] of own) add(meaning, weight)
     if (GENERIC_TERMS.has(term)) continue
     for (const [meaning, weight] of own) {
-      for (const [before, weightBefore] of previous ?? []) add(pairOf(before, meaning), Math.min(weight, weightBefore))
+      for (const [before, weightBefore] of previous ?? []) if (before !== meaning) add(pairOf(before, meaning), Math.min(weight, weightBefore))
     }
     previous = own
   }
@@ -248,7 +273,6 @@ export function textWords (text: string): string[] {
 
 /** A word as the index keeps it: stemmed, or nothing for a stop word. */
 function indexTerm (word: string): string | null {
-  if (word === MANY || word === ONE) return word
   return STOP_WORDS.has(word) ? null : stemmer(word)
 }
 
@@ -291,7 +315,7 @@ function resourceOf (path: string): string {
 }
 
 /** What the index reads of one operation. */
-export type SearchEntry = Record<Field, string> & { id: number }
+export type SearchEntry = Record<Field | 'shape', string> & { id: number }
 
 /** The texts of an operation that a search reads, from the caller's document: its name, summary, description, tags, path, parameter names and field names. */
 export function searchEntry (id: number, { name, path, pathItem, operation }: Omit<DocumentOperation, 'route'>, resolve: (parameter: unknown) => Json | null): SearchEntry {
@@ -308,7 +332,7 @@ export function searchEntry (id: number, { name, path, pathItem, operation }: Om
     // Markup is not words; a long description is read as far as its first thousand characters.
     description: textOf(operation.description).slice(0, MAX_DESCRIPTION).replace(/<[^>]*>/g, ' '),
     tags: Array.isArray(operation.tags) ? operation.tags.filter((tag: unknown) => typeof tag === 'string').join(' ') : '',
-    path: path.replace(/[{}]/g, ' '),
+    path: path.replace(/\{[^}]*\}/g, ' '),
     resource: resourceOf(path),
     parameters: parameters.join(' '),
     fields: fieldWords(operation, resolve),
@@ -319,7 +343,7 @@ export function searchEntry (id: number, { name, path, pathItem, operation }: Om
 
 /** The index of one view's operations, built once, in slices that let the event loop turn. */
 export class OperationSearch {
-  private constructor (private readonly index: MiniSearch<SearchEntry>, private readonly retired: ReadonlySet<number>) {}
+  private constructor (private readonly index: MiniSearch<SearchEntry>, private readonly leanings: readonly Leaning[]) {}
 
   static async build (operations: readonly DocumentOperation[], resolve: (parameter: unknown) => Json | null): Promise<OperationSearch> {
     const index = new MiniSearch<SearchEntry>({
@@ -328,17 +352,18 @@ export class OperationSearch {
       tokenize: (text: string, field?: string) => field === 'pairs' ? text.split(' ') : textWords(text),
       processTerm: (term: string, field?: string) => field === 'pairs' ? term : indexTerm(term)
     })
-    const retired = new Set<number>()
+    const leanings: Leaning[] = []
     let sliceStart = performance.now()
     for (const [id, operation] of operations.entries()) {
       if (performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve))
         sliceStart = performance.now()
       }
-      index.add(searchEntry(id, operation, resolve))
-      if (isRetired(operation)) retired.add(id)
+      const entry = searchEntry(id, operation, resolve)
+      index.add(entry)
+      leanings.push(leaningOf(operation, entry.shape))
     }
-    return new OperationSearch(index, retired)
+    return new OperationSearch(index, leanings)
   }
 
   /** The positions of the operations that match `query`, best first; every operation for a query without words. */
@@ -346,27 +371,17 @@ export class OperationSearch {
     const words = textWords(query)
     if (words.length === 0) return 'all'
     const terms = Object.fromEntries(queryTerms(words))
-    // A query that asks for the legacy operation finds it as it finds any other.
-    const retiredWeight = words.some((word) => RETIRED_WORDS.has(word)) ? 1 : RETIRED_WEIGHT
-    const options = {
+    const weight = leaningWeight(words)
+    return this.index.search(Object.keys(terms).join(' '), {
       boost: BOOST,
       // Terms are processed above: the search takes them as they are.
       processTerm: (term: string) => term,
       tokenize: (text: string) => text.split(' '),
       boostTerm: (term: string) => terms[term],
-      // A word's stem also finds the longer words it begins (`contribut` finds `contributor`), at half weight.
+      boostDocument: (id: number) => weight(this.leanings[id]),
+      // A word's stem also finds the longer words it begins (`contribut` finds `contributor`), at half weight; a pair finds only itself.
       prefix: (term: string) => term.length >= 4 && !term.includes('~'),
       weights: { fuzzy: 0, prefix: 0.5 }
-    }
-    const shapes = queryShape(words)
-    const results = this.index.search({
-      combineWith: 'OR',
-      boostDocument: (id: number) => this.retired.has(id) ? retiredWeight : 1,
-      queries: [
-        { queries: [Object.keys(terms).join(' ')], ...options, fields: FIELDS.filter((field) => field !== 'shape') },
-        ...shapes.length === 0 ? [] : [{ queries: shapes, fields: ['shape'], processTerm: (term: string) => term }]
-      ]
-    }).filter((result) => result.terms.some((term) => !GENERIC_TERMS.has(term)))
-    return results.map((result) => result.id as number)
+    }).filter((result) => result.terms.some((term) => !GENERIC_TERMS.has(term))).map((result) => result.id as number)
   }
 }
