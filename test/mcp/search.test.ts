@@ -164,14 +164,30 @@ test('an operation its document marks deprecated, or whose name or summary says 
     ({ name, path, pathItem: {}, operation: { summary, ...deprecated === undefined ? {} : { deprecated } }, route: {} })
   const operations = [
     operation('teams_get-legacy', '/teams/{id}', 'Get a team (Legacy)'),
-    operation('teams_get-old', '/teams/{id}/old', 'Get a team', true),
-    operation('teams_get', '/orgs/{org}/teams/{id}', 'Get a team', false)
+    operation('teams_get-old', '/teams/{id}', 'Get a team', true),
+    operation('teams_get-by-name', '/orgs/{org}/teams/{team_slug}', 'Get a team by its name in an organization', false)
   ] as any[]
   const search = await OperationSearch.build(operations, (parameter) => parameter as Json)
   const cases: Array<[string, number[]]> = [
-    ['get a team', [2, 0, 1]],
-    ['get a team legacy', [0, 2, 1]],
-    ['old team', [1, 2, 0]]
+    ['get a team', [2, 1, 0]],
+    ['get a team legacy', [0, 1, 2]],
+    ['deprecated team', [1, 0, 2]]
+  ]
+  for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
+})
+
+test('an operation of the caller\'s own (under /user or /me, or of the authenticated user) comes first for a query that says my, I or our, and after its twins for any other', async (t) => {
+  const operation = (name: string, path: string, summary: string): Json => ({ name, path, pathItem: {}, operation: { summary }, route: {} })
+  const operations = [
+    operation('repos_list-for-user', '/users/{username}/repos', 'List public repositories for the specified user'),
+    operation('repos_list-for-authenticated-user', '/user/repos', 'List repositories for the authenticated user'),
+    operation('gists_list', '/me/gists', 'List gists')
+  ] as any[]
+  const search = await OperationSearch.build(operations, (parameter) => parameter as Json)
+  const cases: Array<[string, number[]]> = [
+    ['our repositories', [1, 0]],
+    ['repositories of user alice', [0, 1]],
+    ['user gists', [2, 0, 1]]
   ]
   for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
 })
