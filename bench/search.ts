@@ -85,8 +85,9 @@ function median (values: number[]): number {
 function bm25Ranked (document: Json, tasks: readonly Task[], include: IncludeTools): Ranked[] {
   const operations = documentOperations(document, include)
   const search = plainBm25(operations.map((operation, id) => {
-    const { id: _, ...texts } = searchEntry(id, operation, (parameter) => parameterOf(document, parameter))
-    return Object.values(texts).join(' ')
+    // The pairs of words are the search's own terms, not texts of the operation; the path is read whole, its parameter names too.
+    const { id: _, pairs: __, ...texts } = searchEntry(id, operation, (parameter) => parameterOf(document, parameter))
+    return Object.values({ ...texts, path: operation.path.replace(/[{}]/g, ' ') }).join(' ')
   }))
   return tasks.map(({ task, operations: expected }) => ({ task, expected: expected.map((id) => toolName(id, '')), found: search(task).slice(0, 5).map((index) => operations[index].name) }))
 }

@@ -4,7 +4,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, queryRefusal, searchEntry, textWords } from '../../lib/mcp/search.js'
+import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, OperationSearch, queryRefusal, queryTerms, searchEntry, textWords } from '../../lib/mcp/search.js'
 
 type Json = Record<string, any>
 const record = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, secret_salary: { type: 'number' } } }
@@ -70,8 +70,8 @@ test('the search ranks the operation a task asks for first, in words other than 
   const cases: Array<[string, Json]> = [
     ['show me the open PRs on my repo', found(PULL, PULLS, MY_REPOS, ISSUES, ISSUE)],
     ['fetch PR 42', found(PULL, PULLS)],
-    ['bugs reported in the repository', found(ISSUES, ISSUE, MY_REPOS)],
-    ['who is in the acme org', found(MEMBERS)],
+    ['bugs reported in the repository', found(ISSUES, ISSUE, MY_REPOS, PULLS, PULL)],
+    ['who is in the acme org', found(MEMBERS, MY_REPOS)],
     ['my own repos', found(MY_REPOS, ISSUES, PULLS, PULL, ISSUE)],
     ['please show', found('No operation matches; 6 in all: try other words.')],
     ['', found(PULLS, PULL, ISSUES, ISSUE, MEMBERS, MY_REPOS)]
@@ -131,17 +131,63 @@ test('words of a text split camelCase, snake_case, kebab-case and paths, in lowe
   for (const [text, expected] of cases) t.strictSame(textWords(text), expected, text)
 })
 
-test('an operation is searched by its name, summary, description without markup, tags, path, resource, parameter names and the field names of its only', async (t) => {
+test('an operation is searched by its name, summary, description without markup, tags, path, resource, parameter names, the field names of its only and the pairs of words side by side in its name, summary and path', async (t) => {
   const only = { name: 'only', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'user.login_name', '*', '@card'] } } }
   const restricted = { only: 'only', defer: 'defer' }
   const entry = (path: string, operation: Json, pathItem: Json = {}): Json => searchEntry(3, { name: 'op', path, pathItem, operation }, (parameter) => parameter as Json)
   const cases: Array<[string, Json, Json, Json]> = [
     ['/repos/{owner}/issues', { summary: 'List issues', description: '<p>Newest <b>first</b></p>', tags: ['issues', 7], parameters: [only, { name: 'defer', in: 'query' }, { name: 'state', in: 'query' }, { name: 'x-trace', in: 'header' }, null], 'x-restricted-fields': restricted }, { parameters: [{ name: 'owner', in: 'path' }] },
-      { id: 3, name: 'op', summary: 'List issues', description: ' Newest  first  ', tags: 'issues', path: '/repos/ owner /issues', resource: 'issues', parameters: 'state owner', fields: 'id user login name', shape: 'qqmany' }],
+      { id: 3, name: 'op', summary: 'List issues', description: ' Newest  first  ', tags: 'issues', path: '/repos/ /issues', resource: 'issues', parameters: 'state owner', fields: 'id user login name', pairs: 'issu~repo', shape: 'qqmany' }],
     ['/issues/{number}', { parameters: [{ name: 'state', in: 'query' }], 'x-restricted-fields': restricted }, {},
-      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/issues/ number ', resource: 'issues', parameters: 'state', fields: '', shape: 'qqone' }],
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/issues/ ', resource: 'issues', parameters: 'state', fields: '', pairs: '', shape: 'qqone' }],
     ['/{id}', { parameters: [{ ...only, schema: { type: 'string' } }], 'x-restricted-fields': restricted }, {},
-      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/ id ', resource: '', parameters: '', fields: '', shape: 'qqone' }]
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/ ', resource: '', parameters: '', fields: '', pairs: '', shape: 'qqone' }]
   ]
   for (const [path, operation, pathItem, expected] of cases) t.strictSame(entry(path, operation, pathItem), expected, path)
+})
+
+test('a query searches its words, their synonyms, related words and counterparts, and the pairs of its words side by side, each at its weight', async (t) => {
+  const cases: Array<[string, Json]> = [
+    ['who starred the repo', { peopl: 0.3, user: 0.3, star: 1, stargaz: 0.5, repo: 1, repositori: 1, 'repo~star': 1, 'repositori~star': 1, 'repo~stargaz': 0.5, 'repositori~stargaz': 0.5 }],
+    ['chargebacks', { chargeback: 1, disput: 0.5 }],
+    ['my PRs', { authent: 0.3, pr: 1, pull: 1, request: 1 }],
+    ['list all issues', { list: 1, issu: 1 }],
+    ['get the tags of a label', { get: 1, retriev: 0.3, tag: 1, label: 1, 'label~tag': 1 }],
+    ['please show', { list: 0.3, get: 0.3 }],
+    ['fetch and get', { fetch: 1, get: 1, retriev: 0.3 }]
+  ]
+  for (const [query, expected] of cases) t.strictSame(Object.fromEntries(queryTerms(textWords(query))), expected, query)
+})
+
+test('an operation its document marks deprecated, or whose name or summary says legacy, comes after its current twin unless the query asks for legacy', async (t) => {
+  const operation = (name: string, path: string, summary: string, deprecated?: boolean): Json =>
+    ({ name, path, pathItem: {}, operation: { summary, ...deprecated === undefined ? {} : { deprecated } }, route: {} })
+  const operations = [
+    operation('teams_get-legacy', '/teams/{id}', 'Get a team (Legacy)'),
+    operation('teams_get-old', '/teams/{id}', 'Get a team', true),
+    operation('teams_get-by-name', '/orgs/{org}/teams/{team_slug}', 'Get a team by its name in an organization', false)
+  ] as any[]
+  const search = await OperationSearch.build(operations, (parameter) => parameter as Json)
+  const cases: Array<[string, number[]]> = [
+    ['get a team', [2, 1, 0]],
+    ['get a team legacy', [0, 1, 2]],
+    ['deprecated team', [1, 0, 2]]
+  ]
+  for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
+})
+
+test('an operation of the caller\'s own (under /user or /me, or of the authenticated user) comes first for a query that says my, I or our, and after its twins for any other', async (t) => {
+  const operation = (name: string, path: string, summary: string): Json => ({ name, path, pathItem: {}, operation: { summary }, route: {} })
+  const operations = [
+    operation('repos_list-for-user', '/users/{username}/repos', 'List public repositories for the specified user'),
+    operation('repos_list-for-authenticated-user', '/user/repos', 'List repositories for the authenticated user'),
+    operation('gists_list', '/me/gists', 'List gists')
+  ] as any[]
+  const search = await OperationSearch.build(operations, (parameter) => parameter as Json)
+  const cases: Array<[string, number[]]> = [
+    ['our repositories', [1, 0]],
+    ['repositories of user alice', [0, 1]],
+    ['user gists', [2, 0, 1]]
+  ]
+  for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
 })
