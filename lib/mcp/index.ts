@@ -11,6 +11,7 @@ import fp from 'fastify-plugin'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { InvalidArgumentsError, InvalidOptionError, McpWithoutDocumentError, ToolFailedError, ToolSchemasTooLargeError, quote } from '../errors.js'
 import { isRecord } from '../json.js'
+import { betweenSteps } from '../slices.js'
 import { RESULT_TOKENS, oversizedResult } from './budget.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import type { ToolResult } from './call.js'
@@ -66,9 +67,6 @@ export interface RestrictedFieldsMcpOptions {
 
 export type { IncludeTools, ToolRoute } from './tools.js'
 export { CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './discovery.js'
-
-/** The longest a build of tools runs before it lets the event loop turn. */
-const SLICE_MS = 10
 
 /** The part of the plugin's decorations this subpath reads. */
 interface DocumentedInstance {
@@ -211,12 +209,9 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   async function definitionsOf (document: Record<string, unknown>, withOutput: boolean): Promise<ToolDefinition[]> {
     const budget = new SchemaBudget(maxSchemaNodes)
     const definitions: ToolDefinition[] = []
-    let sliceStart = performance.now()
+    const turn = betweenSteps()
     for (const operation of documentOperations(document, include, routeOf)) {
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve))
-        sliceStart = performance.now()
-      }
+      await turn()
       definitions.push(operationTool(document, operation, budget, withOutput).definition)
     }
     return definitions

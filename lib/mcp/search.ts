@@ -12,6 +12,7 @@ import MiniSearch from 'minisearch'
 import { stemmer } from 'stemmer'
 import { QueryTooLongError } from '../errors.js'
 import { isRecord } from '../json.js'
+import { betweenSteps } from '../slices.js'
 import type { DocumentOperation } from './tools.js'
 
 type Json = Record<string, any>
@@ -20,8 +21,6 @@ type Json = Record<string, any>
 export const MAX_QUERY_LENGTH = 500
 export const MAX_QUERY_WORDS = 32
 
-/** How long an index build runs before it lets the event loop turn, and how much of a description it reads. */
-const SLICE_MS = 10
 const MAX_DESCRIPTION = 1000
 
 /** Where an operation's words come from, and how much a match in each weighs. */
@@ -353,12 +352,9 @@ export class OperationSearch {
       processTerm: (term: string, field?: string) => field === 'pairs' ? term : indexTerm(term)
     })
     const leanings: Leaning[] = []
-    let sliceStart = performance.now()
+    const turn = betweenSteps()
     for (const [id, operation] of operations.entries()) {
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve))
-        sliceStart = performance.now()
-      }
+      await turn()
       const entry = searchEntry(id, operation, resolve)
       index.add(entry)
       leanings.push(leaningOf(operation, entry.shape))

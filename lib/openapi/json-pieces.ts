@@ -8,6 +8,7 @@
  * pieces of their own (an object whose keys follow), so a document's paths,
  * operations and components are each read on their own.
  */
+import { betweenSteps } from '../slices.js'
 
 /** Where a value sits in a document and in its text: `start` is -1 for an object whose keys are the next pieces. */
 export interface Piece { readonly path: readonly string[], readonly start: number, readonly end: number }
@@ -92,19 +93,6 @@ export function drain<T> (steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next()
     if (step.done === true) return step.value
-  }
-}
-
-/** The longest a slice runs before the event loop may turn. */
-export const SLICE_MS = 10
-
-/** A function to await between steps of a long task: it lets the event loop turn once a slice has run `SLICE_MS`. */
-export function betweenSteps (): () => Promise<void> {
-  let sliceStart = performance.now()
-  return async function turnWhenLong () {
-    if (performance.now() - sliceStart <= SLICE_MS) return
-    await new Promise((resolve) => setImmediate(resolve))
-    sliceStart = performance.now()
   }
 }
 
