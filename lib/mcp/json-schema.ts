@@ -7,7 +7,7 @@
  */
 import { ToolSchemasTooLargeError } from '../errors.js'
 import { decodePointerToken, isRecord } from '../json.js'
-import { OPENAPI_ONLY as OPENAPI_KEYWORDS, heldSchemas, keywordOf } from '../schema/vocabulary.js'
+import { OPENAPI_ONLY as OPENAPI_KEYWORDS, TESTS, heldSchemas, keywordOf } from '../schema/vocabulary.js'
 import { OPERATION_KEY } from '../openapi/types.js'
 
 type Json = Record<string, any>
@@ -74,12 +74,6 @@ function limitsNames (schema: Json): boolean {
 }
 
 /**
- * Keywords of the same value whose schemas a record does not take as its
- * own: `not` says what it is not, `if` only tests which branch it takes.
- */
-const NOT_MERGED = new Set(['not', 'if'])
-
-/**
  * The names and patterns of the properties that `schema`'s members declare
  * (its `$ref`'s target, the schemas of `allOf`, `anyOf`, `oneOf`, `then`,
  * `else`, and theirs in turn): fast-json-stringify merges them into the
@@ -101,7 +95,7 @@ function memberProperties (schema: Json, components: Json, budget: SchemaBudget)
     budget.spend()
     if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) member(components[decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))])
     for (const [keyword, held] of Object.entries(value)) {
-      if (NOT_MERGED.has(keyword) || OPENAPI_ONLY.has(keyword)) continue
+      if (TESTS.has(keyword) || OPENAPI_ONLY.has(keyword)) continue
       for (const { schema: inner, describes } of heldSchemas(keyword, held)) if (describes === 'same') member(inner)
     }
   }
