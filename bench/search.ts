@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { loadavg } from 'node:os'
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { performance } from 'node:perf_hooks'
 import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
 import fastifyRestrictedFields from '../lib/index.js'
@@ -21,7 +21,8 @@ import { DiscoveryView } from '../lib/mcp/discovery.js'
 import { searchEntry, textWords } from '../lib/mcp/search.js'
 import { documentOperations, includeRestrictedRoutes, parameterOf, toolName } from '../lib/mcp/tools.js'
 import type { IncludeTools } from '../lib/mcp/tools.js'
-import { describe, fastifyPath, jsonSchemaOf, readDescription } from './description.js'
+import { describe, fastifyPath, readDescription, routeSchemaOf } from './description.js'
+import { watched } from './drive.js'
 
 type Json = Record<string, any>
 interface Task { task: string, operations: string[] }
@@ -94,17 +95,6 @@ function bm25Ranked (document: Json, tasks: readonly Task[], include: IncludeToo
 
 const namesOf = (text: string): string[] => text.split('\n').filter((line) => line.includes(': GET ')).map((line) => line.slice(0, line.indexOf(':')))
 
-/** Runs `work` with the event loop's delay watched: its result, time and the longest delay meanwhile. */
-async function watched<T> (work: () => Promise<T>): Promise<{ value: T, ms: number, loopDelayMaxMs: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 })
-  histogram.enable()
-  const started = performance.now()
-  const value = await work()
-  const ms = performance.now() - started
-  histogram.disable()
-  return { value, ms: Math.round(ms * 10) / 10, loopDelayMaxMs: Math.round(histogram.max / 1e5) / 10 }
-}
-
 const cpuMs = (): number => {
   const { user, system } = process.cpuUsage()
   return (user + system) / 1000
@@ -151,13 +141,7 @@ async function github (tasks: readonly Task[]): Promise<Json> {
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
   for (const schema of description.shared) app.addSchema(schema)
   for (const route of description.routes) {
-    const operation = openapi.paths[route.path].get as Json
-    const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter) as Json)
-    const object = (place: string): Json => {
-      const own = parameters.filter((parameter) => parameter.in === place)
-      return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])) }
-    }
-    const schema = { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+    const schema = routeSchemaOf(openapi, route)
     try {
       app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => ({}))
     } catch {
