@@ -4,6 +4,7 @@
  * over sockets do, timed per request, with the event loop's delay meanwhile;
  * latency summaries; the heap after garbage collection.
  */
+import { spawn } from 'node:child_process'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import type { FastifyInstance } from 'fastify'
 
@@ -76,4 +77,18 @@ export async function watched<T> (work: () => Promise<T>): Promise<{ value: T, m
   const ms = performance.now() - started
   histogram.disable()
   return { value, ms: Math.round(ms * 10) / 10, loopDelayMaxMs: Math.round(histogram.max / 1e5) / 10 }
+}
+
+/**
+ * Runs `script` again in a child process of its own, with the garbage
+ * collector exposed and `args` after it, and reads the JSON it writes to its
+ * standard output; `name` says which app failed, if one does.
+ */
+export async function childResults<T> (script: string, args: readonly string[], name: string): Promise<T> {
+  const child = spawn(process.execPath, ['--expose-gc', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  child.stdout.on('data', (chunk) => { output += chunk })
+  const code = await new Promise((resolve) => child.on('exit', resolve))
+  if (code !== 0) throw new Error(`the ${name} app's process exited with ${String(code)}`)
+  return JSON.parse(output)
 }

@@ -22,7 +22,6 @@
  * About 4 minutes with the defaults (3 rounds of three 3-second slices, 6 apps);
  * writes bench/flood.json with the load averages before and after.
  */
-import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg, release } from 'node:os'
@@ -31,7 +30,7 @@ import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../lib/index.js'
 import { declaredPathsOf, describe, fastifyPath, generate, seededRandom, selectionOf } from './description.js'
-import { drive, gcHeap, latency } from './drive.js'
+import { childResults, drive, gcHeap, latency } from './drive.js'
 import type { Latency } from './drive.js'
 
 const SEED = 41
@@ -160,13 +159,8 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
 }
 
 async function child (withPlugin: boolean, which: number): Promise<FloodApp> {
-  const args = ['--expose-gc', fileURLToPath(import.meta.url), 'child', withPlugin ? 'plugin' : 'plain', String(which)]
-  const process_ = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  let output = ''
-  process_.stdout.on('data', (chunk) => { output += chunk })
-  const code = await new Promise((resolve) => process_.on('exit', resolve))
-  if (code !== 0) throw new Error(`the ${withPlugin ? 'plugin' : 'plain'} app's process exited with ${String(code)}`)
-  return JSON.parse(output)
+  const app = withPlugin ? 'plugin' : 'plain'
+  return await childResults(fileURLToPath(import.meta.url), ['child', app, String(which)], app)
 }
 
 const ms = (value: number): string => value.toFixed(2)

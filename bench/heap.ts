@@ -14,14 +14,13 @@
  * About 2 minutes on a quiet machine (4 at a load average of 20); writes
  * bench/heap.json with the load averages.
  */
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../lib/index.js'
 import { byVariants, declaredPathsOf, describe, fastifyPath, generate, seededRandom, selectionOf } from './description.js'
-import { gcHeap } from './drive.js'
+import { childResults, gcHeap } from './drive.js'
 
 const SEED = 41
 const ROUTES = 40
@@ -77,12 +76,7 @@ async function measure (mode: Mode): Promise<HeapApp> {
 }
 
 async function child (mode: Mode): Promise<HeapApp> {
-  const process_ = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', mode], { stdio: ['ignore', 'pipe', 'inherit'] })
-  let output = ''
-  process_.stdout.on('data', (chunk) => { output += chunk })
-  const code = await new Promise((resolve) => process_.on('exit', resolve))
-  if (code !== 0) throw new Error(`the ${mode} app's process exited with ${String(code)}`)
-  return JSON.parse(output)
+  return await childResults(fileURLToPath(import.meta.url), ['child', mode], mode)
 }
 
 async function main (): Promise<void> {

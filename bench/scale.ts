@@ -14,7 +14,6 @@
  * selections on the most variant-heavy route, each sent twice; and the heap
  * after it. Writes bench/scale.json and the table of docs/benchmarks.md.
  */
-import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, release } from 'node:os'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
@@ -25,7 +24,7 @@ import { byVariants, declaredPathsOf, describe, fastifyPath, generate, seededRan
 import type { DescribedRoute } from './description.js'
 import { updateScaleSection } from './readme.js'
 import type { ScaleApp, ScaleResults } from './readme.js'
-import { counted, drive, gcHeap, latency, turn } from './drive.js'
+import { childResults, counted, drive, gcHeap, latency, turn } from './drive.js'
 
 const SEED = 41
 const MIXED_ROUTES = 40
@@ -205,13 +204,8 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
 
 /** Runs one app in a child process with the garbage collector exposed, and reads its results. */
 async function child (withPlugin: boolean, refused: readonly string[], floodPath: string | null): Promise<ScaleApp & { refusedPaths: string[], floodPath: string }> {
-  const args = ['--expose-gc', fileURLToPath(import.meta.url), 'child', withPlugin ? 'plugin' : 'plain', JSON.stringify({ refused, floodPath })]
-  const process_ = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  let output = ''
-  process_.stdout.on('data', (chunk) => { output += chunk })
-  const code = await new Promise((resolve) => process_.on('exit', resolve))
-  if (code !== 0) throw new Error(`the ${withPlugin ? 'plugin' : 'plain'} app's process exited with ${String(code)}`)
-  return JSON.parse(output)
+  const app = withPlugin ? 'plugin' : 'plain'
+  return await childResults(fileURLToPath(import.meta.url), ['child', app, JSON.stringify({ refused, floodPath })], app)
 }
 
 async function main (): Promise<void> {
