@@ -20,12 +20,15 @@ function answersJson (openapi: Json, operation: Json): boolean {
   })
 }
 
-/** The paths whose GET operation answers JSON: Box's searched operations. */
-export function jsonGetPaths (openapi: Json): Set<string> {
-  return new Set(Object.entries(openapi.paths as Json).filter(([, item]) => item.get !== undefined && answersJson(openapi, item.get)).map(([path]) => path))
-}
+/** The paths that have a GET operation: Stripe's searched operations. */
+export const getPaths = (openapi: Json): string[] =>
+  Object.keys(openapi.paths as Json).filter((path) => openapi.paths[path].get !== undefined)
 
-/** The operationId of each GET operation of `paths`, with its group: its first tag, or (Stripe has no tags) the resource its path names first. */
+/** The paths whose GET operation answers JSON: Box's searched operations. */
+export const jsonGetPaths = (openapi: Json): Set<string> =>
+  new Set(getPaths(openapi).filter((path) => answersJson(openapi, openapi.paths[path].get)))
+
+/** The operationId of each GET operation of `paths`, with its group: its first tag, or (Stripe has none) the resource its path names. */
 export function operationGroups (openapi: Json, paths: Iterable<string>): Map<string, string> {
   const groups = new Map<string, string>()
   for (const path of paths) {
