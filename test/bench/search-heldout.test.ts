@@ -48,16 +48,16 @@ test('an operation is grouped by its first tag, or by the resource its path name
   const openapi = {
     paths: {
       '/v1/charges/{charge}': { get: { operationId: 'GetChargesCharge' } },
-      '/files/{id}': { get: { operationId: 'get_files_id', tags: ['Files', 'X'], responses: { 200: { $ref: '#/components/responses/Found' } } } },
+      '/files/{id}': { get: { operationId: 'get_files_id', responses: { 200: { $ref: '#/components/responses/Ok' } } } },
       '/files/{id}/content': { get: { operationId: 'get_files_id_content', responses: { 200: { content: { 'image/png': {} } } } } },
-      '/folders': { get: { operationId: 'get_folders', responses: { 201: json, default: {} } } },
+      '/folders': { get: { operationId: 'get_folders', tags: ['Folders', 'More'], responses: { 201: json, default: {} } } },
       '/later': { post: {} }
     },
-    components: { responses: { Found: json } }
+    components: { responses: { Ok: json } }
   }
   t.strictSame([...jsonGetPaths(openapi)], ['/files/{id}', '/folders'])
   t.strictSame([...jsonGetPaths({ paths: { '/a': { get: {} } } })], [])
   t.strictSame(getPaths(openapi), ['/v1/charges/{charge}', '/files/{id}', '/files/{id}/content', '/folders'])
-  const groups = operationGroups(openapi, ['/v1/charges/{charge}', '/files/{id}'])
-  t.strictSame([...groups], [['GetChargesCharge', 'charges'], ['get_files_id', 'Files']])
+  const groups = operationGroups(openapi, ['/v1/charges/{charge}', '/folders'])
+  t.strictSame([...groups], [['GetChargesCharge', 'charges'], ['get_folders', 'Folders']])
 })
