@@ -43,7 +43,10 @@ const schema = {
   users,
   profiles,
   posts,
-  usersRelations: relations(users, ({ one, many }) => ({ profile: one(profiles, { fields: [users.profileId], references: [profiles.id] }), posts: many(posts) })),
+  usersRelations: relations(users, ({ one, many }) => ({
+    profile: one(profiles, { fields: [users.profileId], references: [profiles.id] }),
+    posts: many(posts)
+  })),
   postsRelations: relations(posts, ({ one }) => ({ author: one(users, { fields: [posts.authorId], references: [users.id] }) }))
 }
 
@@ -141,7 +144,15 @@ async function main (): Promise<void> {
         const [overRps, underRps] = pair % 2 === 0 ? [a, b] : [b, a]
         ratios.push(overRps / underRps)
       }
-      report.push({ comparison: name, over, under, ratio: Number(median(ratios).toFixed(2)), min: Number(Math.min(...ratios).toFixed(2)), max: Number(Math.max(...ratios).toFixed(2)), valuesRead: { over: read[over], under: read[under] } })
+      report.push({
+        comparison: name,
+        over,
+        under,
+        ratio: Number(median(ratios).toFixed(2)),
+        min: Number(Math.min(...ratios).toFixed(2)),
+        max: Number(Math.max(...ratios).toFixed(2)),
+        valuesRead: { over: read[over], under: read[under] }
+      })
       console.log(`${name}: ${over} / ${under} ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(' ')}); values read ${read[over]} against ${read[under]}`)
     }
     if (process.argv.includes('--write')) {

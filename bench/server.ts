@@ -8,8 +8,8 @@ import mask from 'json-mask'
 import mercurius from 'mercurius'
 import fastifyRestrictedFields from '../lib/index.js'
 import {
-  HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, WIDE_SELECTED, allOfRecordSchema, asDocuments, envelopeSchema, makeRecords, makeUsers, makeWideRecords,
-  oneOfRecordSchema, recordSchema, twoFieldSchema, userSchema, wideSchema, withoutRequired
+  HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, WIDE_SELECTED, allOfRecordSchema, asDocuments, envelopeSchema, makeRecords, makeUsers,
+  makeWideRecords, oneOfRecordSchema, recordSchema, twoFieldSchema, userSchema, wideSchema, withoutRequired
 } from './data.js'
 
 const pageSize = Number(process.argv[2] ?? 20)
@@ -55,7 +55,12 @@ function copyFields (record: Record<string, unknown>, fields: readonly string[])
 }
 
 /** The naive copy of a page envelope: its records copied as copyFields does, the rest as it is. */
-function naiveEnvelopeCopy (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+function naiveEnvelopeCopy (
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void
+): void {
   const fields = onlyFields(request)
   if (fields === null) {
     done(null, payload)
@@ -65,7 +70,12 @@ function naiveEnvelopeCopy (request: FastifyRequest, _reply: FastifyReply, paylo
   done(null, { ...page, results: page.results.map((record) => copyFields(record, fields)) })
 }
 
-function naiveArrayCopy (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+function naiveArrayCopy (
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void
+): void {
   const fields = onlyFields(request)
   done(null, fields === null ? payload : (payload as Array<Record<string, unknown>>).map((record) => copyFields(record, fields)))
 }

@@ -91,7 +91,8 @@ clearInterval(sampler)
 rss.push({ second: seconds, mib: rssMiB(child.pid!) })
 child.kill()
 
-const byStatus = Object.entries(result.statusCodeStats as Record<string, { count?: number }>).map(([status, stats]) => [status, stats.count ?? 0] as const)
+const statusCodeStats = result.statusCodeStats as Record<string, { count?: number }>
+const byStatus = Object.entries(statusCodeStats).map(([status, stats]) => [status, stats.count ?? 0] as const)
 const statuses = byStatus.map(([status, count]) => `${status}: ${count}`).join(', ')
 const fiveXx = byStatus.filter(([status]) => status.startsWith('5')).reduce((n, [, count]) => n + count, 0)
 const middle = rss[Math.floor(rss.length / 2)].mib

@@ -15,7 +15,9 @@ import type { RestrictedRoutes } from './restricted.js'
  * all, so a test can compare a reply's keys with what its type allows.
  */
 function keysOf<T> () {
-  return <const K extends ReadonlyArray<keyof T>>(...keys: K & ([keyof T] extends [K[number]] ? unknown : never)): readonly string[] => keys.map(String)
+  return <const K extends ReadonlyArray<keyof T>>(
+    ...keys: K & ([keyof T] extends [K[number]] ? unknown : never)
+  ): readonly string[] => keys.map(String)
 }
 
 /** One call: what it was sent, its reply, and the keys its type allows each record. */

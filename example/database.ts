@@ -80,7 +80,10 @@ export function databaseStore (client: PGlite, onQuery: (sql: string) => void = 
     const rows = await query as UserRow[]
     if (postColumns === undefined || rows.length === 0) return rows
     const byUser = new Map<number, Array<Partial<Post>>>(rows.map((row) => [row.id as number, []]))
-    const found = await db.select(postColumns as SelectedFields).from(posts).where(inArray(posts.user_id, [...byUser.keys()])).orderBy(posts.id) as Array<Partial<Post> & { user_id: number }>
+    const found = await db.select(postColumns as SelectedFields)
+      .from(posts)
+      .where(inArray(posts.user_id, [...byUser.keys()]))
+      .orderBy(posts.id) as Array<Partial<Post> & { user_id: number }>
     for (const { user_id: userId, ...post } of found) byUser.get(userId)!.push(post)
     return rows.map((row) => ({ ...row, posts: byUser.get(row.id as number) as Post[] }))
   }

@@ -112,7 +112,14 @@ function copyRecord (record: Record<string, unknown>, tree: FieldTree, projectio
  * a nested field kept whole is then handed over as it is, not copied level
  * by level, where its levels need nothing added or taken out.
  */
-export function copyProjection (payload: unknown, tree: FieldTree, projection: Projection, shape: PayloadShape, choose: VariantChooser, handOver = false): unknown {
+export function copyProjection (
+  payload: unknown,
+  tree: FieldTree,
+  projection: Projection,
+  shape: PayloadShape,
+  choose: VariantChooser,
+  handOver = false
+): unknown {
   const copier: Copier = { choose, handOver }
   if (shape.kind === 'envelope' || shape.kind === 'auto') {
     // An envelope's toJSON() stands for it too, before its records are found.

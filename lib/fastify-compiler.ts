@@ -165,7 +165,10 @@ export interface VariantValidator {
   readonly ajv: { getSchema: (key: string) => ((data: unknown) => boolean) | undefined }
 }
 
-/** Compiles with the app's fast-json-stringify, for schemas no route compiler takes (a Standard Schema route's); null when it cannot be found. */
+/**
+ * Compiles with the app's fast-json-stringify, for schemas no route compiler takes (a Standard Schema route's); null when it cannot be
+ * found.
+ */
 export function compileWithFastJsonStringify (server: object, schema: JsonSchema): Serializer | null {
   const modules = fastifyModulesOf(server)
   return modules === null ? null : modules.build(schema)

@@ -26,7 +26,12 @@ export interface RouteState {
  * `declaredElsewhere` tells whether a path that the route's rule hides is
  * declared by another opted-in route; `compiling` what the route's compiles are handed.
  */
-export function routeState (spec: RouteSpec, declaredElsewhere: (path: string) => boolean, ruleRoute: HiddenFieldsRoute, compiling: RouteCompiling): RouteState {
+export function routeState (
+  spec: RouteSpec,
+  declaredElsewhere: (path: string) => boolean,
+  ruleRoute: HiddenFieldsRoute,
+  compiling: RouteCompiling
+): RouteState {
   const { tree, rules, options } = spec
   const readSelection = selectionReader(tree, rules, options.cacheSize)
   const visibilities = options.hiddenFields === null

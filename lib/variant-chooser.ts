@@ -17,7 +17,10 @@ import type { VariantValidator } from './fastify-compiler.js'
 /** The index of the variant a record is; -1 for none. */
 export type VariantIndex = (record: Record<string, unknown>) => number
 
-/** Where the tests sit among the validator's schemas: a relative id, as fast-json-stringify's own, so that a test's `$ref`s to shared ids resolve as in the route's serializer. */
+/**
+ * Where the tests sit among the validator's schemas: a relative id, as fast-json-stringify's own, so that a test's `$ref`s to shared ids
+ * resolve as in the route's serializer.
+ */
 const TEST_KEY = '__fastify_restricted_fields_test_'
 
 /** The variant tests of one route, run as fast-json-stringify runs them. */

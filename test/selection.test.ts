@@ -58,7 +58,13 @@ test('parseSelection projects declared fields in declared order', async (t) => {
   t.strictSame(selection?.projection.map(({ node, sub }) => [node.name, sub?.map((inner) => inner.node.name) ?? null]), [['id', null], ['tags', ['label']]])
 })
 
-const rejections: Array<{ title: string, query: Record<string, unknown>, code: string, message: string, overrides?: Partial<SelectionRules> }> = [
+const rejections: Array<{
+  title: string
+  query: Record<string, unknown>
+  code: string
+  message: string
+  overrides?: Partial<SelectionRules>
+}> = [
   {
     title: 'an undeclared top-level name',
     query: { only: 'id,password' },

@@ -5,7 +5,13 @@ import ts from 'typescript'
 /** Compiles one file of test/types/cost/ and returns its diagnostics and the checker's instantiation count. */
 function compile (file: string): { diagnostics: string[], instantiations: number } {
   const program = ts.createProgram([fileURLToPath(new URL(`types/cost/${file}`, import.meta.url))], {
-    strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: []
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: []
   })
   const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   // The count `tsc --extendedDiagnostics` prints, read from the checker, which has it but does not declare it.

@@ -58,7 +58,8 @@ test('a record\'s variant is the one fast-json-stringify\'s chain of the same te
   const { response, variants } = declared()
   const tester = new VariantTester(await validatorOf(t), shared, response.localDefinitions)
   const chooser = tester.chooser(variants.tests, () => null)
-  const chain = fastJsonStringify(variantChooserSchema(response, variants) as Parameters<typeof fastJsonStringify>[0], { schema: shared as Record<string, Parameters<typeof fastJsonStringify>[0]> })
+  type Schema = Parameters<typeof fastJsonStringify>[0]
+  const chain = fastJsonStringify(variantChooserSchema(response, variants) as Schema, { schema: shared as Record<string, Schema> })
   const records: Array<[Record<string, unknown>, number]> = [
     [{ a: 'text' }, 0],
     // fast-json-stringify's own reading: a string may be an object with a toJSON(), as a Date.

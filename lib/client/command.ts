@@ -91,7 +91,10 @@ export function parseArguments (argv: readonly string[]): ParsedArguments {
 
 /** What the command reads and writes with: the process's, or a test's. */
 export interface CommandIo {
-  readonly fetch: (url: string, init: { headers: Record<string, string> }) => Promise<{ ok: boolean, status: number, text: () => Promise<string> }>
+  readonly fetch: (
+    url: string,
+    init: { headers: Record<string, string> }
+  ) => Promise<{ ok: boolean, status: number, text: () => Promise<string> }>
   readonly readFile: (path: string) => Promise<string>
   readonly writeFile: (path: string, text: string) => Promise<void>
   readonly stdout: (text: string) => void

@@ -63,13 +63,17 @@ interface Unrestricted<Operation> {
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch'
 
 /** The paths of `Routes` whose operation for `M` is restricted. */
-export type RestrictedPaths<Routes, M extends Method> = { [P in keyof Routes]: Routes[P] extends { readonly [K in M]: RestrictedOperation } ? P : never }[keyof Routes] & string
+export type RestrictedPaths<Routes, M extends Method> = {
+  [P in keyof Routes]: Routes[P] extends { readonly [K in M]: RestrictedOperation } ? P : never
+}[keyof Routes] & string
 
 /** The paths of `Routes` whose GET operation is restricted. */
 export type RestrictedGetPaths<Routes> = RestrictedPaths<Routes, 'get'>
 
 /** The paths of `Routes` with an operation for `M`, restricted or not. */
-export type CallablePaths<Routes, M extends Method> = { [P in keyof Routes]: Routes[P] extends { readonly [K in M]: DocumentedOperation } ? P : never }[keyof Routes] & string
+export type CallablePaths<Routes, M extends Method> = {
+  [P in keyof Routes]: Routes[P] extends { readonly [K in M]: DocumentedOperation } ? P : never
+}[keyof Routes] & string
 
 /** The operation of `Routes` at path `P` for method `M`: a restricted one as it is, another as one with no restricted status. */
 export type OperationOf<Routes, P, M extends Method> = P extends keyof Routes
@@ -197,12 +201,23 @@ export interface WrittenQuery<Query> { readonly params?: { readonly query?: Quer
  */
 type QueryInferred<Query> = [Query] extends [never] ? WrittenQuery<Query> : {}
 
-/** One method of the client: a call to an operation, with or without options; a restricted one's records narrowed, another's reply as documented. */
+/**
+ * One method of the client: a call to an operation, with or without options; a restricted one's records narrowed, another's reply as
+ * documented.
+ */
 export interface RestrictedMethod<Routes, M extends Method> {
   /** Without options: the route's default fields, or every field. */
-  <P extends CallablePaths<Routes, M>>(path: InitOptional<OperationOf<Routes, P, M>> extends true ? P : never): Promise<RestrictedResult<OperationOf<Routes, P, M>, {}>>
-  /** With options: the selection their query writes narrows the reply; their other parameters and body are the operation's, and change nothing of it. */
-  <P extends CallablePaths<Routes, M>, Query>(path: P, init: RestrictedInit<OperationOf<Routes, P, M>> & QueryInferred<Query>): Promise<RestrictedResult<OperationOf<Routes, P, M>, WrittenQuery<Query>>>
+  <P extends CallablePaths<Routes, M>>(
+    path: InitOptional<OperationOf<Routes, P, M>> extends true ? P : never
+  ): Promise<RestrictedResult<OperationOf<Routes, P, M>, {}>>
+  /**
+   * With options: the selection their query writes narrows the reply; their other parameters and body are the operation's, and change
+   * nothing of it.
+   */
+  <P extends CallablePaths<Routes, M>, Query>(
+    path: P,
+    init: RestrictedInit<OperationOf<Routes, P, M>> & QueryInferred<Query>
+  ): Promise<RestrictedResult<OperationOf<Routes, P, M>, WrittenQuery<Query>>>
 }
 
 /**

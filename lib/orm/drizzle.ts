@@ -17,7 +17,8 @@ type ColumnName<T extends Table> = keyof T['_']['columns'] & string
  */
 export type DrizzleRelation = Table | { readonly table: Table, readonly relations?: { readonly [relation: string]: DrizzleRelation } }
 
-export interface DrizzleOptions<T extends Table, R extends Record<string, DrizzleRelation>> extends LoadOptions<ColumnName<T>, NoInfer<keyof R & string>> {
+export interface DrizzleOptions<T extends Table, R extends Record<string, DrizzleRelation>>
+  extends LoadOptions<ColumnName<T>, NoInfer<keyof R & string>> {
   /**
    * The tables behind relation fields, by relation name: the tables joined to
    * `table` for `drizzleSelect`, and its relations (as `relations()` names
@@ -38,7 +39,9 @@ function shapeOf (table: Table, relations: Readonly<Record<string, DrizzleRelati
   return {
     name: getTableName(table),
     columns: Object.keys(getTableColumns(table)),
-    relations: Object.fromEntries(Object.entries(relations).map(([name, related]) => [name, shapeOf(tableOf(related), relationsOf(related))]))
+    relations: Object.fromEntries(
+      Object.entries(relations).map(([name, related]) => [name, shapeOf(tableOf(related), relationsOf(related))])
+    )
   }
 }
 
@@ -53,7 +56,10 @@ type TableOf<R> = R extends Table ? R : R extends { readonly table: infer T exte
  * table's as a nested object (a relation's own relations nest inside it).
  * Frozen: the same object answers every request with the same selection.
  */
-export type DrizzleSelectFields<T extends Table, R extends Record<string, DrizzleRelation>> = Readonly<Record<string, ColumnOf<T> | Readonly<Record<string, ColumnOf<TableOf<R[keyof R]>>>>>>
+export type DrizzleSelectFields<T extends Table, R extends Record<string, DrizzleRelation>> = Readonly<Record<
+  string,
+  ColumnOf<T> | Readonly<Record<string, ColumnOf<TableOf<R[keyof R]>>>>
+>>
 
 /**
  * The columns that tell a joined row from none, for a relation kept with none
@@ -69,7 +75,12 @@ function presenceOf (table: Table, relation: string): Record<string, unknown> {
 }
 
 /** The select object of a plan of `table`, each relation's nested under its name. */
-function selectOf (table: Table, relations: Readonly<Record<string, DrizzleRelation>>, plan: LoadPlan | null, relation?: string): Record<string, unknown> {
+function selectOf (
+  table: Table,
+  relations: Readonly<Record<string, DrizzleRelation>>,
+  plan: LoadPlan | null,
+  relation?: string
+): Record<string, unknown> {
   const all = getTableColumns(table)
   const fields: Record<string, unknown> = plan === null
     ? { ...all }
@@ -77,7 +88,10 @@ function selectOf (table: Table, relations: Readonly<Record<string, DrizzleRelat
       ? presenceOf(table, relation)
       : Object.fromEntries(plan.columns.map((name) => [name, all[name]]))
   const nested = plan === null ? Object.keys(relations) : Object.keys(plan.relations)
-  for (const relation of nested) fields[relation] = selectOf(tableOf(relations[relation]), relationsOf(relations[relation]), plan === null ? null : plan.relations[relation], relation)
+  for (const relation of nested) {
+    const related = relations[relation]
+    fields[relation] = selectOf(tableOf(related), relationsOf(related), plan === null ? null : plan.relations[relation], relation)
+  }
   return fields
 }
 
@@ -91,7 +105,10 @@ function selectOf (table: Table, relations: Readonly<Record<string, DrizzleRelat
  * Checks every source against the tables now, with a coded error naming the
  * field and the column; `restrictFields: { loads }` checks a route's fields.
  */
-export function drizzleSelect<T extends Table, R extends Record<string, DrizzleRelation> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): Loader<DrizzleSelectFields<T, R>> {
+export function drizzleSelect<T extends Table, R extends Record<string, DrizzleRelation> = Record<never, Table>> (
+  table: T,
+  options: DrizzleOptions<T, R> = {}
+): Loader<DrizzleSelectFields<T, R>> {
   const relations: Readonly<Record<string, DrizzleRelation>> = options.relations ?? {}
   return formatted(
     planner(shapeOf(table, relations), options),
@@ -122,6 +139,9 @@ function queryOf (plan: LoadPlan): DrizzleQueryConfig {
  * without loading it. `undefined` on a route that is not opted in, which
  * loads every column.
  */
-export function drizzleQuery<T extends Table, R extends Record<string, DrizzleRelation> = Record<never, Table>> (table: T, options: DrizzleOptions<T, R> = {}): Loader<DrizzleQueryConfig | undefined> {
+export function drizzleQuery<T extends Table, R extends Record<string, DrizzleRelation> = Record<never, Table>> (
+  table: T,
+  options: DrizzleOptions<T, R> = {}
+): Loader<DrizzleQueryConfig | undefined> {
   return formatted<DrizzleQueryConfig | undefined>(planner(shapeOf(table, options.relations ?? {}), options), queryOf, undefined)
 }

@@ -21,7 +21,9 @@ export interface KyselyTable<DB, TB extends keyof DB & string> {
  * name, or, for a relation with relations of its own (a post's comments, its
  * author), the table's name and those, at any depth.
  */
-export type KyselyRelation<DB> = (keyof DB & string) | { readonly table: keyof DB & string, readonly relations: { readonly [relation: string]: KyselyRelation<DB> } }
+export type KyselyRelation<DB> =
+  | (keyof DB & string)
+  | { readonly table: keyof DB & string, readonly relations: { readonly [relation: string]: KyselyRelation<DB> } }
 
 /** The table of a relation, and the columns and relations the adapter is given for it. */
 export type KyselyRelationTable<DB, S> = S extends keyof DB & string
@@ -34,10 +36,14 @@ export type KyselyRelationTable<DB, S> = S extends keyof DB & string
 export type KyselyRelationPlan<DB, S> = S extends keyof DB & string
   ? { readonly columns: ReadonlyArray<KyselyColumn<DB, S>>, readonly relations: Readonly<Record<never, never>> }
   : S extends { readonly table: infer TB extends keyof DB & string, readonly relations: infer Sub }
-    ? { readonly columns: ReadonlyArray<KyselyColumn<DB, TB>>, readonly relations: { readonly [K in keyof Sub]?: KyselyRelationPlan<DB, Sub[K]> } }
+    ? {
+        readonly columns: ReadonlyArray<KyselyColumn<DB, TB>>
+        readonly relations: { readonly [K in keyof Sub]?: KyselyRelationPlan<DB, Sub[K]> }
+      }
     : never
 
-export interface KyselyOptions<DB, TB extends keyof DB & string, R extends Record<string, KyselyRelation<DB>>> extends LoadOptions<KyselyColumn<DB, TB>, NoInfer<keyof R & string>> {
+export interface KyselyOptions<DB, TB extends keyof DB & string, R extends Record<string, KyselyRelation<DB>>>
+  extends LoadOptions<KyselyColumn<DB, TB>, NoInfer<keyof R & string>> {
   /** The related tables behind relation fields, by relation name, each with its columns (and its own relations). */
   readonly relations?: { readonly [K in keyof R]: KyselyRelationTable<DB, R[K]> }
 }
@@ -53,7 +59,11 @@ export interface KyselyPlan<DB, TB extends keyof DB & string, R extends Record<s
 }
 
 /** A table as the adapter reads it, whatever the database interface. */
-interface ListedTable { readonly table: string, readonly columns: readonly string[], readonly relations?: Readonly<Record<string, ListedTable>> }
+interface ListedTable {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly relations?: Readonly<Record<string, ListedTable>>
+}
 
 function shapeOf (table: ListedTable): TableShape {
   return {
@@ -83,11 +93,19 @@ function planOf (table: ListedTable, plan: LoadPlan | null): { columns: readonly
  * Checks every source against the lists now, with a coded error naming the
  * field and the column; `restrictFields: { loads }` checks a route's fields.
  */
-export function kyselySelect<DB, TB extends keyof DB & string, R extends Record<string, KyselyRelation<DB>> = Record<never, keyof DB & string>> (
+export function kyselySelect<
+  DB,
+  TB extends keyof DB & string,
+  R extends Record<string, KyselyRelation<DB>> = Record<never, keyof DB & string>
+> (
   table: KyselyTable<DB, TB>,
   options: KyselyOptions<DB, TB, R> = {}
 ): Loader<KyselyPlan<DB, TB, R>> {
-  const listed: ListedTable = { table: table.table, columns: table.columns, relations: options.relations as Readonly<Record<string, ListedTable>> | undefined }
+  const listed: ListedTable = {
+    table: table.table,
+    columns: table.columns,
+    relations: options.relations as Readonly<Record<string, ListedTable>> | undefined
+  }
   return formatted(
     planner(shapeOf(listed), options),
     (plan) => planOf(listed, plan) as unknown as KyselyPlan<DB, TB, R>,

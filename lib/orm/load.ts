@@ -151,7 +151,8 @@ function sourceOf (level: Level, field: string): Source {
   if (declared !== undefined) return declared
   let relation = level.defaultRelations.get(field)
   if (relation === undefined) {
-    const related = level.table.relations !== undefined && Object.hasOwn(level.table.relations, field) ? level.table.relations[field] : undefined
+    const relations = level.table.relations
+    const related = relations !== undefined && Object.hasOwn(relations, field) ? relations[field] : undefined
     if (related === undefined) return { kind: 'column', column: field }
     relation = { kind: 'relation', relation: field, level: compileLevel(related, {}, defaultAlways(related), `${field}.`) }
     level.defaultRelations.set(field, relation)
@@ -218,7 +219,10 @@ export interface Planner {
    * (its `cause`, which the server's log shows, does).
    */
   plan: (selection: FieldSelection) => LoadPlan | null
-  /** Throws InvalidSourceError, naming the field and the column, where a plan of any of `paths` (every declared path of a route, say) would fail. */
+  /**
+   * Throws InvalidSourceError, naming the field and the column, where a plan of any of `paths` (every declared path of a route, say)
+   * would fail.
+   */
   check: (paths: readonly string[]) => void
 }
 
@@ -269,7 +273,11 @@ export function planner (table: TableShape, options: LoadOptions = {}): Planner 
  * route is declared: a field no source can load fails there, naming the
  * route, the field and the column, not on the first request that selects it.
  */
-export function checkLoaders (loaders: ReadonlyArray<{ readonly check: (paths: readonly string[]) => void }>, paths: readonly string[], route: string): void {
+export function checkLoaders (
+  loaders: ReadonlyArray<{ readonly check: (paths: readonly string[]) => void }>,
+  paths: readonly string[],
+  route: string
+): void {
   for (const loader of loaders) {
     try {
       loader.check(paths)

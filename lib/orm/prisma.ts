@@ -18,7 +18,8 @@ export interface PrismaModel<Column extends string = string> {
   readonly relations?: { readonly [relation: string]: PrismaModel }
 }
 
-export interface PrismaOptions<Column extends string, R extends Record<string, PrismaModel>> extends LoadOptions<Column, NoInfer<keyof R & string>> {
+export interface PrismaOptions<Column extends string, R extends Record<string, PrismaModel>>
+  extends LoadOptions<Column, NoInfer<keyof R & string>> {
   /** The models behind relation fields, by relation field name. */
   readonly relations?: R
 }
@@ -57,5 +58,6 @@ export function prismaSelect<Column extends string, R extends Record<string, Pri
   model: PrismaModel<Column>,
   options: PrismaOptions<NoInfer<Column>, R> = {}
 ): Loader<PrismaSelect | undefined> {
-  return formatted<PrismaSelect | undefined>(planner(shapeOf({ ...model, relations: { ...model.relations, ...options.relations } }), options), (plan) => selectOf(plan), undefined)
+  const shape = shapeOf({ ...model, relations: { ...model.relations, ...options.relations } })
+  return formatted<PrismaSelect | undefined>(planner(shape, options), (plan) => selectOf(plan), undefined)
 }

@@ -13,7 +13,11 @@ type SuccessSchemas<S> = S extends { response: infer R }
   : never
 
 /** The records of the fields of an object that hold arrays of records: an envelope's, when the types do not know its key. */
-type ArrayItems<T> = { [K in keyof T]: NonNullable<T[K]> extends infer V ? IsList<V> extends true ? Exclude<(V & readonly unknown[])[number], Leaf> : never : never }[keyof T]
+type ArrayItems<T> = {
+  [K in keyof T]: NonNullable<T[K]> extends infer V
+    ? IsList<V> extends true ? Exclude<(V & readonly unknown[])[number], Leaf> : never
+    : never
+}[keyof T]
 
 /**
  * The records of a reply type, as the plugin finds them: an array's items,
@@ -49,11 +53,18 @@ type MaxDepthOf<Options> = Options extends { readonly maxDepth: infer D extends 
 export type RoutePaths<Provider, Schema, Config = unknown> = [SuccessSchemas<Schema>] extends [never]
   ? string
   : (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply }
-      ? unknown extends Reply ? string : DeclaredPaths<RecordsOf<NonNullable<Reply>, ResultsKeyOf<ConfigOptions<Config>>>, TypeDepth<MaxDepthOf<ConfigOptions<Config>>>> & string
+      ? unknown extends Reply
+        ? string
+        : DeclaredPaths<
+          RecordsOf<NonNullable<Reply>, ResultsKeyOf<ConfigOptions<Config>>>,
+          TypeDepth<MaxDepthOf<ConfigOptions<Config>>>
+        > & string
       : string
 
 /** The `restrictFields` option of a route's options, at the top or in its `config`. */
-type RestrictFieldsOf<Route> = Route extends { readonly restrictFields: infer O } ? O : Route extends { readonly config: { readonly restrictFields: infer O } } ? O : never
+type RestrictFieldsOf<Route> = Route extends { readonly restrictFields: infer O }
+  ? O
+  : Route extends { readonly config: { readonly restrictFields: infer O } } ? O : never
 
 /** The reply type a type provider gives a route's successful replies. */
 type ReplyOf<Provider, Schema> = (Provider & { schema: SuccessSchemas<Schema> }) extends { serializer: infer Reply } ? Reply : never
@@ -67,11 +78,16 @@ type ReplyOf<Provider, Schema> = (Provider & { schema: SuccessSchemas<Schema> })
  *
  * @example type Users = RouteFieldsOf<typeof listUsers, TypeBoxTypeProvider, { summary: ['id', 'name'] }>
  */
-export type RouteFieldsOf<Route extends { readonly schema?: unknown }, Provider, PluginSets extends { readonly [name: string]: readonly string[] } = {}> =
+export type RouteFieldsOf<
+  Route extends { readonly schema?: unknown },
+  Provider,
+  PluginSets extends { readonly [name: string]: readonly string[] } = {}
+> =
   RestrictFieldsOf<Route> extends infer Options
     ? RouteFields<
       ReplyOf<Provider, Route['schema']>,
-      Omit<PluginSets, keyof (Options extends { readonly fieldSets: infer S } ? S : {})> & (Options extends { readonly fieldSets: infer S extends { readonly [name: string]: readonly string[] } } ? S : {}),
+      Omit<PluginSets, keyof (Options extends { readonly fieldSets: infer S } ? S : {})>
+      & (Options extends { readonly fieldSets: infer S extends { readonly [name: string]: readonly string[] } } ? S : {}),
       Options extends { readonly defaultFields: ReadonlyArray<infer D extends string> } ? D : never,
       ResultsKeyOf<Options>,
       MaxDepthOf<Options>

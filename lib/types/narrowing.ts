@@ -14,7 +14,9 @@ type Identical<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extend
 type Twins<T, All> = All extends unknown ? (Identical<All, T> extends true ? All : never) : never
 
 /** One member of a union, the same one for the same union: the last, as the checker orders them. */
-type OneOf<U> = ((U extends unknown ? (member: () => U) => void : never) extends (member: infer Each) => void ? Each : never) extends () => infer Last ? Last : never
+type OneOf<U> = (
+  (U extends unknown ? (member: () => U) => void : never) extends (member: infer Each) => void ? Each : never
+) extends () => infer Last ? Last : never
 
 /**
  * A union with identical members made one: variants of a record that a
@@ -99,7 +101,8 @@ type Flat<T> = { [K in keyof T]: T[K] }
  * that only they name is optional. `Whole` says the object may also have
  * been sent whole (an uncertain name named it), so that every field is.
  */
-export type SelectSome<T, P extends string, Maybe extends string, Whole extends boolean> = CollapsedIf<T, SelectSomeEach<T, P, Maybe, Whole>>
+export type SelectSome<T, P extends string, Maybe extends string, Whole extends boolean> =
+  CollapsedIf<T, SelectSomeEach<T, P, Maybe, Whole>>
 
 type SelectSomeEach<T, P extends string, Maybe extends string, Whole extends boolean> = T extends Leaf
   ? T
@@ -109,7 +112,10 @@ type SelectSomeEach<T, P extends string, Maybe extends string, Whole extends boo
       ? T
       : T extends object
         ? Flat<{ [K in keyof T as K extends Head<P> ? K : never]: SomeOf<T, K, P, Maybe, Whole> }
-        & { [K in keyof T as K extends Head<P> ? never : Whole extends true ? K : K extends Head<Maybe> ? K : never]?: SomeOf<T, K, P, Maybe, Whole> }>
+        & {
+          [K in keyof T as K extends Head<P> ? never : Whole extends true ? K : K extends Head<Maybe> ? K : never]?:
+          SomeOf<T, K, P, Maybe, Whole>
+        }>
         : T
 
 /**
@@ -122,11 +128,15 @@ type SomeOf<T, K extends keyof T, P extends string, Maybe extends string, Whole 
   : Whole extends true ? SomeBelow<T[K], Below<P, K & string>, Below<Maybe, K & string>, true>
     : K extends Maybe ? SomeBelow<T[K], Below<P, K & string>, Below<Maybe, K & string>, true>
       : [Below<P, K & string>] extends [never]
-          ? IsUnion<Below<Maybe, K & string>> extends true ? SelectSome<T[K], never, Below<Maybe, K & string>, false> : SelectSome<T[K], Below<Maybe, K & string>, never, false>
+          ? IsUnion<Below<Maybe, K & string>> extends true
+            ? SelectSome<T[K], never, Below<Maybe, K & string>, false>
+            : SelectSome<T[K], Below<Maybe, K & string>, never, false>
           : SelectSome<T[K], Below<P, K & string>, Below<Maybe, K & string>, false>
 
 /** A field that may come whole: whole, unless names reach below it. */
-type SomeBelow<V, P extends string, Maybe extends string, Whole extends boolean> = [P | Maybe] extends [never] ? V : SelectSome<V, P, Maybe, Whole>
+type SomeBelow<V, P extends string, Maybe extends string, Whole extends boolean> = [P | Maybe] extends [never]
+  ? V
+  : SelectSome<V, P, Maybe, Whole>
 
 /** `Defer` where some names may or may not have been deferred (`Maybe`): a field they name is optional. */
 export type DeferSome<T, D extends string, Maybe extends string> = CollapsedIf<T, DeferSomeEach<T, D, Maybe>>
@@ -138,7 +148,10 @@ type DeferSomeEach<T, D extends string, Maybe extends string> = T extends Leaf
     : T extends readonly unknown[]
       ? T
       : T extends object
-        ? Flat<{ [K in keyof T as K extends D | Maybe ? never : K]: DeferredOf<T, K, D, Maybe> } & { [K in keyof T as K extends D ? never : K extends Maybe ? K : never]?: DeferredOf<T, K, D, Maybe> }>
+        ? Flat<{ [K in keyof T as K extends D | Maybe ? never : K]: DeferredOf<T, K, D, Maybe> }
+        & { [K in keyof T as K extends D ? never : K extends Maybe ? K : never]?: DeferredOf<T, K, D, Maybe> }>
         : T
 
-type DeferredOf<T, K extends keyof T, D extends string, Maybe extends string> = K extends Head<D> | Head<Maybe> ? DeferSome<T[K], Below<D, K & string>, Below<Maybe, K & string>> : T[K]
+type DeferredOf<T, K extends keyof T, D extends string, Maybe extends string> = K extends Head<D> | Head<Maybe>
+  ? DeferSome<T[K], Below<D, K & string>, Below<Maybe, K & string>>
+  : T[K]

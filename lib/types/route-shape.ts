@@ -9,7 +9,10 @@ import type { DeclaredPaths, IsList, IsUnion, Leaf, TypeDepth } from './paths.js
 /** Where a route's records sit in its reply: the reply itself, an array's items, or an envelope's records array. */
 export type RecordsKind = 'object' | 'array' | 'envelope'
 
-/** How the plugin reads a reply type: an array of records, an envelope (an object, not a union, whose `Key` holds an array), or one record. */
+/**
+ * How the plugin reads a reply type: an array of records, an envelope (an object, not a union, whose `Key` holds an array), or one
+ * record.
+ */
 type KindOf<Reply, Key extends string> = IsList<Reply> extends true
   ? 'array'
   : [Reply] extends [object]

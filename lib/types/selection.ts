@@ -70,13 +70,15 @@ type Certain<L> = L extends readonly unknown[] ? { [I in keyof L]: IsUnion<L[I]>
 type SurePaths<R extends RouteShape, L> = SendsNothing<L> extends true ? DefaultPaths<R> : Expanded<R, Certain<L> & string>
 
 /** The paths every branch of `only` sends: what each sends for certain, in common (read as the intersection of their unions). */
-type SentByEvery<R extends RouteShape, L> = (L extends unknown ? (sent: SurePaths<R, L>) => void : never) extends (sent: infer Sure) => void ? Sure & string : never
+type SentByEvery<R extends RouteShape, L> =
+  (L extends unknown ? (sent: SurePaths<R, L>) => void : never) extends (sent: infer Sure) => void ? Sure & string : never
 
 /** The paths some branch of `only` may send. */
 type SentBySome<R extends RouteShape, L> = L extends unknown ? SurePaths<R, L> | Expanded<R, Uncertain<L> & string> : never
 
 /** The names every branch of `defer` leaves out for certain. */
-type DeferredByEvery<L> = (L extends unknown ? (sent: Certain<L>) => void : never) extends (sent: infer Sure) => void ? Sure & string : never
+type DeferredByEvery<L> =
+  (L extends unknown ? (sent: Certain<L>) => void : never) extends (sent: infer Sure) => void ? Sure & string : never
 
 /**
  * The records of literal lists that may send one of several selections: a
@@ -90,8 +92,13 @@ type NarrowedSome<R extends RouteShape, Only, Deferred> = SentByEvery<R, Only> e
     : never
   : never
 
-/** The paths `only` may keep: its names expanded, or the route's default fields when it sends none; each branch's, for a list written as a condition. */
-type OnlyPaths<R extends RouteShape, Only> = Only extends unknown ? SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, (Only & readonly string[])[number]> : never
+/**
+ * The paths `only` may keep: its names expanded, or the route's default fields when it sends none; each branch's, for a list written as
+ * a condition.
+ */
+type OnlyPaths<R extends RouteShape, Only> = Only extends unknown
+  ? SendsNothing<Only> extends true ? DefaultPaths<R> : Expanded<R, (Only & readonly string[])[number]>
+  : never
 
 /**
  * The reply a request sends on a route, given its `only` and `defer` lists

@@ -50,7 +50,11 @@ function relationalQuery (columns: string[], profile?: string[], posts?: string[
 test('drizzleQuery loads exactly the columns and relations each response sends, and the response is the one served from memory', async (t) => {
   const client = await seeded()
   const sql: string[] = []
-  const db = drizzle({ client, schema: { users, profiles, posts, usersRelations, postsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
+  const db = drizzle({
+    client,
+    schema: { users, profiles, posts, usersRelations, postsRelations },
+    logger: { logQuery: (query) => { sql.push(query) } }
+  })
   const load = drizzleQuery(users, userFields)
   const app = await appWith(t, async (selection) => {
     const rows = await db.query.users.findMany({ ...load(selection), orderBy: users.id })
@@ -96,7 +100,9 @@ test('a route that is not opted in loads every column, and a selection met again
   await app.register(fastifyRestrictedFields)
   app.get('/plain', async (request) => {
     t.equal(query(request.restrictedFields), undefined)
-    return await db.select(load(request.restrictedFields)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).where(eq(users.id, 2))
+    return await db.select(load(request.restrictedFields)).from(users)
+      .leftJoin(profiles, eq(users.profileId, profiles.id))
+      .where(eq(users.id, 2))
   })
   const selections: unknown[] = []
   app.get('/restricted', { restrictFields: true, schema: { response: { 200: userSchema } } }, async (request) => {
@@ -162,7 +168,11 @@ function postOf (row: Record<string, any>): Record<string, unknown> {
 test('drizzleQuery loads relations of relations, at any depth, with their own sources and hidden fields', async (t) => {
   const client = await seeded()
   const sql: string[] = []
-  const db = drizzle({ client, schema: { users, profiles, posts, comments, usersRelations, postsWithComments, commentsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
+  const db = drizzle({
+    client,
+    schema: { users, profiles, posts, comments, usersRelations, postsWithComments, commentsRelations },
+    logger: { logQuery: (query) => { sql.push(query) } }
+  })
   const load = drizzleQuery(posts, postFields)
   const app = await postsAppWith(t, async (selection) => {
     const rows = await db.query.posts.findMany({ ...load(selection), orderBy: posts.id })
@@ -176,9 +186,15 @@ test('drizzleSelect joins one-to-one and many-to-one relations at any depth, eac
   const sql: string[] = []
   const db = drizzle({ client, logger: { logQuery: (query) => { sql.push(query) } } })
   // The comments, which are many, are not joined: a request for them is refused by the route's own field list.
-  const load = drizzleSelect(posts, { relations: { author: { table: users, relations: { profile: profiles } } }, fields: { ...postFields.fields, comments: false } })
+  const load = drizzleSelect(posts, {
+    relations: { author: { table: users, relations: { profile: profiles } } },
+    fields: { ...postFields.fields, comments: false }
+  })
   const app = await postsAppWith(t, async (selection) => {
-    const rows = await db.select(load(selection)).from(posts).leftJoin(users, eq(posts.authorId, users.id)).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(posts.id)
+    const rows = await db.select(load(selection)).from(posts)
+      .leftJoin(users, eq(posts.authorId, users.id))
+      .leftJoin(profiles, eq(users.profileId, profiles.id))
+      .orderBy(posts.id)
     return rows.map((row: Record<string, any>) => postOf({ ...row, comments: undefined }))
   })
   const requests = postRequests.filter(({ url }) => url.includes('author') && !url.includes('comments'))
@@ -194,9 +210,15 @@ test('with column privileges, the query builder names only the columns it reads;
   const client = await isolated(t)
   await grantOnlyNameAndCity(client)
   const sql: string[] = []
-  const db = drizzle({ client, schema: { users, profiles, posts, usersRelations, postsRelations }, logger: { logQuery: (query) => { sql.push(query) } } })
+  const db = drizzle({
+    client,
+    schema: { users, profiles, posts, usersRelations, postsRelations },
+    logger: { logQuery: (query) => { sql.push(query) } }
+  })
   const joined = drizzleSelect(users, joinedFields)
-  const joinedApp = await appWith(t, async (selection) => await db.select(joined(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id))
+  const joinedApp = await appWith(t, async (selection) => {
+    return await db.select(joined(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id)
+  })
   const response = await joinedApp.inject('/db/users?only=name,profile.city')
   t.strictSame([response.statusCode, response.body], [200, nameAndCity])
   const related = drizzleQuery(users, userFields)
@@ -215,7 +237,9 @@ test('drizzleSelect tells a joined row kept with none of its fields from none by
   const byKey = drizzleSelect(users, { relations: { profile: profiles }, fields: { ...joinedFields.fields, ...routes } })
   const withoutKey = drizzleSelect(users, { relations: { profile: keyless }, fields: { ...joinedFields.fields, ...routes } })
   let load: typeof byKey = byKey
-  const app = await appWith(t, async (selection) => await db.select(load(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id))
+  const app = await appWith(t, async (selection) => {
+    return await db.select(load(selection)).from(users).leftJoin(profiles, eq(users.profileId, profiles.id)).orderBy(users.id)
+  })
   const fromDb = await app.inject('/db/users?only=name,profile&defer=profile.city')
   t.strictSame([fromDb.statusCode, fromDb.body], [200, (await app.inject('/memory/users?only=name,profile&defer=profile.city')).body])
   t.strictSame(sql, ['select "users"."id", "users"."name", "profiles"."id" from "users" left join "profiles" on "users"."profile_id" = "profiles"."id" order by "users"."id"'])

@@ -175,7 +175,12 @@ export function quoted (columns: readonly string[], prefix = ''): string {
  * bodies must be equal, and the statements the database ran are returned,
  * by request, for the caller to compare with what they expected.
  */
-export async function statementsOf (t: Test, app: FastifyInstance, sql: string[], which: Array<{ url: string, staff?: boolean, status?: number }> = requests): Promise<string[][]> {
+export async function statementsOf (
+  t: Test,
+  app: FastifyInstance,
+  sql: string[],
+  which: Array<{ url: string, staff?: boolean, status?: number }> = requests
+): Promise<string[][]> {
   const ran: string[][] = []
   for (const { url, staff, status } of which) {
     const headers = staff === true ? { 'x-staff': 'yes' } : {}

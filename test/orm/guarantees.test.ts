@@ -105,7 +105,11 @@ function isStaff (request: FastifyRequest): boolean {
 }
 
 /** An app whose `/t` loads through `query` and hides `y` from anonymous callers. */
-async function appOver (t: Test, query: (selection: FieldSelection) => Promise<unknown[]>, options: { logs?: string[] } = {}): Promise<FastifyInstance> {
+async function appOver (
+  t: Test,
+  query: (selection: FieldSelection) => Promise<unknown[]>,
+  options: { logs?: string[] } = {}
+): Promise<FastifyInstance> {
   const stream = new Writable({ write (chunk, _encoding, done) { options.logs?.push(String(chunk)); done() } })
   const app = Fastify({ logger: options.logs === undefined ? false : { level: 'error', stream } })
   t.teardown(() => app.close())

@@ -7,7 +7,17 @@ import { kyselySelect } from '../../lib/orm/kysely.js'
 import { appWith, checkPostStatements, grantOnlyNameAndCity, nameAndCity, fullName, loaded, postRequests, postsAppWith, quoted, seeded, isolated, statementsOf } from './fixture.js'
 
 interface Database {
-  users: { id: Generated<number>, name: string, email: string | null, is_staff: boolean, last_login: string | null, password_hash: string, first_name: string, last_name: string, profile_id: number | null }
+  users: {
+    id: Generated<number>
+    name: string
+    email: string | null
+    is_staff: boolean
+    last_login: string | null
+    password_hash: string
+    first_name: string
+    last_name: string
+    profile_id: number | null
+  }
   profiles: { id: number, city: string, phone: string | null }
   posts: { id: number, author_id: number, title: string, body: string }
   comments: { id: number, post_id: number, author_id: number, body: string, flagged: boolean }
@@ -40,9 +50,16 @@ test('kyselySelect loads exactly the columns and relations each response sends, 
       .$if(profile !== undefined, (query) => query.select((eb) => jsonObjectFrom(eb.selectFrom('profiles').select(profile!.columns).whereRef('profiles.id', '=', 'users.profile_id')).as('profile')))
       .$if(posts !== undefined, (query) => query.select((eb) => jsonArrayFrom(eb.selectFrom('posts').select(posts!.columns).whereRef('posts.author_id', '=', 'users.id').orderBy('posts.id')).as('posts')))
       .orderBy('users.id').execute()
-    return rows.map((row: Record<string, any>) => ({ ...row, isStaff: row.is_staff, full_name: fullName({ firstName: row.first_name, lastName: row.last_name }) }))
+    return rows.map((row: Record<string, any>) => ({
+      ...row,
+      isStaff: row.is_staff,
+      full_name: fullName({ firstName: row.first_name, lastName: row.last_name })
+    }))
   })
-  t.strictSame(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : [selectStatement(columns, profile, posts)]))
+  t.strictSame(
+    await statementsOf(t, app, sql),
+    loaded.map(([columns, profile, posts]) => columns === null ? [] : [selectStatement(columns, profile, posts)])
+  )
 })
 
 test('on a route that is not opted in, the plan holds every column listed and every relation', async (t) => {
@@ -93,7 +110,9 @@ test('kyselySelect plans relations of relations, at any depth, with their own so
       .orderBy('posts.id').execute()
     return rows.map((row: Record<string, any>) => ({
       ...row,
-      author: row.author === undefined ? undefined : { ...row.author, full_name: fullName({ firstName: row.author.first_name, lastName: row.author.last_name }) },
+      author: row.author === undefined
+        ? undefined
+        : { ...row.author, full_name: fullName({ firstName: row.author.first_name, lastName: row.author.last_name }) },
       comments: row.comments?.map((comment: Record<string, unknown>) => ({ ...comment, text: comment.body }))
     }))
   })

@@ -34,7 +34,10 @@ test('prismaSelect loads exactly the columns and relations each response sends, 
     const rows = await prisma.user.findMany({ select: loadUsers(selection), orderBy: { id: 'asc' } }) as Array<Record<string, any>>
     return rows.map((row) => ({ ...row, last_login: row.lastLogin, full_name: fullName(row) }))
   })
-  t.strictSame(await statementsOf(t, app, sql), loaded.map(([columns, profile, posts]) => columns === null ? [] : statements(columns, profile, posts)))
+  t.strictSame(
+    await statementsOf(t, app, sql),
+    loaded.map(([columns, profile, posts]) => columns === null ? [] : statements(columns, profile, posts))
+  )
 })
 
 test('on a route that is not opted in, Prisma loads every scalar field; a field of no model does not compile and throws', async (t) => {

@@ -21,8 +21,17 @@ async function expectEverywhere (t: Test, app: FastifyInstance, url: string, sta
   }
 }
 
-/** An app with the same schema and handler under /compiled, /written (never compiled) and /copied (records with toJSON, left to the copy). */
-async function appWith (t: Test, schema: unknown, payload: () => unknown, setup: (app: FastifyInstance) => void = () => {}, maxDepth = 8): Promise<FastifyInstance> {
+/**
+ * An app with the same schema and handler under /compiled, /written (never compiled) and /copied (records with toJSON, left to the
+ * copy).
+ */
+async function appWith (
+  t: Test,
+  schema: unknown,
+  payload: () => unknown,
+  setup: (app: FastifyInstance) => void = () => {},
+  maxDepth = 8
+): Promise<FastifyInstance> {
   const app = Fastify()
   setup(app)
   await app.register(fastifyRestrictedFields, { maxDepth })
@@ -299,7 +308,9 @@ test('tagged variants that keep the same fields are written by one schema once e
     ['/one', { oneOf: [cat, dog] }, (payload) => (payloads[payload] as unknown[])[0]]
   ]
   for (const [url, schema, payload] of routes) {
-    app.get(url, { restrictFields: true, schema: { response: { 200: schema } } }, async (request) => payload((request.query as { payload: string }).payload))
+    app.get(url, { restrictFields: true, schema: { response: { 200: schema } } }, async (request) => {
+      return payload((request.query as { payload: string }).payload)
+    })
   }
   const shared = { type: 'object', properties: { kind: { type: 'string' }, name: { type: 'string' } }, additionalProperties: false }
   for (const [url, status, body, schema] of [
@@ -424,7 +435,10 @@ test('records of n variants that each refer to one app, whose owner is one of tw
   }
 })
 
-/** Sends each url to /plain without the query, then to every path with it: each must answer `body`, and /plain the whole record as `plain`. */
+/**
+ * Sends each url to /plain without the query, then to every path with it: each must answer `body`, and /plain the whole record as
+ * `plain`.
+ */
 async function expectAsPlain (t: Test, app: FastifyInstance, plain: string, rows: Array<[string, string]>): Promise<void> {
   t.equal((await app.inject('/plain')).body, plain, 'the route without the plugin')
   for (const [query, body] of rows) await expectEverywhere(t, app, query, 200, body)

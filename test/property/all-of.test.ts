@@ -37,7 +37,8 @@ function node (depth: number, members: number, minLength = 0): fc.Arbitrary<Node
   const value: fc.Arbitrary<Node | null> = depth === 0 ? fc.constant(null) : node(depth - 1, 1)
   return fc.record({
     properties: fc.uniqueArray(fc.constantFrom(...NAMES), { minLength, maxLength: 3 }).chain((names) =>
-      fc.tuple(...names.map((name) => LEAVES.includes(name) ? fc.constant(null) : value)).map((values) => names.map((name, i): [string, Node | null] => [name, values[i]]))),
+      fc.tuple(...names.map((name) => LEAVES.includes(name) ? fc.constant(null) : value))
+        .map((values) => names.map((name, i): [string, Node | null] => [name, values[i]]))),
     required: fc.subarray(NAMES, { maxLength: 2 }),
     allOf: members === 0 ? fc.constant([]) : fc.array(node(depth, members - 1), { maxLength: 3 }),
     shared: fc.constantFrom<Node['shared']>('no', 'no', 'ref', 'beside')
@@ -126,10 +127,13 @@ test('allOf schemas: every path sends the unrestricted body with fields taken ou
       if (plain.statusCode !== 200) throw new Error(`the unrestricted route answered ${plain.statusCode}: ${plain.body}`)
       const paths = pathsOf(plain.json())
       if (paths.length === 0) return
-      const pick = (indexes: number[] | null): string[] | null => indexes === null ? null : [...new Set(indexes.map((index) => paths[index % paths.length]))]
+      const pick = (indexes: number[] | null): string[] | null =>
+        indexes === null ? null : [...new Set(indexes.map((index) => paths[index % paths.length]))]
       const kept = pick(only)
       const dropped = pick(defer)
-      const expected = kept === null && dropped === null ? plain.body : JSON.stringify(project(plain.json(), kept === null ? null : trieOf(kept), dropped === null ? null : trieOf(dropped)))
+      const expected = kept === null && dropped === null
+        ? plain.body
+        : JSON.stringify(project(plain.json(), kept === null ? null : trieOf(kept), dropped === null ? null : trieOf(dropped)))
       const query = [kept === null ? '' : `only=${kept.join(',')}`, dropped === null ? '' : `defer=${dropped.join(',')}`].filter((part) => part !== '').join('&')
       const suffix = query === '' ? '' : `?${query}`
       for (const path of ['/compiled', '/compiled', '/written', '/copied']) {

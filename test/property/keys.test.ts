@@ -84,7 +84,9 @@ test('field sets with look-alike names never share a serializer or a parse, with
             const untouched = only === null && defer === null && (!hides || c.hidden.length === 0)
             const expected = refused
               ? 400
-              : JSON.stringify(untouched ? unrestricted : withoutHidden(expectedBody(unrestricted, c.schema, only, defer), hides ? c.hidden : []))
+              : JSON.stringify(
+                untouched ? unrestricted : withoutHidden(expectedBody(unrestricted, c.schema, only, defer), hides ? c.hidden : [])
+              )
             const actual = refused ? response.statusCode : response.body
             if (actual !== expected) throw new Error(`${hides ? 'hiding' : 'not hiding'} ${query(only, defer)}: expected ${expected}, got ${response.statusCode} ${response.body}`)
           }

@@ -51,7 +51,10 @@ export async function notLiteral (fields: string[], names: Array<'id' | 'email'>
   await api.GET('/users', { params: { query: { only: fields } } })
   // A list of known names that is not a literal may send any of them, or none: every field is optional, at every depth.
   const some = await api.POST('/users', { body: { name: 'Ada' }, params: { query: { only: names } } })
-  const optional: Expect<Equal<typeof some.data, { id?: number, name?: string, email?: string | null, address?: { city?: string, geo?: { lat?: number } } } | undefined>> = true
+  const optional: Expect<Equal<
+    typeof some.data,
+    { id?: number, name?: string, email?: string | null, address?: { city?: string, geo?: { lat?: number } } } | undefined
+  >> = true
   const deferred = await api.GET('/users', { params: { query: { only: ['id', 'name'], defer: names } } })
   const loose: Expect<Equal<NonNullable<typeof deferred.data>['items'], Array<{ id?: number, name?: string }>>> = true
   // @ts-expect-error the email may not have been sent

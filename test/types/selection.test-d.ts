@@ -105,7 +105,12 @@ const typebox = Fastify().withTypeProvider<TypeBoxTypeProvider>()
 const TypeBoxUser = Type.Object({ id: Type.Integer(), profile: Type.Union([Type.Object({ city: Type.String() }), Type.Null()]) })
 typebox.get('/users', {
   restrictFields: true,
-  schema: { response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(TypeBoxUser) }), 400: Type.Object({ message: Type.String() }) } }
+  schema: {
+    response: {
+      200: Type.Object({ count: Type.Integer(), results: Type.Array(TypeBoxUser) }),
+      400: Type.Object({ message: Type.String() })
+    }
+  }
 }, async (request) => {
   const has: boolean = request.restrictedFields.has('profile.city')
   // @ts-expect-error 'profile.cty' is not declared
@@ -197,7 +202,12 @@ zodLoose.get('/loose', {
 })
 
 // A client sharing the schemas reads a route's sets, default fields and records from the route's own declaration.
-const Card = Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.Union([Type.String(), Type.Null()]), profile: Type.Object({ city: Type.String() }) })
+const Card = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  profile: Type.Object({ city: Type.String() })
+})
 const listCards = {
   restrictFields: { defaultFields: ['id', 'name'], fieldSets: { place: ['id', 'profile.city'] } },
   schema: { response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(Card) }) } }
