@@ -27,7 +27,9 @@ async function figures (label: string, document: Json, include: IncludeTools, ta
     const expected = operations.map((id) => toolName(id, ''))
     const found = namesOf(await view.find(task, 5)).slice(0, 5)
     if (expected.includes(found[0])) top1++
-    else if (process.argv.includes('--first')) misses.push(`  first: ${task} -> ${expected.join(' ')} | found ${found.slice(0, 3).join(' ')}`)
+    else if (process.argv.includes('--first')) {
+      misses.push(`  first: ${task} -> ${expected.join(' ')} | found ${found.slice(0, 3).join(' ')}`)
+    }
     if (found.some((name) => expected.includes(name))) top5++
     else misses.push(`  ${task} -> ${expected.join(' ')} | found ${found.slice(0, 3).join(' ')}`)
   }

@@ -130,7 +130,9 @@ export class DiscoveryView {
   async find (query: string, limit = FOUND): Promise<string> {
     this.search ??= OperationSearch.build(this.operations, this.document)
     const found = (await this.search).find(query)
-    const matched = found === 'all' ? this.operations.map((_, position) => ({ position, twins: [] })) : twinEntries(found, this.operations.map(({ path }) => path))
+    const matched = found === 'all'
+      ? this.operations.map((_, position) => ({ position, twins: [] }))
+      : twinEntries(found, this.operations.map(({ path }) => path))
     const count = Math.min(Math.max(1, Math.floor(limit)), MAX_FOUND)
     const lines = matched.slice(0, count).map((entry) => foundLine(entry, this.operations))
     if (lines.length === 0) return `No operation matches; ${this.operations.length} in all: try other words.`

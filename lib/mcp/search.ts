@@ -15,7 +15,8 @@ import { stemmer } from 'stemmer'
 import { QueryTooLongError } from '../errors.js'
 import { isRecord, valueAtPointer } from '../json.js'
 import { betweenSteps } from '../slices.js'
-import { COUNTERPARTS, PLURAL_WORDS, RELATED, RETIRED_WORDS, SELF_WORDS, SINGULAR_WORDS, STOP_WORDS, SYNONYMS, TUNED } from './search-words.js'
+import { COUNTERPARTS, PLURAL_WORDS, RELATED, RETIRED_WORDS, SELF_WORDS, SINGULAR_WORDS, STOP_WORDS, SYNONYMS, TUNED }
+  from './search-words.js'
 import type { WordEntry } from './search-words.js'
 import { parameterOf, successSchema } from './tools.js'
 import type { DocumentOperation } from './tools.js'
@@ -91,7 +92,7 @@ function valueKinds (path: string, parameters: readonly Json[]): Set<ValueKind> 
   return kinds
 }
 
-/** What an operation is beside its near twins: its shape, whether it is on its way out, whether it answers about the caller, what values it takes. */
+/** What an operation is beside its near twins: its shape, whether it is retired or answers about the caller, what values it takes. */
 interface Leaning { shape: string, retired: boolean, callers: boolean, values: Set<ValueKind> }
 
 /** How much each operation weighs for a query of these words and values. */
@@ -120,7 +121,7 @@ function pairOf (first: string, second: string): string {
   return first < second ? `${first}~${second}` : `${second}~${first}`
 }
 
-/** The pairs of words side by side in an operation's name, summary and path: a query that has the same two words side by side matches them more. */
+/** The pairs of words side by side in an operation's name, summary and path: a query with the same two side by side matches them more. */
 function textPairs (texts: readonly string[]): string {
   const pairs = new Set<string>()
   for (const text of texts) {
@@ -169,7 +170,9 @@ export function queryTerms (words: readonly string[], known: ReadonlySet<string>
     for (const [meaning, weight] of own) add(meaning, weight)
     if (GENERIC_TERMS.has(term)) continue
     for (const [meaning, weight] of own) {
-      for (const [before, weightBefore] of previous ?? []) if (before !== meaning) add(pairOf(before, meaning), Math.min(weight, weightBefore))
+      for (const [before, weightBefore] of previous ?? []) {
+        if (before !== meaning) add(pairOf(before, meaning), Math.min(weight, weightBefore))
+      }
     }
     previous = own
   }
@@ -189,8 +192,12 @@ function indexTerm (word: string): string | null {
 
 /** Why a query is refused, or undefined: limits on its length and words keep a search's cost that of a short query. */
 export function queryRefusal (query: string): InstanceType<typeof QueryTooLongError> | undefined {
-  if (query.length > MAX_QUERY_LENGTH) return new QueryTooLongError(`Argument 'query' is too long: at most ${MAX_QUERY_LENGTH} characters are allowed`)
-  if (textWords(query).length > MAX_QUERY_WORDS) return new QueryTooLongError(`Argument 'query' has too many words: at most ${MAX_QUERY_WORDS} are allowed`)
+  if (query.length > MAX_QUERY_LENGTH) {
+    return new QueryTooLongError(`Argument 'query' is too long: at most ${MAX_QUERY_LENGTH} characters are allowed`)
+  }
+  if (textWords(query).length > MAX_QUERY_WORDS) {
+    return new QueryTooLongError(`Argument 'query' has too many words: at most ${MAX_QUERY_WORDS} are allowed`)
+  }
   return undefined
 }
 
@@ -216,7 +223,7 @@ function fieldWords (operation: Json, parameters: readonly Json[]): string {
   return [...words].join(' ')
 }
 
-/** The most schemas of a record the search reads: a record's description and its fields' are read a level deep, through lists and variants. */
+/** The most schemas of a record the search reads: its description and its fields' are read a level deep, through lists and variants. */
 const MAX_RECORD_SCHEMAS = 200
 
 /**
@@ -236,7 +243,9 @@ function recordWords (document: Json, operation: Json): string {
     if (!isRecord(schema) || seen.has(schema) || seen.size >= MAX_RECORD_SCHEMAS) return
     seen.add(schema)
     texts.push(prose(schema.title), prose(schema.description))
-    for (const variants of [schema.anyOf, schema.oneOf, schema.allOf]) if (Array.isArray(variants)) for (const variant of variants) read(variant, depth)
+    for (const variants of [schema.anyOf, schema.oneOf, schema.allOf]) {
+      if (Array.isArray(variants)) for (const variant of variants) read(variant, depth)
+    }
     read(schema.items, depth)
     if (depth === 0 && isRecord(schema.properties)) for (const property of Object.values(schema.properties)) read(property, 1)
   }
@@ -247,7 +256,8 @@ function recordWords (document: Json, operation: Json): string {
 /** What an operation's tags and parameters say of themselves in the caller's document. */
 function contextWords (document: Json, operation: Json, parameters: readonly Json[]): string {
   const tags = Array.isArray(document.tags) ? document.tags : []
-  const texts = tags.filter((tag) => isRecord(tag) && operation.tags?.includes?.(tag.name) === true).map((tag: Json) => prose(tag.description))
+  const own = Array.isArray(operation.tags) ? operation.tags : []
+  const texts = tags.filter((tag) => isRecord(tag) && own.includes(tag.name)).map((tag: Json) => prose(tag.description))
   for (const parameter of parameters) texts.push(prose(parameter.description))
   return texts.filter((text) => text !== '').join(' ')
 }
@@ -267,7 +277,8 @@ export type SearchEntry = Record<Field | 'shape', string> & { id: number }
 
 /** The path and query parameters of an operation, from the caller's document. */
 function parametersOf (document: Json, { pathItem, operation }: Omit<DocumentOperation, 'route' | 'name' | 'path'>): Json[] {
-  return [...Array.isArray(operation.parameters) ? operation.parameters : [], ...Array.isArray(pathItem.parameters) ? pathItem.parameters : []]
+  const listed = (parameters: unknown): unknown[] => Array.isArray(parameters) ? parameters : []
+  return [...listed(operation.parameters), ...listed(pathItem.parameters)]
     .map((parameter: unknown) => parameterOf(document, parameter))
     .filter((parameter): parameter is Json => parameter !== null && (parameter.in === 'path' || parameter.in === 'query'))
 }
@@ -367,7 +378,7 @@ export class OperationSearch {
       weights: { fuzzy: 0, prefix: TUNED.prefix }
     }).filter((result) => result.terms.some((term) => !GENERIC_TERMS.has(term)))
       // MiniSearch multiplies a score by the number of query terms it matched: a counterpart counts here as much as it weighs.
-      .map((result) => ({ id: result.id as number, score: result.score / result.queryTerms.length * quality(result.queryTerms, result.match) }))
+      .map(({ id, score, queryTerms, match }) => ({ id: id as number, score: score / queryTerms.length * quality(queryTerms, match) }))
       .sort((a, b) => b.score - a.score || a.id - b.id).map((result) => result.id)
   }
 }

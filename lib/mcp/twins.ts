@@ -49,7 +49,8 @@ export function twinEntries (found: readonly number[], paths: readonly string[])
     if (answered.has(position)) continue
     answered.add(position)
     const rest = scopeOf(paths[position])?.rest
-    const twins = (rest === undefined ? [] : byRest.get(rest) ?? []).filter((twin) => !answered.has(twin))
+    // A scoped path is in its own group: the group is there.
+    const twins = (rest === undefined ? [] : byRest.get(rest) as number[]).filter((twin) => !answered.has(twin))
       .sort((a, b) => rankOf(a) - rankOf(b))
     for (const twin of twins) answered.add(twin)
     entries.push({ position, twins: twins.map((twin) => ({ position: twin, scope: (scopeOf(paths[twin]) as { scope: Scope }).scope })) })

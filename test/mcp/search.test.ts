@@ -292,3 +292,61 @@ test('an operation of the caller\'s own (under /user or /me, or of the authentic
   ]
   for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
 })
+
+test('a word only a hidden field\'s description holds finds nothing for a caller it is hidden from, and the operation for one who may see it', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = Fastify()
+  t.teardown(() => fastify.close())
+  await fastify.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  await fastify.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'Bearer staff' ? [] : ['pay'] })
+  await fastify.register(mcp, { mode: 'discovery' })
+  const employee = {
+    type: 'object',
+    description: 'A person on the payroll',
+    properties: { id: { type: 'integer' }, name: { type: 'string', description: 'As printed on the badge' }, pay: { type: 'number', description: 'Quarterly bonus ledger' } }
+  }
+  fastify.get('/employees/:id', { restrictFields: true, schema: { operationId: 'employees/get', summary: 'Get an employee', response: { 200: employee } } }, async () => ({}))
+  fastify.get('/rooms', { restrictFields: true, schema: { operationId: 'rooms/list', summary: 'List rooms', response: { 200: { type: 'array', items: record } } } }, async () => [])
+  const EMPLOYEE = 'employees_get: GET /employees/{id} (Get an employee)'
+  const none = found('No operation matches; 2 in all: try other words.')
+  t.strictSame(await find(fastify, { query: 'bonus ledger' }), none, 'anonymous')
+  t.strictSame(await find(fastify, { query: 'bonus ledger' }, { authorization: 'Bearer staff' }), found(EMPLOYEE), 'staff')
+  t.strictSame(await find(fastify, { query: 'badge' }), found(EMPLOYEE), 'a visible field\'s description finds it for anyone')
+  t.strictSame(await find(fastify, { query: 'payroll' }), found(EMPLOYEE), 'so does the record\'s own')
+})
+
+test('find_operations answers near twins by scope as one entry that names each scope and its operation, and counts entries against the limit', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = Fastify()
+  t.teardown(() => fastify.close())
+  await fastify.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  await fastify.register(fastifyRestrictedFields)
+  await fastify.register(mcp, { mode: 'discovery' })
+  const routes: Array<[string, string, string]> = [
+    ['/repos/:owner/:repo/events', 'activity/list-repo-events', 'List repository events'],
+    ['/orgs/:org/events', 'activity/list-org-events', 'List organization events'],
+    ['/users/:username/events', 'activity/list-user-events', 'List events of a user'],
+    ['/user/events', 'activity/list-my-events', 'List events for the authenticated user'],
+    ['/events', 'activity/list-public-events', 'List public events'],
+    ['/repos/:owner/:repo/labels', 'issues/list-labels', 'List labels of a repository']
+  ]
+  for (const [url, operationId, summary] of routes) {
+    fastify.get(url, { restrictFields: true, schema: { operationId, summary, response: { 200: { type: 'array', items: record } } } }, async () => [])
+  }
+  const REPO = 'activity_list-repo-events: GET /repos/{owner}/{repo}/events (List repository events)'
+  const PUBLIC = 'activity_list-public-events: GET /events (List public events)'
+  t.strictSame(await find(fastify, { query: 'events of octo/app' }), found(
+    `${REPO}; also for organization: activity_list-org-events, user: activity_list-user-events, own: activity_list-my-events`,
+    PUBLIC
+  ))
+  t.strictSame(await find(fastify, { query: 'my events' }), found(
+    'activity_list-my-events: GET /user/events (List events for the authenticated user); also for ' +
+      'organization: activity_list-org-events, repository: activity_list-repo-events, user: activity_list-user-events',
+    PUBLIC
+  ))
+  t.strictSame(await find(fastify, { query: 'events', limit: 1 }), found(
+    'activity_list-org-events: GET /orgs/{org}/events (List organization events); also for ' +
+      'repository: activity_list-repo-events, user: activity_list-user-events, own: activity_list-my-events',
+    '1 more match: use more words, or a higher limit.'
+  ))
+})
