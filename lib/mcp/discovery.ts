@@ -36,7 +36,7 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   {
     name: FIND_TOOL,
     title: 'Find operations',
-    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, method and path, and summary. Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
+    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, method and path, and summary, then the same operation for other scopes (organization, user...). Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
     inputSchema: {
       type: 'object',
       properties: {

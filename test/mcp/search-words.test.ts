@@ -1,5 +1,6 @@
 import { test } from 'tap'
-import { COUNTERPARTS, PLURAL_WORDS, RELATED, RETIRED_WORDS, SELF_WORDS, SINGULAR_WORDS, STOP_WORDS, SYNONYMS, TUNED } from '../../lib/mcp/search-words.js'
+import { COUNTERPARTS, PLURAL_WORDS, RELATED, RETIRED_WORDS, SELF_WORDS, SINGULAR_WORDS, STOP_WORDS, SYNONYMS, TUNED }
+  from '../../lib/mcp/search-words.js'
 
 const SOURCES = ['abbreviation', 'inflection', 'derivation', 'thesaurus', 'HTTP semantics', 'API usage']
 

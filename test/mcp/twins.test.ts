@@ -19,7 +19,7 @@ test('a path answers for the scope its start names, and what it answers there is
   for (const [path, expected] of cases) t.strictSame(scopeOf(path), expected, path)
 })
 
-test('found operations are answered in order, each with its twins of other scopes (found ones first, in the search\'s order), each operation once', async (t) => {
+test('found operations are answered in order, with their twins of other scopes (found ones first, in its order), each once', async (t) => {
   const paths = [
     '/repos/{owner}/{repo}/issues', // 0
     '/orgs/{org}/issues', // 1
@@ -30,8 +30,13 @@ test('found operations are answered in order, each with its twins of other scope
   ]
   const cases: Array<[number[], ReturnType<typeof twinEntries>]> = [
     [[3, 5], [{ position: 3, twins: [] }, { position: 5, twins: [] }]],
-    [[1, 3, 2], [{ position: 1, twins: [{ position: 2, scope: 'own' }, { position: 0, scope: 'repository' }, { position: 4, scope: 'user' }] }, { position: 3, twins: [] }]],
-    [[0, 1], [{ position: 0, twins: [{ position: 1, scope: 'organization' }, { position: 2, scope: 'own' }, { position: 4, scope: 'user' }] }]],
+    [[1, 3, 2], [
+      { position: 1, twins: [{ position: 2, scope: 'own' }, { position: 0, scope: 'repository' }, { position: 4, scope: 'user' }] },
+      { position: 3, twins: [] }
+    ]],
+    [[0, 1], [
+      { position: 0, twins: [{ position: 1, scope: 'organization' }, { position: 2, scope: 'own' }, { position: 4, scope: 'user' }] }
+    ]],
     [[], []]
   ]
   for (const [found, expected] of cases) t.strictSame(twinEntries(found, paths), expected, found.join(' '))
