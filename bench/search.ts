@@ -24,8 +24,9 @@ import fastifyRestrictedFields from '../lib/index.js'
 import restrictedFieldsMcp from '../lib/mcp/index.js'
 import { DiscoveryView } from '../lib/mcp/discovery.js'
 import { searchEntry, textWords } from '../lib/mcp/search.js'
-import { documentOperations, includeRestrictedRoutes, parameterOf, toolName } from '../lib/mcp/tools.js'
+import { documentOperations, includeRestrictedRoutes, toolName } from '../lib/mcp/tools.js'
 import type { IncludeTools } from '../lib/mcp/tools.js'
+import { namesOf } from './search-answer.js'
 import { describe, fastifyPath, readDescription, routeSchemaOf } from './description.js'
 import { watched } from './drive.js'
 import { BOX_FILE, STRIPE_FILE, jsonGetPaths } from './search-scope.js'
@@ -94,13 +95,11 @@ function bm25Ranked (document: Json, tasks: readonly Task[], include: IncludeToo
   const operations = documentOperations(document, include)
   const search = plainBm25(operations.map((operation, id) => {
     // The pairs of words are the search's own terms, not texts of the operation; the path is read whole, its parameter names too.
-    const { id: _, pairs: __, ...texts } = searchEntry(id, operation, (parameter) => parameterOf(document, parameter))
+    const { id: _, pairs: __, ...texts } = searchEntry(id, operation, document)
     return Object.values({ ...texts, path: operation.path.replace(/[{}]/g, ' ') }).join(' ')
   }))
   return tasks.map(({ task, operations: expected }) => ({ task, expected: expected.map((id) => toolName(id, '')), found: search(task).slice(0, 5).map((index) => operations[index].name) }))
 }
-
-const namesOf = (text: string): string[] => text.split('\n').filter((line) => line.includes(': GET ')).map((line) => line.slice(0, line.indexOf(':')))
 
 const cpuMs = (): number => {
   const { user, system } = process.cpuUsage()
@@ -164,7 +163,7 @@ async function github ({ tuning, heldOut }: Sets): Promise<{ tuning: Json, heldO
   const description = describe(openapi)
   const app = Fastify({ logger: false })
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
-  await app.register(swagger, { openapi: { info: { title: description.title, version: description.version } } })
+  await app.register(swagger, { openapi: { info: { title: description.title, version: description.version }, tags: openapi.tags } })
   await app.register(fastifyRestrictedFields)
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
   for (const schema of description.shared) app.addSchema(schema)

@@ -11,6 +11,8 @@ import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import type { SchemaBudget } from './json-schema.js'
 import { toJsonSchema } from './json-schema.js'
 import { OperationSearch } from './search.js'
+import { twinEntries } from './twins.js'
+import type { TwinEntry } from './twins.js'
 import { documentOperations, parameterOf } from './tools.js'
 import type { DocumentOperation, IncludeTools, RouteOf, ToolDefinition } from './tools.js'
 
@@ -34,7 +36,7 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   {
     name: FIND_TOOL,
     title: 'Find operations',
-    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, method and path, and summary. Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
+    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, method and path, and summary, then the same operation for other scopes (organization, user...). Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -88,10 +90,12 @@ function cut (text: string, length: number): string {
   return line.length <= length ? line : `${line.slice(0, length - 1)}…`
 }
 
-/** One answer line of a search: the name, method and path, summary. */
-function foundLine ({ name, path, operation }: DocumentOperation): string {
+/** One answer line of a search: the name, method and path, summary; then its twins of other scopes, each by its scope and name. */
+function foundLine ({ position, twins }: TwinEntry, operations: readonly DocumentOperation[]): string {
+  const { name, path, operation } = operations[position]
   const summary = textOf(operation.summary)
-  return `${name}: GET ${path}${summary === '' ? '' : ` (${cut(summary, 120)})`}`
+  const also = twins.map((twin) => `${twin.scope}: ${operations[twin.position].name}`).join(', ')
+  return `${name}: GET ${path}${summary === '' ? '' : ` (${cut(summary, 120)})`}${also === '' ? '' : `; also for ${also}`}`
 }
 
 /** The field names of a field list, and the names that have nested ones. */
@@ -124,11 +128,13 @@ export class DiscoveryView {
 
   /** The operations that match `query` best, one line each, at most `limit`; every operation for a query without words. */
   async find (query: string, limit = FOUND): Promise<string> {
-    this.search ??= OperationSearch.build(this.operations, (parameter) => parameterOf(this.document, parameter))
+    this.search ??= OperationSearch.build(this.operations, this.document)
     const found = (await this.search).find(query)
-    const matched = found === 'all' ? this.operations : found.map((position) => this.operations[position])
+    const matched = found === 'all'
+      ? this.operations.map((_, position) => ({ position, twins: [] }))
+      : twinEntries(found, this.operations.map(({ path }) => path))
     const count = Math.min(Math.max(1, Math.floor(limit)), MAX_FOUND)
-    const lines = matched.slice(0, count).map(foundLine)
+    const lines = matched.slice(0, count).map((entry) => foundLine(entry, this.operations))
     if (lines.length === 0) return `No operation matches; ${this.operations.length} in all: try other words.`
     if (matched.length > count) lines.push(`${matched.length - count} more match: use more words, or a higher limit.`)
     return lines.join('\n')

@@ -137,7 +137,7 @@ export function parameterOf (document: Json, parameter: unknown): Json | null {
 }
 
 /** The response schema of `status` (JSON first), or of the first 2xx status when none is given. */
-function successSchema (operation: Json, status: string | undefined): unknown {
+export function successSchema (operation: Json, status: string | undefined): unknown {
   const responses = isRecord(operation.responses) ? operation.responses : {}
   const key = status ?? Object.keys(responses).find((code) => /^2(\d\d|XX)$/.test(code))
   const response = key === undefined ? undefined : responses[key]

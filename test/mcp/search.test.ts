@@ -4,7 +4,8 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, OperationSearch, queryRefusal, queryTerms, searchEntry, textWords } from '../../lib/mcp/search.js'
+import { MAX_QUERY_LENGTH, MAX_QUERY_WORDS, OperationSearch, queryRefusal, queryShape, queryTerms, queryValues, searchEntry, textWords, wordParts } from '../../lib/mcp/search.js'
+import type { ValueKind } from '../../lib/mcp/search.js'
 
 type Json = Record<string, any>
 const record = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, secret_salary: { type: 'number' } } }
@@ -131,32 +132,132 @@ test('words of a text split camelCase, snake_case, kebab-case and paths, in lowe
   for (const [text, expected] of cases) t.strictSame(textWords(text), expected, text)
 })
 
-test('an operation is searched by its name, summary, description without markup, tags, path, resource, parameter names, the field names of its only and the pairs of words side by side in its name, summary and path', async (t) => {
+test('an operation is searched by its name, summary, description without markup, tags, path, resource, parameter names, the field names of its only, what its tags, parameters and record say of themselves, and the pairs of words side by side in its name, summary and path', async (t) => {
   const only = { name: 'only', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'user.login_name', '*', '@card'] } } }
   const restricted = { only: 'only', defer: 'defer' }
-  const entry = (path: string, operation: Json, pathItem: Json = {}): Json => searchEntry(3, { name: 'op', path, pathItem, operation }, (parameter) => parameter as Json)
+  const document = {
+    tags: [{ name: 'issues', description: 'Bug reports' }, { name: 'other', description: 'Unrelated' }, 'loose'],
+    components: {
+      parameters: { state: { name: 'state', in: 'query', description: 'Open or closed' } },
+      schemas: {
+        issue: { title: 'Issue', description: 'A <i>tracked</i> problem', properties: { body: { description: 'What was reported' }, user: { $ref: '#/components/schemas/user' } } },
+        user: { description: 'A person', properties: { login: { description: 'Too deep to be read' } } },
+        loop: { $ref: '#/components/schemas/loop' }
+      }
+    }
+  }
+  const list = { content: { 'application/json': { schema: { anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/issue' } }, { $ref: '#/components/schemas/loop' }] } } } }
+  const entry = (path: string, operation: Json, pathItem: Json = {}): Json => searchEntry(3, { name: 'op', path, pathItem, operation }, document)
   const cases: Array<[string, Json, Json, Json]> = [
-    ['/repos/{owner}/issues', { summary: 'List issues', description: '<p>Newest <b>first</b></p>', tags: ['issues', 7], parameters: [only, { name: 'defer', in: 'query' }, { name: 'state', in: 'query' }, { name: 'x-trace', in: 'header' }, null], 'x-restricted-fields': restricted }, { parameters: [{ name: 'owner', in: 'path' }] },
-      { id: 3, name: 'op', summary: 'List issues', description: ' Newest  first  ', tags: 'issues', path: '/repos/ /issues', resource: 'issues', parameters: 'state owner', fields: 'id user login name', pairs: 'issu~repo', shape: 'qqmany' }],
+    ['/repos/{owner}/issues', {
+      summary: 'List issues',
+      description: '<p>Newest <b>first</b></p>',
+      tags: ['issues', 7],
+      parameters: [only, { name: 'defer', in: 'query' }, { $ref: '#/components/parameters/state' }, { name: 'x-trace', in: 'header' }, null],
+      responses: { 200: list },
+      'x-restricted-fields': restricted
+    }, { parameters: [{ name: 'owner', in: 'path' }] },
+    {
+      id: 3,
+      name: 'op',
+      summary: 'List issues',
+      description: ' Newest  first  ',
+      tags: 'issues',
+      path: '/repos/ /issues',
+      resource: 'issues',
+      parameters: 'state owner',
+      context: 'Bug reports Open or closed',
+      record: 'Issue A  tracked  problem What was reported A person',
+      fields: 'id user login name',
+      pairs: 'issu~repo',
+      shape: 'qqmany'
+    }],
     ['/issues/{number}', { parameters: [{ name: 'state', in: 'query' }], 'x-restricted-fields': restricted }, {},
-      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/issues/ ', resource: 'issues', parameters: 'state', fields: '', pairs: '', shape: 'qqone' }],
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/issues/ ', resource: 'issues', parameters: 'state', context: '', record: '', fields: '', pairs: '', shape: 'qqone' }],
     ['/{id}', { parameters: [{ ...only, schema: { type: 'string' } }], 'x-restricted-fields': restricted }, {},
-      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/ ', resource: '', parameters: '', fields: '', pairs: '', shape: 'qqone' }]
+      { id: 3, name: 'op', summary: '', description: '', tags: '', path: '/ ', resource: '', parameters: '', context: '', record: '', fields: '', pairs: '', shape: 'qqone' }]
   ]
   for (const [path, operation, pathItem, expected] of cases) t.strictSame(entry(path, operation, pathItem), expected, path)
 })
 
-test('a query searches its words, their synonyms, related words and counterparts, and the pairs of its words side by side, each at its weight', async (t) => {
+test('a query searches its words, their synonyms, the parts of a joined word, related words and counterparts, and the pairs of its words side by side, each at its weight', async (t) => {
+  const known = new Set(['git', 'ignore', 'templates', 'web', 'hooks'])
   const cases: Array<[string, Json]> = [
-    ['who starred the repo', { peopl: 0.3, user: 0.3, star: 1, stargaz: 0.5, repo: 1, repositori: 1, 'repo~star': 1, 'repositori~star': 1, 'repo~stargaz': 0.5, 'repositori~stargaz': 0.5 }],
-    ['chargebacks', { chargeback: 1, disput: 0.5 }],
+    ['who watches the repo', { peopl: 0.3, user: 0.3, watch: 1, watcher: 0.5, repo: 1, repositori: 1, 'repo~watch': 1, 'repositori~watch': 1, 'repo~watcher': 0.5, 'repositori~watcher': 0.5 }],
+    ['chargebacks', { chargeback: 1 }],
     ['my PRs', { authent: 0.3, pr: 1, pull: 1, request: 1 }],
     ['list all issues', { list: 1, issu: 1 }],
     ['get the tags of a label', { get: 1, retriev: 0.3, tag: 1, label: 1, 'label~tag': 1 }],
     ['please show', { list: 0.3, get: 0.3 }],
-    ['fetch and get', { fetch: 1, get: 1, retriev: 0.3 }]
+    ['fetch and get', { fetch: 1, get: 1, retriev: 0.3 }],
+    ['gitignore templates', { gitignor: 1, git: 1, ignor: 1, templat: 1, 'gitignor~templat': 1, 'git~templat': 1, 'ignor~templat': 1 }],
+    ['webhooks', { webhook: 1, web: 1, hook: 1 }]
   ]
-  for (const [query, expected] of cases) t.strictSame(Object.fromEntries(queryTerms(textWords(query))), expected, query)
+  for (const [query, expected] of cases) t.strictSame(Object.fromEntries(queryTerms(textWords(query), known)), expected, query)
+})
+
+test('a joined word is its two parts where both are words of the API\'s own names, the second of four letters or more', async (t) => {
+  const known = new Set(['git', 'ignore', 'star', 'user', 'name', 'web', 'hook', 'at'])
+  const cases: Array<[string, string[]]> = [
+    ['gitignore', ['git', 'ignor']],
+    ['username', ['user', 'name']],
+    ['webhook', ['web', 'hook']],
+    ['stargazers', []],
+    ['userat', []],
+    ['git', []]
+  ]
+  for (const [word, expected] of cases) t.strictSame(wordParts(word, known), expected, word)
+})
+
+test('the values of a query are read as arguments, not words: an email, a date, an owner/name slug, a prefixed id, a number', async (t) => {
+  const cases: Array<[string, string, string[]]> = [
+    ['issues of octo/app', 'issues of  ', ['slug']],
+    ['invoices of customer cus_123', 'invoices of customer  ', ['id']],
+    ['issue #42', 'issue  ', ['number']],
+    ['commits since 2024-01-31 by ana@example.com', 'commits since   by  ', ['email', 'date']],
+    ['read/write teams of /orgs/acme', '  teams of /orgs/acme', ['slug']],
+    ['version 1.2 of the top 10', 'version 1.2 of the top  ', ['number']],
+    ['pull_request reviews', 'pull_request reviews', []]
+  ]
+  for (const [query, text, kinds] of cases) {
+    const read = queryValues(query)
+    t.strictSame([read.text, [...read.values]], [text, kinds], query)
+  }
+})
+
+test('a query asks for a list by a plural or a word of many, else for one record by a value or a word of one', async (t) => {
+  const cases: Array<[string, ValueKind[], string | undefined]> = [
+    ['comments of issue', ['number'], 'qqmany'],
+    ['which team', [], 'qqmany'],
+    ['issue', ['number'], 'qqone'],
+    ['customer', ['id'], 'qqone'],
+    ['a single gist', [], 'qqone'],
+    ['version 2', [], 'qqone'],
+    ['status', [], undefined],
+    ['issue', ['slug'], undefined]
+  ]
+  for (const [words, values, expected] of cases) t.equal(queryShape(textWords(words), new Set(values)), expected, `${words} ${values.join(' ')}`)
+})
+
+test('an operation that takes the kind of value a query holds weighs more than its twin that does not', async (t) => {
+  const operation = (name: string, path: string, summary: string, parameters: Json[] = []): Json =>
+    ({ name, path, pathItem: {}, operation: { summary, parameters }, route: {} })
+  const operations = [
+    operation('issues_list-for-org', '/orgs/{org}/issues', 'List issues', [{ name: 'org', in: 'path', schema: { type: 'string' } }]),
+    operation('issues_list-for-repo', '/repos/{owner}/{repo}/issues', 'List issues', [{ name: 'owner', in: 'path' }, { name: 'repo', in: 'path' }]),
+    operation('issues_list', '/issues', 'List issues', [{ name: 'creator_email', in: 'query' }, { name: 'since', in: 'query', schema: { format: 'date-time' } }]),
+    operation('gists_get', '/gists/{gist_number}', 'Get a gist', [{ name: 'gist_number', in: 'path', schema: { type: 'integer' } }])
+  ] as any[]
+  const search = await OperationSearch.build(operations, {})
+  const cases: Array<[string, number[]]> = [
+    ['issues', [0, 1, 2]],
+    ['issues of octo/app', [1, 0, 2]],
+    ['issues opened by ana@example.com', [2, 0, 1]],
+    ['issues since 2024-01-31', [2, 0, 1]],
+    ['gist 42', [3]],
+    ['octo/app', []]
+  ]
+  for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
 })
 
 test('an operation its document marks deprecated, or whose name or summary says legacy, comes after its current twin unless the query asks for legacy', async (t) => {
@@ -167,7 +268,7 @@ test('an operation its document marks deprecated, or whose name or summary says 
     operation('teams_get-old', '/teams/{id}', 'Get a team', true),
     operation('teams_get-by-name', '/orgs/{org}/teams/{team_slug}', 'Get a team by its name in an organization', false)
   ] as any[]
-  const search = await OperationSearch.build(operations, (parameter) => parameter as Json)
+  const search = await OperationSearch.build(operations, {})
   const cases: Array<[string, number[]]> = [
     ['get a team', [2, 1, 0]],
     ['get a team legacy', [0, 1, 2]],
@@ -183,11 +284,69 @@ test('an operation of the caller\'s own (under /user or /me, or of the authentic
     operation('repos_list-for-authenticated-user', '/user/repos', 'List repositories for the authenticated user'),
     operation('gists_list', '/me/gists', 'List gists')
   ] as any[]
-  const search = await OperationSearch.build(operations, (parameter) => parameter as Json)
+  const search = await OperationSearch.build(operations, {})
   const cases: Array<[string, number[]]> = [
     ['our repositories', [1, 0]],
     ['repositories of user alice', [0, 1]],
     ['user gists', [2, 0, 1]]
   ]
   for (const [query, expected] of cases) t.strictSame(search.find(query), expected, query)
+})
+
+test('a word only a hidden field\'s description holds finds nothing for a caller it is hidden from, and the operation for one who may see it', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = Fastify()
+  t.teardown(() => fastify.close())
+  await fastify.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  await fastify.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'Bearer staff' ? [] : ['pay'] })
+  await fastify.register(mcp, { mode: 'discovery' })
+  const employee = {
+    type: 'object',
+    description: 'A person on the payroll',
+    properties: { id: { type: 'integer' }, name: { type: 'string', description: 'As printed on the badge' }, pay: { type: 'number', description: 'Quarterly bonus ledger' } }
+  }
+  fastify.get('/employees/:id', { restrictFields: true, schema: { operationId: 'employees/get', summary: 'Get an employee', response: { 200: employee } } }, async () => ({}))
+  fastify.get('/rooms', { restrictFields: true, schema: { operationId: 'rooms/list', summary: 'List rooms', response: { 200: { type: 'array', items: record } } } }, async () => [])
+  const EMPLOYEE = 'employees_get: GET /employees/{id} (Get an employee)'
+  const none = found('No operation matches; 2 in all: try other words.')
+  t.strictSame(await find(fastify, { query: 'bonus ledger' }), none, 'anonymous')
+  t.strictSame(await find(fastify, { query: 'bonus ledger' }, { authorization: 'Bearer staff' }), found(EMPLOYEE), 'staff')
+  t.strictSame(await find(fastify, { query: 'badge' }), found(EMPLOYEE), 'a visible field\'s description finds it for anyone')
+  t.strictSame(await find(fastify, { query: 'payroll' }), found(EMPLOYEE), 'so does the record\'s own')
+})
+
+test('find_operations answers near twins by scope as one entry that names each scope and its operation, and counts entries against the limit', async (t) => {
+  const { default: mcp } = await import('../../lib/mcp/index.js')
+  const fastify = Fastify()
+  t.teardown(() => fastify.close())
+  await fastify.register(swagger, { openapi: { info: { title: 't', version: '1' } } })
+  await fastify.register(fastifyRestrictedFields)
+  await fastify.register(mcp, { mode: 'discovery' })
+  const routes: Array<[string, string, string]> = [
+    ['/repos/:owner/:repo/events', 'activity/list-repo-events', 'List repository events'],
+    ['/orgs/:org/events', 'activity/list-org-events', 'List organization events'],
+    ['/users/:username/events', 'activity/list-user-events', 'List events of a user'],
+    ['/user/events', 'activity/list-my-events', 'List events for the authenticated user'],
+    ['/events', 'activity/list-public-events', 'List public events'],
+    ['/repos/:owner/:repo/labels', 'issues/list-labels', 'List labels of a repository']
+  ]
+  for (const [url, operationId, summary] of routes) {
+    fastify.get(url, { restrictFields: true, schema: { operationId, summary, response: { 200: { type: 'array', items: record } } } }, async () => [])
+  }
+  const REPO = 'activity_list-repo-events: GET /repos/{owner}/{repo}/events (List repository events)'
+  const PUBLIC = 'activity_list-public-events: GET /events (List public events)'
+  t.strictSame(await find(fastify, { query: 'events of octo/app' }), found(
+    `${REPO}; also for organization: activity_list-org-events, user: activity_list-user-events, own: activity_list-my-events`,
+    PUBLIC
+  ))
+  t.strictSame(await find(fastify, { query: 'my events' }), found(
+    'activity_list-my-events: GET /user/events (List events for the authenticated user); also for ' +
+      'organization: activity_list-org-events, repository: activity_list-repo-events, user: activity_list-user-events',
+    PUBLIC
+  ))
+  t.strictSame(await find(fastify, { query: 'events', limit: 1 }), found(
+    'activity_list-org-events: GET /orgs/{org}/events (List organization events); also for ' +
+      'repository: activity_list-repo-events, user: activity_list-user-events, own: activity_list-my-events',
+    '1 more match: use more words, or a higher limit.'
+  ))
 })
