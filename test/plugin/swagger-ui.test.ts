@@ -198,6 +198,9 @@ test('a caller\'s document goes out as a stream of pieces, with its length and t
     t.notMatch(response.body, /last_login/)
   }
   t.strictSame(sent, [true, true], 'streams, not whole bodies')
+  const head = await app.inject({ method: 'HEAD', url: '/documentation/json' })
+  const get = await app.inject('/documentation/json')
+  t.strictSame([head.statusCode, head.headers['content-length'], head.headers.etag, head.body], [200, get.headers['content-length'], get.headers.etag, ''], 'HEAD')
 
   const neighbours = Fastify()
   t.teardown(() => neighbours.close())
