@@ -11,10 +11,11 @@ import type { PathTrie } from '../schema/tree.js'
 import { DocumentLeakError } from '../errors.js'
 import { restrictedDocument } from './document.js'
 import { betweenSteps } from '../slices.js'
-import { DocumentBuilder } from './off-thread.js'
+import { DocumentBuilder } from './document-builder.js'
+import { CachedDocument, DocumentCache } from './document-cache.js'
+import type { SentText } from './sent-text.js'
 import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'
-import { DocumentView, ViewCache } from './views.js'
 import { toYaml } from './yaml.js'
 
 export interface RouteDocumentation {
@@ -26,8 +27,10 @@ export interface RouteDocumentation {
    * every caller who is hidden the same fields, made once: never modify it.
    */
   documentFor (request: FastifyRequest, options?: DocumentOptions): Promise<unknown>
-  /** The text of the caller's document, YAML, or JSON as bytes, made once per view; null before ready or without @fastify/swagger. */
-  documentTextFor (request: FastifyRequest, yaml: boolean): Promise<string | Buffer | null>
+  /** The text of the caller's document, YAML or JSON, made once per view, to send; null before ready or without @fastify/swagger. */
+  documentTextFor (request: FastifyRequest, yaml: boolean): Promise<SentText | null>
+  /** Tells that callers' documents are served, so that @fastify/swagger's is generated when the app is made ready. */
+  servedPerCaller (): void
 }
 
 /** The route options that, when a route sets them, stand for the server's in its `request.routeOptions`. */
@@ -104,7 +107,7 @@ function restrictedDocumentFunction (generate: DocumentFunction, routes: Readonl
     // Swagger returns the same object until its cache is reset: relax each one once.
     if (generated !== source) {
       source = generated
-      document = restrictedDocument(generated, routes)
+      document = restrictedDocument(generated, routes).document
       yaml = undefined
     }
     if (options?.yaml === true) return (yaml ??= toYaml(document))
@@ -130,6 +133,18 @@ async function hiddenByRoute (request: FastifyRequest, routes: ReadonlyMap<strin
   return hidden
 }
 
+/**
+ * Generates @fastify/swagger's document once, while the app is made ready:
+ * swagger keeps it, and a caller's first request then waits for no
+ * generation of hundreds of routes. A generation that fails is left to the
+ * request that asks for a document, which answers with its error as before.
+ */
+function generateAtReady (generate: () => unknown): void {
+  try {
+    generate()
+  } catch {}
+}
+
 /** Options of a caller's documents. */
 export interface DocumentationOptions {
   /** The name of @fastify/swagger's decorator (its `decorator` option). Default: `swagger`. */
@@ -141,8 +156,10 @@ export interface DocumentationOptions {
 /**
  * Sets up the documentation of the instance's opted-in routes. Without
  * @fastify/swagger's decorator, the routes' schemas keep their vendor key and
- * nothing else happens. Each caller view's document is built once, off the
- * event loop for a large API (off-thread.ts), and kept within `cacheBytes`.
+ * nothing else happens. Each view's document is built once, off the
+ * event loop for a large API (document-builder.ts), and kept within `cacheBytes`.
+ * Where callers' documents are served, swagger's own is generated when the app
+ * is made ready, so that no request waits for it.
  */
 export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator = 'swagger', cacheBytes }: DocumentationOptions): RouteDocumentation {
   const routes = new Map<string, RestrictedRoute>()
@@ -150,9 +167,10 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator 
   const builder = new DocumentBuilder(routes, (error) => {
     fastify.log.warn({ err: error }, "The thread that builds callers' OpenAPI documents failed; they are built on the event loop")
   })
-  // The views of the generated document they were made from: the routes are fixed once ready, so it alone can change.
+  // The views' documents of the generated document they were made from: the routes are fixed once ready, so it alone can change.
   let source: unknown
-  let views = new ViewCache(cacheBytes)
+  let documents = new DocumentCache(cacheBytes)
+  let perCaller = false
   fastify.addHook('onReady', function wrapSwaggerDocument (done) {
     // The decorator may sit on an ancestor instance: wrap it where it is, so every instance sees the wrapper.
     let owner: Record<string, unknown> | null = fastify as unknown as Record<string, unknown>
@@ -162,6 +180,7 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator 
       const self = owner
       generated = () => generate.call(self)
       owner[decorator] = restrictedDocumentFunction(generate, routes)
+      if (perCaller || [...routes.values()].some((route) => route.hiddenFrom !== undefined)) generateAtReady(generated)
     }
     done()
   })
@@ -169,24 +188,24 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator 
     await builder.close()
   })
 
-  /** The view of the caller of `request`, built once; null before ready or without @fastify/swagger. */
-  async function viewFor (request: FastifyRequest): Promise<DocumentView | null> {
+  /** The document of the caller of `request`'s view, built once; null before ready or without @fastify/swagger. */
+  async function documentOfView (request: FastifyRequest): Promise<CachedDocument | null> {
     if (generated === null) return null
     const made = generated()
     if (made !== source) {
       source = made
-      views = new ViewCache(cacheBytes)
+      documents = new DocumentCache(cacheBytes)
     }
     const hidden = await hiddenByRoute(request, routes)
-    const answer = await views.view(viewKey(hidden), async (grown) => {
+    const answer = await documents.document(viewKey(hidden), async (grown) => {
       const started = performance.now()
       const built = await builder.build(made, hidden)
       request.log.debug({ documentBuild: { ms: Math.round(performance.now() - started), offThread: builder.offThread, refused: 'refused' in built } }, "A caller's OpenAPI document was built")
       if ('refused' in built) return built
-      return new DocumentView(built.json, built.document, async (view) => await builder.yaml(view.json, async () => await view.shared()), grown)
+      return new CachedDocument(built.json, built.document, async (cached) => await builder.yaml(cached.json, async () => await cached.shared()), grown)
     })
-    if (answer instanceof DocumentView) return answer
-    // The place may name the hidden field: it goes to the log, never to the caller.
+    if (answer instanceof CachedDocument) return answer
+    // The one place a refusal becomes an error, for the reply. The place may name the hidden field: it goes to the log, never to the caller.
     const { route, pointer, reason, position } = answer.refused
     request.log.error({ route, pointer, reason, position }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
     throw new DocumentLeakError()
@@ -199,15 +218,18 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator 
       return { ...schema, [OPERATION_KEY]: id } as Schema
     },
     async documentFor (request, options) {
-      const view = await viewFor(request)
-      if (view === null) return null
-      if (options?.yaml === true) return await view.yaml()
-      return options?.shared === true ? await view.shared() : await view.fresh()
+      const cached = await documentOfView(request)
+      if (cached === null) return null
+      if (options?.yaml === true) return await cached.yaml()
+      return options?.shared === true ? await cached.shared() : await cached.fresh()
     },
     async documentTextFor (request, yaml) {
-      const view = await viewFor(request)
-      if (view === null) return null
-      return yaml ? await view.yaml() : view.body
+      const cached = await documentOfView(request)
+      if (cached === null) return null
+      return yaml ? await cached.sentYaml() : cached.sentJson
+    },
+    servedPerCaller () {
+      perCaller = true
     }
   }
 }

@@ -1,16 +1,14 @@
 /**
  * The thread that builds callers' documents of a large API, so that the
- * event loop of the server does not wait for them (off-thread.ts starts it).
- * It runs the same build as the server's thread (document.ts, whole, with its
- * last check), on the JSON text of the generated document, and answers the
- * caller's document as pieced JSON text, or where it was refused.
+ * event loop of the server does not wait for them (document-builder.ts starts it).
+ * It runs the same build as the server's thread (`buildDocument`: document.ts,
+ * whole, with its last check), on the JSON text of the generated document,
+ * and answers the caller's document as pieced JSON text, or the refusal.
  */
 import { parentPort } from 'node:worker_threads'
-import { DocumentLeakError } from '../errors.js'
 import type { PathTrie } from '../schema/tree.js'
-import { restrictedDocument } from './document.js'
+import { buildDocument } from './document-builder.js'
 import type { DocumentLeak } from './document.js'
-import { drain, writePieces } from './json-pieces.js'
 import type { PiecedJson } from './json-pieces.js'
 import type { RestrictedRoute } from './types.js'
 import { toYaml } from './yaml.js'
@@ -25,8 +23,7 @@ export type WorkerRequest =
 
 /** What the thread answers, by the request's id. */
 export type WorkerAnswer =
-  | { id: number, built: PiecedJson }
-  | { id: number, refused: DocumentLeak }
+  | { id: number, built: { json: PiecedJson } | { refused: DocumentLeak } }
   | { id: number, yaml: string }
   | { id: number, failed: true }
 
@@ -45,13 +42,12 @@ export function answer (source: Source, request: Exclude<WorkerRequest, { kind: 
     return null
   }
   const { id } = request
-  let leak: DocumentLeak | undefined
   try {
     if (request.kind === 'yaml') return { id, yaml: toYaml(JSON.parse(request.text)) }
-    const document = restrictedDocument(source.document, source.routes, request.hidden, (found) => { leak = found })
-    return { id, built: drain(writePieces(document)) }
-  } catch (error) {
-    if (error instanceof DocumentLeakError) return { id, refused: leak as DocumentLeak }
+    // The object stays here: only its text crosses.
+    const built = buildDocument(source.document, source.routes, request.hidden)
+    return { id, built: 'refused' in built ? built : { json: built.json } }
+  } catch {
     return { id, failed: true }
   }
 }

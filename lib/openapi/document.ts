@@ -8,13 +8,13 @@
  * `only` and `defer` parameters (parameters.ts), and tells generated
  * clients what each selection sends (route-fields.ts). A caller's document
  * is checked last (check/last-check.ts), and refused if it still names a field
- * hidden from that caller.
+ * hidden from that caller: the refusal is a value, which travels to the one
+ * place that makes the HTTP reply.
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { Components } from './components.js'
-import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'
 import { lastCheck } from './check/last-check.js'
 import type { Position } from './check/last-check.js'
@@ -38,6 +38,9 @@ import type { RestrictedRoute } from './types.js'
  */
 export interface DocumentLeak { route: string, pointer: string, reason: 'hidden name' | 'unchecked reference' | 'operation not found', position?: Position }
 
+/** A caller's document, or why it was refused. */
+export type DocumentAnswer = { document: unknown } | { refused: DocumentLeak }
+
 /** Copies the document once per call, so that the generated one is never changed. */
 const cloneDocument = rfdc()
 
@@ -51,17 +54,20 @@ const cloneDocument = rfdc()
  * parameters nor in the response schemas, and the components that only
  * served to name them are left out. If what it gives a route still names
  * one of them, refers to what the document does not hold, or the operation
- * of a route that hides something from the caller is missing, it throws
- * DocumentLeakError, after telling `onLeak` where.
+ * of a route that hides something from the caller is missing, it returns
+ * the refusal instead, with where.
  */
-export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>, onLeak?: (leak: DocumentLeak) => void): unknown {
-  if (!isRecord(document)) return document
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>): { document: unknown }
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden: ReadonlyMap<string, PathTrie>): DocumentAnswer
+export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>): DocumentAnswer {
+  if (!isRecord(document)) return { document }
   const version = documentVersion(document)
-  if (version === null || !isRecord(document.paths)) return document
+  if (version === null || !isRecord(document.paths)) return { document }
   const copy = cloneDocument(document)
   const found = findOperations(copy, version, routes)
-  if (hidden !== undefined) refuseMissing(routes, found, hidden, onLeak)
-  if (found.length === 0) return copy
+  const missing = hidden === undefined ? null : missingOperation(routes, found, hidden)
+  if (missing !== null) return refusal(missing, '', 'operation not found')
+  if (found.length === 0) return { document: copy }
   const components = new Components(copy, version)
   liftLocalDefinitions(components, version, found)
   // A caller's document names no property by a pointer's segments: what a `$ref` points into gets a component of its own.
@@ -78,27 +84,27 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
     documentError(components, operation)
     documentParameters(version, operation, pathItem, route, hiddenHere)
   }
-  if (hidden === undefined || hidden.size === 0) return copy
+  if (hidden === undefined || hidden.size === 0) return { document: copy }
   components.dropUnreferenced(copy)
-  const refusal = lastCheck(copy, version, found, hidden)
-  if (refusal !== null) refuse(onLeak, refusal.place.route, refusal.pointer, refusal.reason, refusal.position)
-  return copy
+  const leak = lastCheck(copy, version, found, hidden)
+  if (leak !== null) return refusal(leak.place.route, leak.pointer, leak.reason, leak.position)
+  return { document: copy }
 }
 
-function refuse (onLeak: ((leak: DocumentLeak) => void) | undefined, route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason'], position?: Position): never {
+function refusal (route: RestrictedRoute, pointer: string, reason: DocumentLeak['reason'], position?: Position): { refused: DocumentLeak } {
   const where = `${typeof route.method === 'string' ? route.method : route.method.join(',')} ${route.url}`
-  onLeak?.(position === undefined ? { route: where, pointer, reason } : { route: where, pointer, reason, position })
-  throw new DocumentLeakError()
+  return { refused: position === undefined ? { route: where, pointer, reason } : { route: where, pointer, reason, position } }
 }
 
 /**
- * Refuses a caller's document without the operation of a route that hides
+ * The route whose operation a caller's document lacks while the route hides
  * something from that caller: a transform that moved it without its key, or
  * left it out, would have it served unchecked.
  */
-function refuseMissing (routes: ReadonlyMap<string, RestrictedRoute>, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>, onLeak: ((leak: DocumentLeak) => void) | undefined): void {
+function missingOperation (routes: ReadonlyMap<string, RestrictedRoute>, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>): RestrictedRoute | null {
   const shown = new Set(found.map(({ id }) => id))
   for (const [id, route] of routes) {
-    if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) refuse(onLeak, route, '', 'operation not found')
+    if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) return route
   }
+  return null
 }

@@ -119,6 +119,7 @@ export function swaggerUiVisibility (documentation: RouteDocumentation, options:
   const unrestricted = new WeakSet<FastifyRequest>()
   const uiConfig = options.uiConfig ?? {}
   const own = options.uiHooks?.preHandler
+  documentation.servedPerCaller()
   async function restrictedFieldsDocumentFor (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     // The app's own hook first: its authentication, say, is what a rule reads.
     if (own !== undefined) {
@@ -135,8 +136,9 @@ export function swaggerUiVisibility (documentation: RouteDocumentation, options:
       unrestricted.add(request)
       return
     }
-    // The view's text, written once: sent as @fastify/swagger-ui's route would send the document, with its type.
-    return reply.type(kind === 'yaml' ? 'application/x-yaml' : 'application/json; charset=utf-8').send(text)
+    // The view's text, written once, sent in pieces: with the type @fastify/swagger-ui's route gives the document.
+    return reply.type(kind === 'yaml' ? 'application/x-yaml' : 'application/json; charset=utf-8')
+      .header('content-length', text.length).header('etag', await text.tag()).send(text.stream())
   }
   return {
     uiConfig: {

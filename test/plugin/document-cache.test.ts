@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import { parse } from 'yaml'
 import fastifyRestrictedFields from '../../lib/index.js'
 import type { RestrictedFieldsOptions } from '../../lib/index.js'
-import { IN_THREAD_BELOW } from '../../lib/openapi/off-thread.js'
+import { IN_THREAD_BELOW } from '../../lib/openapi/document-builder.js'
 
 type Json = Record<string, any>
 

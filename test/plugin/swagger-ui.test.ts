@@ -1,8 +1,13 @@
 import { test } from 'tap'
 import type { Test } from 'tap'
+import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { runInNewContext } from 'node:vm'
+import { gunzipSync } from 'node:zlib'
 import Fastify from 'fastify'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import compress from '@fastify/compress'
+import etag from '@fastify/etag'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../../lib/index.js'
@@ -175,4 +180,73 @@ test('a rule-shaped reply under an app-wide public Cache-Control keeps it, and t
   t.equal((await app.inject({ url: '/a', headers: { 'x-cache': 'none' } })).headers['cache-control'], 'private')
   const warnings = lines.filter((line) => line.level === 40).map((line) => line.msg)
   t.strictSame(warnings, ['/a', '/b'].map((url) => `fastify-restricted-fields: route GET ${url} has a hiddenFields rule, so its replies depend on who asks, but an earlier hook set 'Cache-Control: public, max-age=600'; a shared cache may give one caller's reply to another. Set 'private', or add Vary on what the rule reads.`))
+})
+
+test('a caller\'s document goes out as a stream of pieces, with its length and tag: @fastify/etag answers 304 on it, @fastify/compress compresses it', async (t) => {
+  const sent: unknown[] = []
+  const app = await appWith(t, (app) => {
+    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (request.url.startsWith('/documentation/')) sent.push(payload instanceof Readable)
+    })
+    return app.restrictedFieldsSwaggerUi()
+  })
+  for (const [url, type] of [['/documentation/json', 'application/json; charset=utf-8'], ['/documentation/yaml', 'application/x-yaml']]) {
+    const response = await app.inject(url)
+    const tag = `"${createHash('sha1').update(response.rawPayload).digest('base64')}"`
+    t.strictSame([response.statusCode, response.headers['content-type'], Number(response.headers['content-length']), response.headers.etag],
+      [200, type, response.rawPayload.length, tag], url)
+    t.notMatch(response.body, /last_login/)
+  }
+  t.strictSame(sent, [true, true], 'streams, not whole bodies')
+  const head = await app.inject({ method: 'HEAD', url: '/documentation/json' })
+  const get = await app.inject('/documentation/json')
+  t.strictSame([head.statusCode, head.headers['content-length'], head.headers.etag, head.body], [200, get.headers['content-length'], get.headers.etag, ''], 'HEAD')
+
+  const neighbours = Fastify()
+  t.teardown(() => neighbours.close())
+  await neighbours.register(swagger, { openapi: { info: { title: 'test', version: '1.0.0' } } })
+  await neighbours.register(etag)
+  await neighbours.register(compress, { threshold: 0 })
+  await neighbours.register(fastifyRestrictedFields, { hiddenFields: () => ['last_login'] })
+  await neighbours.register(swaggerUi, { routePrefix: '/documentation', ...neighbours.restrictedFieldsSwaggerUi() })
+  neighbours.get('/users/:id', { restrictFields: true, schema: { response: { 200: user } } }, async () => ({ id: 1, last_login: 'x' }))
+  const plain = await neighbours.inject('/documentation/json')
+  const again = await neighbours.inject({ url: '/documentation/json', headers: { 'if-none-match': String(plain.headers.etag) } })
+  t.strictSame([again.statusCode, again.body], [304, ''], 'not modified')
+  const zipped = await neighbours.inject({ url: '/documentation/json', headers: { 'accept-encoding': 'gzip' } })
+  t.strictSame([zipped.headers['content-encoding'], zipped.headers['content-length']], ['gzip', undefined])
+  t.equal(gunzipSync(zipped.rawPayload).toString(), plain.body, 'the same document, compressed')
+  t.strictSame(offered(plain.json()), ['id', '*'])
+})
+
+test('@fastify/swagger\'s document is generated while the app is made ready when callers\' documents are served, and only then', async (t) => {
+  async function generations (perCaller: boolean, rule: boolean, failing = false): Promise<{ app: ReturnType<typeof Fastify>, calls: () => number }> {
+    let calls = 0
+    const app = Fastify()
+    t.teardown(() => app.close())
+    await app.register(swagger, {
+      openapi: { info: { title: 'test', version: '1.0.0' } },
+      transform: ({ schema, url }) => {
+        calls++
+        if (failing) throw new Error('transform failed')
+        return { schema, url }
+      }
+    })
+    await app.register(fastifyRestrictedFields, rule ? { hiddenFields: () => ['last_login'] } : {})
+    if (perCaller) await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+    app.get('/users/:id', { restrictFields: true, schema: { response: { 200: user } } }, async () => ({ id: 1, last_login: 'x' }))
+    await app.ready()
+    return { app, calls: () => calls }
+  }
+  const served = await generations(true, false)
+  const atReady = served.calls()
+  t.ok(atReady > 0, 'generated at ready for @fastify/swagger-ui per caller')
+  t.equal((await served.app.inject('/documentation/json')).statusCode, 200)
+  t.equal(served.calls(), atReady, 'the first request generates nothing')
+  t.ok((await generations(false, true)).calls() > 0, 'generated at ready for a rule')
+  t.equal((await generations(false, false)).calls(), 0, 'not generated when every caller gets @fastify/swagger\'s one document')
+  const failing = await generations(true, true, true)
+  t.ok(failing.calls() > 0, 'a generation that fails at ready leaves the app ready')
+  const response = await failing.app.inject('/documentation/json')
+  t.strictSame([response.statusCode, response.json().message], [500, 'transform failed'], 'the request meets the error, as before')
 })

@@ -154,7 +154,9 @@ test('whatever the schema\'s shape, a caller\'s document names none of the field
     const document = openapi === '2.0'
       ? { swagger: '2.0', info: { title: 't', version: '1' }, definitions: swagger2(records.components), ...operation({ description: 'ok', schema: swagger2(around(records.schema)), examples: { 'application/json': example } }) }
       : { openapi, info: { title: 't', version: '1' }, components: { schemas: records.components }, ...operation({ content: { 'application/json': { schema: around(records.schema), example } } }) }
-    const anonymous = restrictedDocument(document, new Map([['1', route]]), new Map([['1', hiddenTrie(records.hidden)]])) as Json
+    const built = restrictedDocument(document, new Map([['1', route]]), new Map([['1', hiddenTrie(records.hidden)]]))
+    if ('refused' in built) throw new Error(`hiding ${records.hidden.join(', ')}, the document is refused: ${JSON.stringify(built.refused)}`)
+    const anonymous = built.document as Json
     const named = reachedTexts(anonymous, anonymous.paths['/things'].get).filter((text) => text.includes('zq'))
     if (named.length > 0) throw new Error(`hiding ${records.hidden.join(', ')}, the document names ${named.join(', ')}`)
     if (records.hidden.length > 0) hiding++

@@ -1,7 +1,7 @@
 /**
  * Callers' documents, kept by view (what each route hides from the caller)
- * within a bound in bytes, least recently used first out. A view is built
- * once: concurrent first requests of a view wait for the same build. A
+ * within a bound in bytes, least recently used first out. A view's document
+ * is built once: concurrent first requests of a view wait for the same build. A
  * refusal (the last check's) is kept as the view's answer too: the build is a
  * function of the generated document, the routes and the view, so it would
  * refuse again. Any other failure is not kept.
@@ -9,6 +9,7 @@
 import type { DocumentLeak } from './document.js'
 import { readPieces, sliced } from './json-pieces.js'
 import type { PiecedJson } from './json-pieces.js'
+import { SentText } from './sent-text.js'
 
 /** Heap bytes a string takes: one a character while every character fits in a byte, else two. */
 function stringBytes (text: string): number {
@@ -17,23 +18,23 @@ function stringBytes (text: string): number {
 }
 
 /**
- * One caller view's document: its JSON text, made at once, and its bytes
- * when first sent; the object, made
- * from the text's pieces a slice at a time when first asked for, and kept;
- * the YAML text when first asked for, and kept.
+ * One view's document: its JSON text, made at once, sent as it is; the
+ * object, made from the text's pieces a slice at a time when first asked
+ * for, and kept; the YAML text when first asked for, and kept.
  */
-export class DocumentView {
+export class CachedDocument {
   readonly json: PiecedJson
   #shared: Promise<unknown> | undefined
-  #yaml: Promise<string> | undefined
-  #body: Buffer | undefined
+  #yaml: Promise<SentText> | undefined
+  readonly #sentJson: SentText
   #bytes: number
-  readonly #writeYaml: (view: DocumentView) => Promise<string>
+  readonly #writeYaml: (cached: CachedDocument) => Promise<string>
   readonly #grown: () => void
 
   /** `document` is the object the text was written from, when the build left one in this thread. */
-  constructor (json: PiecedJson, document: unknown, writeYaml: (view: DocumentView) => Promise<string>, grown: () => void = () => {}) {
+  constructor (json: PiecedJson, document: unknown, writeYaml: (cached: CachedDocument) => Promise<string>, grown: () => void = () => {}) {
     this.json = json
+    this.#sentJson = new SentText(json.text)
     this.#writeYaml = writeYaml
     this.#grown = grown
     this.#bytes = stringBytes(json.text)
@@ -41,7 +42,7 @@ export class DocumentView {
     if (document !== undefined) this.#shared = this.#hold(Promise.resolve(document), json.text.length)
   }
 
-  /** The estimated heap bytes the view keeps. */
+  /** The estimated heap bytes the document keeps. */
   get bytes (): number {
     return this.#bytes
   }
@@ -56,14 +57,9 @@ export class DocumentView {
     })
   }
 
-  /** The JSON text as UTF-8 bytes, encoded once: a reply sends them as they are. */
-  get body (): Buffer {
-    if (this.#body === undefined) {
-      this.#body = Buffer.from(this.json.text)
-      this.#bytes += this.#body.length
-      this.#grown()
-    }
-    return this.#body
+  /** The JSON text as a reply sends it. */
+  get sentJson (): SentText {
+    return this.#sentJson
   }
 
   /** The one object every caller of the view reads, made once: never modify it. */
@@ -77,23 +73,28 @@ export class DocumentView {
     return await sliced(readPieces(this.json))
   }
 
+  /** The YAML text of the document as a reply sends it, made once. */
+  async sentYaml (): Promise<SentText> {
+    this.#yaml ??= this.#hold(this.#writeYaml(this).then((text) => new SentText(text)), (sent) => stringBytes(sent.text))
+    return await this.#yaml
+  }
+
   /** The YAML text of the document, made once. */
   async yaml (): Promise<string> {
-    this.#yaml ??= this.#hold(this.#writeYaml(this), stringBytes)
-    return await this.#yaml
+    return (await this.sentYaml()).text
   }
 }
 
-/** What a build of a view gives: its document, or the last check's refusal and where it found the leak. */
-export type ViewAnswer = DocumentView | { refused: DocumentLeak }
+/** What a build of a view's document gives: the document, or the last check's refusal and where it found the leak. */
+export type CachedAnswer = CachedDocument | { refused: DocumentLeak }
 
 /** What each refusal is counted at: its place and reason, beside the key. */
 const REFUSAL_BYTES = 256
 
-interface Entry { readonly answer: Promise<ViewAnswer>, value?: ViewAnswer, bytes: number }
+interface Entry { readonly answer: Promise<CachedAnswer>, value?: CachedAnswer, bytes: number }
 
-/** The views of one generated document, by view key, least recently used first. */
-export class ViewCache {
+/** The views' documents of one generated document, by view key, least recently used first. */
+export class DocumentCache {
   readonly maxBytes: number
   #entries = new Map<string, Entry>()
   #bytes = 0
@@ -103,10 +104,10 @@ export class ViewCache {
   }
 
   /**
-   * The view of `key`: kept, being built, or built now by `build` (which is
-   * handed a function to call when the view grows, as its object or YAML is made).
+   * The document of the view `key`: kept, being built, or built now by `build` (which is
+   * handed a function to call when the document grows, as its object or YAML is made).
    */
-  async view (key: string, build: (grown: () => void) => Promise<ViewAnswer>): Promise<ViewAnswer> {
+  async document (key: string, build: (grown: () => void) => Promise<CachedAnswer>): Promise<CachedAnswer> {
     const kept = this.#entries.get(key)
     if (kept !== undefined) {
       // Used last, evicted last.
@@ -129,10 +130,10 @@ export class ViewCache {
   #resize (key: string, entry: Entry): void {
     // Evicted meanwhile, or not built yet: its bytes are counted when it is.
     if (entry.value === undefined || this.#entries.get(key) !== entry) return
-    const bytes = entry.value instanceof DocumentView ? entry.value.bytes : REFUSAL_BYTES + key.length
+    const bytes = entry.value instanceof CachedDocument ? entry.value.bytes : REFUSAL_BYTES + key.length
     this.#bytes += bytes - entry.bytes
     entry.bytes = bytes
-    // A view larger than the bound is not kept, and pushes no other out.
+    // A document larger than the bound is not kept, and pushes no other out.
     if (bytes > this.maxBytes) {
       this.#entries.delete(key)
       this.#bytes -= bytes
@@ -140,7 +141,7 @@ export class ViewCache {
     this.#evict()
   }
 
-  /** Drops the least recently used views, those being built aside, until the rest fit. */
+  /** Drops the least recently used documents, those being built aside, until the rest fit. */
   #evict (): void {
     for (const [key, entry] of this.#entries) {
       if (this.#bytes <= this.maxBytes) return

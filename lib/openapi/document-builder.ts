@@ -1,7 +1,7 @@
 /**
  * Builds callers' documents without holding the event loop: a large
  * generated document is handed once to a worker thread (document-worker.ts),
- * which builds each view with the same function, document.ts's, and answers
+ * which builds each view with the same function as this thread, `buildDocument`, and answers
  * its JSON text in pieces that this thread reads back a slice at a time.
  * A small document is built here: under `IN_THREAD_BELOW` characters of
  * JSON, a build takes a few milliseconds, less than a thread's start.
@@ -13,7 +13,6 @@
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { DocumentLeakError } from '../errors.js'
 import { isRecord } from '../json.js'
 import type { PathTrie } from '../schema/tree.js'
 import { restrictedDocument } from './document.js'
@@ -41,16 +40,10 @@ function withoutFunctions (value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, member]) => typeof member !== 'function').map(([key, member]) => [key, withoutFunctions(member)]))
 }
 
-/** Builds in this thread: the document and its pieced text, or the refusal. */
-function buildHere (source: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden: ReadonlyMap<string, PathTrie>): BuildAnswer {
-  let leak: DocumentLeak | undefined
-  try {
-    const document = restrictedDocument(source, routes, hidden, (found) => { leak = found })
-    return { json: drain(writePieces(document)), document }
-  } catch (error) {
-    if (error instanceof DocumentLeakError) return { refused: leak as DocumentLeak }
-    throw error
-  }
+/** Builds a caller's document, in whichever thread calls it: the document and its pieced text, or the refusal. */
+export function buildDocument (source: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden: ReadonlyMap<string, PathTrie>): BuildAnswer {
+  const answer = restrictedDocument(source, routes, hidden)
+  return 'refused' in answer ? answer : { json: drain(writePieces(answer.document)), document: answer.document }
 }
 
 export class DocumentBuilder {
@@ -77,19 +70,18 @@ export class DocumentBuilder {
     return this.#worker !== null && !this.#broken
   }
 
-  /** The view of `source` that hides `hidden`, built in the thread when the document is large. */
+  /** The document of `source` that hides `hidden`, built in the thread when the document is large. */
   async build (source: unknown, hidden: ReadonlyMap<string, PathTrie>): Promise<BuildAnswer> {
     if (await this.#hand(source)) {
       try {
         const answer = await this.#ask({ kind: 'build', id: 0, hidden: hidden as Map<string, PathTrie> })
-        if ('built' in answer) return { json: answer.built }
-        if ('refused' in answer) return { refused: answer.refused }
+        if ('built' in answer) return answer.built
         // A failure of the build itself is made again here, where its error is the one the caller gets.
       } catch {
         // The thread stopped: built here below.
       }
     }
-    return buildHere(source, this.#routes, hidden)
+    return buildDocument(source, this.#routes, hidden)
   }
 
   /** The YAML text of a document whose JSON text is `json`, written in the thread when it builds. */

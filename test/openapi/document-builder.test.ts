@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads'
 import type { PathTrie } from '../../lib/schema/tree.js'
 import { answer } from '../../lib/openapi/document-worker.js'
 import { restrictedDocument } from '../../lib/openapi/document.js'
-import { DocumentBuilder, IN_THREAD_BELOW } from '../../lib/openapi/off-thread.js'
+import { buildDocument, DocumentBuilder, IN_THREAD_BELOW } from '../../lib/openapi/document-builder.js'
 import type { RestrictedRoute } from '../../lib/openapi/types.js'
 import { toYaml } from '../../lib/openapi/yaml.js'
 
@@ -48,7 +48,7 @@ test('a large document is built by the thread as on the event loop, its YAML too
   const built = await builder.build(large, hideEmail)
   t.equal(builder.offThread, true)
   t.notOk('document' in built, 'no object is made on the event loop')
-  const here = restrictedDocument(large, routes, hideEmail)
+  const { document: here } = restrictedDocument(large, routes, hideEmail) as { document: unknown }
   t.equal('json' in built && built.json.text, JSON.stringify(here))
   t.notMatch('json' in built && built.json.text, /email/)
   if (!('json' in built)) return
@@ -82,7 +82,10 @@ test('the thread answers each request by its id', async (t) => {
   t.equal(answer(source, { kind: 'source', text: JSON.stringify(sourceOf('d')) }), null)
   t.equal(answer(source, { kind: 'route', id: '1', route: { ...route, hiddenFrom: undefined, loads: [] } as RestrictedRoute }), null)
   const built = answer(source, { kind: 'build', id: 1, hidden: hideEmail })
-  t.strictSame(built && 'built' in built && JSON.parse(built.built.text), restrictedDocument(sourceOf('d'), routes, hideEmail))
+  t.strictSame(built, { id: 1, built: { json: (buildDocument(sourceOf('d'), routes, hideEmail) as { json: unknown }).json } }, 'the event loop\'s build, without the object')
+  answer(source, { kind: 'source', text: JSON.stringify(refused) })
+  answer(source, { kind: 'route', id: '1', route: { ...route, hiddenFrom: undefined, loads: [] } as RestrictedRoute })
+  t.strictSame(answer(source, { kind: 'build', id: 4, hidden: hideEmail }), { id: 4, built: buildDocument(refused, routes, hideEmail) }, 'a refusal is answered as a value')
   t.strictSame(answer(source, { kind: 'yaml', id: 2, text: '{"a":1}' }), { id: 2, yaml: 'a: 1\n' })
   t.strictSame(answer(source, { kind: 'yaml', id: 3, text: '{' }), { id: 3, failed: true })
 })
