@@ -1,0 +1,50 @@
+/**
+ * Single figures of the documentation, each read from a committed bench
+ * file. A figure sits between markers that say where it comes from:
+ *
+ *     <!-- figure bench/flood.json cases.0.apps.plugin.ratio 2 -->1.23<!-- /figure -->
+ *
+ * the file, the value's path in it (keys and array indices joined by dots),
+ * and how it is written: a number of decimals (`2`), with thousands grouped
+ * (`0,`), as mebibytes of a count of bytes (`MiB1`), as a percentage of a
+ * share (`%1`), or as it is (`text`). `npm run bench:readme` rewrites every
+ * figure from its file, and test/bench/figures.test.ts fails when one
+ * differs.
+ */
+
+const FIGURE = /<!-- figure (\S+) (\S+) (\S+) -->([^<]*)<!-- \/figure -->/g
+
+/** The value at a dotted path of a parsed file; throws, naming the file and path, when there is none. */
+export function valueAt (data: unknown, path: string, file: string): unknown {
+  let value = data
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) throw new Error(`${file} has no ${path}`)
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+/** A value written in a format of the markers. */
+export function formatFigure (value: unknown, format: string, where: string): string {
+  if (format === 'text') return String(value)
+  if (typeof value !== 'number') throw new Error(`${where} is not a number`)
+  const match = /^(MiB|%)?(\d)(,?)$/.exec(format)
+  if (match === null) throw new Error(`${where}: unknown format ${format}`)
+  const [, unit, decimals, grouped] = match
+  const scaled = unit === 'MiB' ? value / 2 ** 20 : unit === '%' ? value * 100 : value
+  const digits = Number(decimals)
+  return grouped === ',' ? scaled.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : scaled.toFixed(digits)
+}
+
+/** A page with every figure written from its file; `read` parses a file of the project, once per file. */
+export function updateFigures (page: string, read: (file: string) => unknown): string {
+  const files = new Map<string, unknown>()
+  return page.replace(FIGURE, (_whole, file: string, path: string, format: string) => {
+    if (!files.has(file)) files.set(file, read(file))
+    const figure = formatFigure(valueAt(files.get(file), path, file), format, `${file} ${path}`)
+    return `<!-- figure ${file} ${path} ${format} -->${figure}<!-- /figure -->`
+  })
+}
+
+/** The pages whose figures are written from the bench files. */
+export const FIGURE_PAGES = ['README.md', 'docs/benchmarks.md', 'docs/agents.md', 'docs/internals.md']
