@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { readFileSync } from 'node:fs'
-import { FIGURE_PAGES, formatFigure, updateFigures, valueAt } from '../../bench/figures.js'
+import { FIGURE_PAGES, figureValue, formatFigure, updateFigures, valueAt } from '../../bench/figures.js'
 
 const file = (name: string): string => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8')
 
@@ -42,4 +42,24 @@ test('each file is read once, and every marker of the page is rewritten', async 
   const written = updateFigures(page, (name) => { reads.push(name); return name === 'b.json' ? { x: 2.25, y: [12345] } : { z: 'ok' } })
   t.equal(written, 'a <!-- figure b.json x 1 -->2.3<!-- /figure --> and <!-- figure b.json y.0 0, -->12,345<!-- /figure --> <!-- figure c.json z text -->ok<!-- /figure -->.')
   t.strictSame(reads, ['b.json', 'c.json'])
+})
+
+test('a figure may reduce every item a path reaches, and be the difference or ratio of two terms', async (t) => {
+  const data = { pairs: [{ p99: 3, at: { x: 1 } }, { p99: 1, at: { x: 5 } }, { p99: 2, at: { x: 9 } }], even: [1, 2, 3, 4], a: 6, b: 4, label: 'x' }
+  const cases = [
+    { expression: 'median:pairs.*.p99', expected: 2 },
+    { expression: 'min:pairs.*.at.x', expected: 1 },
+    { expression: 'max:pairs.*.at.x', expected: 9 },
+    { expression: 'median:even.*', expected: 2.5 },
+    { expression: 'a-b', expected: 2 },
+    { expression: 'a/b', expected: 1.5 },
+    { expression: 'median:pairs.*.p99/b', expected: 0.5 },
+    { expression: 'label', expected: 'x' }
+  ]
+  for (const { expression, expected } of cases) t.equal(figureValue(data, expression, 'f.json'), expected, expression)
+  t.throws(() => figureValue(data, 'median:a.*', 'f.json'), { message: 'f.json has no list at a.*' })
+  t.throws(() => figureValue({ list: [] }, 'median:list.*', 'f.json'), { message: 'f.json list.* holds no numbers only' })
+  t.throws(() => figureValue(data, 'median:pairs.*.at', 'f.json'), { message: 'f.json pairs.*.at holds no numbers only' })
+  t.throws(() => figureValue(data, 'label-a', 'f.json'), { message: 'f.json label-a is not between numbers' })
+  t.equal(figureValue([1, 3], 'median:*', 'f.json'), 2, 'a file that is a list')
 })
