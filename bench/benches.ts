@@ -28,12 +28,12 @@ export interface Bench {
 
 /** Every bench whose file is committed, in the order they run. */
 export const BENCHES: Bench[] = [
-  { name: 'results', file: 'bench/results.json', args: ['run.js', '--write'], minutes: 10.5 },
+  { name: 'results', file: 'bench/results.json', args: ['run.js', '--write'], minutes: 11.5 },
   { name: 'micro', file: 'bench/micro.json', args: ['micro.js'], minutes: 1 },
   { name: 'database', file: 'bench/database.json', args: ['database.js', '--write'], minutes: 3 },
   { name: 'tokens', file: 'bench/tokens.json', args: ['tokens.js'], minutes: 8 },
   { name: 'scale', file: 'bench/scale.json', args: ['scale.js'], minutes: 2.7 },
-  { name: 'flood', file: 'bench/flood.json', args: ['flood.js'], minutes: 3 },
+  { name: 'flood', file: 'bench/flood.json', args: ['flood.js'], minutes: 4 },
   { name: 'heap', file: 'bench/heap.json', args: ['heap.js'], minutes: 0.6 },
   { name: 'search', file: 'bench/search.json', args: ['search.js'], minutes: 1 },
   { name: 'refusals', file: 'bench/refusals.json', args: ['refusals.js'], minutes: 5 },
