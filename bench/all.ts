@@ -39,7 +39,8 @@ function main (): void {
     console.log(`bench:all: ${bench.name} took ${minutesText(seconds / 60)}`)
   }
   writeReadme()
-  console.log(`\nbench:all: ${minutesText((Date.now() - started) / 60_000)} in all (estimated ${minutesText(estimate)}); the docs are written from the files.`)
+  const took = minutesText((Date.now() - started) / 60_000)
+  console.log(`\nbench:all: ${took} in all (estimated ${minutesText(estimate)}); the docs are written from the files.`)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main()

@@ -56,7 +56,9 @@ export function chosenBenches (setting: string | undefined, benches: readonly Be
   const names = (setting ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '')
   if (names.length === 0) return [...benches]
   const unknown = names.map((name) => name.replace(/^-/, '')).filter((name) => !benches.some((bench) => bench.name === name))
-  if (unknown.length > 0) throw new Error(`BENCH_ALL names no bench ${unknown.join(', ')}; the benches are ${benches.map((bench) => bench.name).join(', ')}`)
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_ALL names no bench ${unknown.join(', ')}; the benches are ${benches.map((bench) => bench.name).join(', ')}`)
+  }
   const dropped = names.filter((name) => name.startsWith('-')).map((name) => name.slice(1))
   if (dropped.length > 0) return benches.filter((bench) => !dropped.includes(bench.name))
   return benches.filter((bench) => names.includes(bench.name))

@@ -51,7 +51,8 @@ function termValue (data: unknown, term: string, file: string): unknown {
   const match = /^(median|min|max):(.+)$/.exec(term)
   if (match === null) return valueAt(data, term, file)
   const values = valuesAt(data, match[2], file)
-  if (values.length === 0 || !values.every((value) => typeof value === 'number')) throw new Error(`${file} ${match[2]} holds no numbers only`)
+  const numbers = values.length > 0 && values.every((value) => typeof value === 'number')
+  if (!numbers) throw new Error(`${file} ${match[2]} holds no numbers only`)
   return REDUCERS[match[1]](values as number[])
 }
 
@@ -73,7 +74,8 @@ export function formatFigure (value: unknown, format: string, where: string): st
   const [, unit, decimals, grouped] = match
   const scaled = unit === 'MiB' ? value / 2 ** 20 : unit === '%' ? value * 100 : value
   const digits = Number(decimals)
-  return grouped === ',' ? scaled.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : scaled.toFixed(digits)
+  if (grouped !== ',') return scaled.toFixed(digits)
+  return scaled.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 }
 
 /** A page with every figure written from its file; `read` parses a file of the project, once per file. */

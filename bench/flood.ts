@@ -158,7 +158,8 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
     const flood = await slice(true)
     const again = await slice(false)
     const sightings = await slice(true, true)
-    pairs.push({ quiet, flood, again, sightings, ratio: flood.steady.p99 / quiet.steady.p99, calibration: again.steady.p99 / quiet.steady.p99 })
+    const [ratio, calibration] = [flood.steady.p99 / quiet.steady.p99, again.steady.p99 / quiet.steady.p99]
+    pairs.push({ quiet, flood, again, sightings, ratio, calibration })
   }
   const heapAfter = await gcHeap()
   await app.close()
@@ -217,7 +218,9 @@ async function main (): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${process.platform} ${release()}` },
     load: { before: loadBefore, after: loadavg() },
     minutes: (Date.now() - started) / 60_000,
-    settings: { seed: SEED, pairs: PAIRS, sliceSeconds: SLICE_SECONDS, steadyRoutes: STEADY_ROUTES, steadyLoops: STEADY_LOOPS, sightings: SIGHTINGS },
+    settings: {
+      seed: SEED, pairs: PAIRS, sliceSeconds: SLICE_SECONDS, steadyRoutes: STEADY_ROUTES, steadyLoops: STEADY_LOOPS, sightings: SIGHTINGS
+    },
     cases
   }
   const file = process.env.FLOOD_RESULTS ?? 'bench/flood.json'

@@ -94,7 +94,9 @@ test('npm run example:db runs its built entry point, which reports a bad setting
  * Starts the built entry point, fetches a path once it listens, then sends it a signal;
  * gives the body fetched, the exit code and the log messages.
  */
-async function stopWithSignal (args: string[], paths: string[], signal: NodeJS.Signals, env: Record<string, string> = {}): Promise<{ bodies: unknown[], code: number | null, messages: string[], lines: Array<Record<string, unknown>> }> {
+async function stopWithSignal (
+  args: string[], paths: string[], signal: NodeJS.Signals, env: Record<string, string> = {}
+): Promise<{ bodies: unknown[], code: number | null, messages: string[], lines: Array<Record<string, unknown>> }> {
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
   const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, PORT: '0', ...env } })
   let stdout = ''
@@ -127,7 +129,9 @@ function started<T> (run: Promise<T>): Promise<T> {
 // The database example starts one embedded database, seconds of CPU: one process answers both of its tests.
 const stopped = {
   sigint: started(stopWithSignal([], ['/api/users/1?only=name'], 'SIGINT')),
-  database: started(stopWithSignal(['database'], ['/api/users/200?defer=email', '/api/users/?only=name,profile.city&page=20'], 'SIGTERM', { LOG_LEVEL: 'debug' }))
+  database: started(stopWithSignal(
+    ['database'], ['/api/users/200?defer=email', '/api/users/?only=name,profile.city&page=20'], 'SIGTERM', { LOG_LEVEL: 'debug' }
+  ))
 }
 
 test('SIGINT closes the example server, which exits 0', async (t) => {
