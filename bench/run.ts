@@ -142,6 +142,12 @@ const allVariants: Variant[] = [
   { id: 'w0', title: 'wide record, opted-in route, no parameters', path: '/wide/records', sameAs: 'wp' },
   { id: 'wh', title: `wide record, hand-written route, exact schema of ${WIDE_SELECTED.join(', ')}, one no-op hook`, path: `/hwid/records?only=${WIDE_SELECTED.join(',')}` },
   { id: 'wc', title: `wide record, only=${WIDE_SELECTED.join(',')}, compiled`, path: `/wide/records?only=${WIDE_SELECTED.join(',')}`, sameAs: 'wh' },
+  {
+    id: 'whf',
+    title: `wide record, hand-written route, exact schema of ${WIDE_SELECTED.join(', ')} over the full 60-field records, one no-op hook`,
+    path: `/hwif/records?only=${WIDE_SELECTED.join(',')}`,
+    sameAs: 'wh'
+  },
   { id: 'wn', title: 'wide record, naive copy, 512 lists of its top-level fields', path: '/nwid/records', cycle: 'wide' },
   { id: 'ww', title: 'wide record, plugin, the same lists: written', path: '/wflx/records', cycle: 'wide', sameAs: 'wn' },
   { id: 'wnj', title: 'wide record with a toJSON(), naive copy, the same lists', path: '/nwij/records', cycle: 'wide' },
@@ -175,6 +181,20 @@ const allRatios: Ratio[] = [
   { name: '8j/7j', title: 'today\'s records with a toJSON(), 512 field sets seen again, the copy path: plugin / naive copy', over: '8j', under: '7j', target: 0.95 },
   { name: 'w0/wp', title: 'wide record, no parameters / one no-op preSerialization hook', over: 'w0', under: 'wp', target: 0.98 },
   { name: 'wc/wh', title: 'wide record, compiled / hand-written route with one no-op hook', over: 'wc', under: 'wh', target: 0.97 },
+  {
+    name: 'wc/whf',
+    title: 'wide record, compiled / hand-written schema with one no-op hook over the same full records',
+    over: 'wc',
+    under: 'whf',
+    target: null
+  },
+  {
+    name: 'whf/wh',
+    title: 'wide record, hand-written: the full records / the records of the selected fields alone',
+    over: 'whf',
+    under: 'wh',
+    target: null
+  },
   { name: 'ww/wn', title: 'wide record, 512 lists in turn, written: plugin / naive copy', over: 'ww', under: 'wn', target: 0.95 },
   { name: 'wj/wnj', title: 'wide record with a toJSON(), 512 lists in turn, the copy path: plugin / naive copy', over: 'wj', under: 'wnj', target: 0.95 },
   { name: '3/gj', title: `${only} through the plugin / GraphQL, mercurius with its JIT`, over: '3', under: 'gj', target: null },
