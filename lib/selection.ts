@@ -6,8 +6,10 @@
  * recursion deeper than the route's own schema.
  */
 import { AdmissionCache } from './cache.js'
-import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
-import { addToTrie, childOf, projectTree } from './projection.js'
+import type { PathTrie } from './hidden-paths.js'
+import type { FieldNode, FieldTree } from './schema/tree.js'
+import { addToTrie, childOf } from './hidden-paths.js'
+import { projectTree } from './projection.js'
 import type { Projection } from './projection.js'
 import {
   InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote

@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { DocumentLeakError } from '../errors.js'
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { restrictedDocument } from './document.js'
 import type { DocumentLeak } from './document.js'
 import { drain, writePieces } from './json-pieces.js'

@@ -12,7 +12,7 @@
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { Components } from './components.js'
 import { DocumentLeakError } from '../errors.js'
 import { documentError } from './error-response.js'

@@ -8,10 +8,10 @@
  * selection holds, so a client can type each call exactly.
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { CHOICES, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
 import type { Components } from './components.js'
-import { hidesPath, trieText } from '../hidden-paths.js'
+import { hidesPath, trieKey } from '../hidden-paths.js'
 import { responseKey } from './operations.js'
 import type { Relaxation } from './relax/relaxation.js'
 import { OPERATION_KEY } from './types.js'
@@ -174,7 +174,7 @@ function completeRecord (components: Components, relaxation: Relaxation, records
   const target = components.nameOf(records.$ref)
   if (target !== null && Object.keys(records).length === 1) {
     if (hidden === null) return records.$ref
-    return components.twin(target, `visible ${trieText(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
+    return components.twin(target, `visible ${trieKey(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
       'As this caller is sent it, complete: the record that a restricted response narrows.', 'Visible')
   }
   const schema = relaxation.relaxRecords(records, 0, hidden) as Json

@@ -5,7 +5,7 @@
  * links, its `x-restricted-fields` key, its `only` and `defer` choices) is
  * read with the paths the route's rule hides from the caller, and the
  * document is refused at the first position that names one of them
- * (names.ts says what naming is), or at a reference it cannot follow.
+ * (naming.ts says what naming is), or at a reference it cannot follow.
  *
  * The exemption is by path, never by name: a field of the same name that the
  * caller sees elsewhere (another route, another level, a shared component
@@ -14,13 +14,13 @@
  * JSON helpers and the trie, so that a blind spot of one is not the other's.
  */
 import { isRecord, pointerTo as at } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
-import { hidesPath, mergedTries } from '../../hidden-paths.js'
+import type { PathTrie } from '../../hidden-paths.js'
+import { bodyTrie, hidesPath } from '../../hidden-paths.js'
 import { restrictedStatuses } from '../operations.js'
 import type { Found } from '../operations.js'
 import { OPERATION_KEY } from '../types.js'
-import type { Json, RecordsShape, Version } from '../types.js'
-import { examplesMapNames, instanceNames, linkReads, namedAt } from './names.js'
+import type { Json, Version } from '../types.js'
+import { examplesMapNames, instanceNames, linkReads, namedAt } from './naming.js'
 import { SchemaWalk } from './schema-walk.js'
 import type { Finding, Position } from './schema-walk.js'
 
@@ -28,14 +28,6 @@ export type { Position } from './schema-walk.js'
 
 /** Why the last check refuses a caller's document: about which route, where, what was found, and at which kind of position. */
 export interface Refusal { place: Found, pointer: string, reason: 'hidden name' | 'unchecked reference', position: Position }
-
-/** The hidden paths as they apply to a response whose records sit as `shape` says: an envelope's records sit under its key. */
-function responseLevel (hidden: PathTrie, shape: RecordsShape): PathTrie {
-  if (shape.kind === 'object' || shape.kind === 'array') return hidden
-  const envelope: PathTrie = { whole: false, children: new Map([[String(shape.key), hidden]]) }
-  // A `fields` route finds at run time whether its records are the payload, an array, or an envelope's.
-  return shape.kind === 'envelope' ? envelope : mergedTries(hidden, envelope)
-}
 
 function first<T> (items: Iterable<T>, find: (item: T) => Finding | null): Finding | null {
   for (const item of items) {
@@ -121,7 +113,7 @@ function routeFinding (walk: SchemaWalk, version: Version, found: Found, hidden:
   const responses = isRecord(operation.responses) ? operation.responses : {}
   const names = [route.onlyParam, route.deferParam]
   return first(restrictedStatuses(operation, route, version), ({ key, shape }) =>
-    response(walk, responses[key], at(at(pointer, 'responses'), key), responseLevel(hidden, shape), version)) ??
+    response(walk, responses[key], at(at(pointer, 'responses'), key), bodyTrie(hidden, shape), version)) ??
     routeFields(walk, operation[OPERATION_KEY], at(pointer, OPERATION_KEY), hidden) ??
     restrictionParameters(operation.parameters, at(pointer, 'parameters'), names, hidden) ??
     restrictionParameters(pathItem.parameters, at(at('/paths', found.path), 'parameters'), names, hidden)

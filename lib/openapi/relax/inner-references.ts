@@ -11,8 +11,7 @@
  * component of its own is relaxed like any other, with the hidden paths of
  * each place that refers to it, and names nothing but its container.
  */
-import { pointerNames } from '../../hidden-paths.js'
-import { isRecord, valueAtPointer } from '../../json.js'
+import { isRecord, pointerNames, valueAtPointer } from '../../json.js'
 import { walkSchema } from '../../schema/vocabulary.js'
 import type { Components } from '../components.js'
 import { restrictedStatuses } from '../operations.js'

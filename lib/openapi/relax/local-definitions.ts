@@ -8,8 +8,7 @@
  * it would be served whole, and a `$ref` read from the document's root would
  * name nothing.
  */
-import { encodePointerToken } from '../../hidden-paths.js'
-import { isRecord } from '../../json.js'
+import { encodePointerToken, isRecord } from '../../json.js'
 import { DEFINITIONS, heldSchemas } from '../../schema/vocabulary.js'
 import type { Components } from '../components.js'
 import { restrictedStatuses } from '../operations.js'

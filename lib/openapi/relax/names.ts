@@ -8,7 +8,7 @@
  */
 import { hiddenWhole, mergedTries as merged, wholeNames } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { heldSchemas, keywordOf, patternMatches } from '../../schema/vocabulary.js'
 import { holdsHidden } from '../../visibility.js'
 import { isExtension, namesNothing } from './instances.js'

@@ -5,9 +5,9 @@
  * declared. A named schema (`$ref`) gets a relaxed twin instead of being
  * changed, so routes that are not restricted keep the original.
  */
-import { bodyTrie, trieText } from '../../hidden-paths.js'
+import { bodyTrie, trieKey } from '../../hidden-paths.js'
 import { MAX_REF_HOPS, isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { COMPOSITIONS, CONDITIONALS, REQUIRING, TESTS, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
 import type { Describes } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
@@ -179,9 +179,9 @@ export class Relaxation {
         'As restricted responses send it: any field may be left out.')
     }
     return relaxing
-      ? this.#components.twin(target, `records ${trieText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
+      ? this.#components.twin(target, `records ${trieKey(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
         'As restricted responses send it to this caller: any field may be left out.')
-      : this.#components.twin(target, `hidden ${trieText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+      : this.#components.twin(target, `hidden ${trieKey(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
         'As this caller is sent it.')
   }
 
@@ -193,7 +193,7 @@ export class Relaxation {
     if (target !== null) {
       const relaxed = this.relaxEnvelope(this.#components.schemas[target], key, depth, hidden, hops + 1)
       if (relaxed === this.#components.schemas[target]) return schema
-      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : trieText(hidden)}`, () => relaxed as Json,
+      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : trieKey(hidden)}`, () => relaxed as Json,
         `As restricted responses send it: any field of the records in \`${key}\` may be left out.`)
       return { ...schema, $ref: ref }
     }

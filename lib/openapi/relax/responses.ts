@@ -5,7 +5,7 @@
  */
 import { bodyTrie } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { stripHidden } from '../../visibility.js'
 import { shapeNote, withNote } from '../notes.js'
 import { restrictedStatuses } from '../operations.js'
