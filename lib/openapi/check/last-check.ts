@@ -10,13 +10,20 @@
  * The exemption is by path, never by name: a field of the same name that the
  * caller sees elsewhere (another route, another level, a shared component
  * reached through a visible path) is read with that place's hidden paths,
- * which do not hide it. The check shares no code with the relaxer but the
- * JSON helpers and the trie, so that a blind spot of one is not the other's.
+ * which do not hide it.
+ *
+ * The check reads schemas, instances and names with code of its own (a
+ * second opinion: a blind spot of the relaxer is not the check's). It
+ * shares with the relaxer three things that read no schema, so cannot be
+ * blind to a keyword: json.ts (pointers, `isRecord`), the trie of
+ * hidden-paths.ts (built from the rule's answer, descended by name), and
+ * operations.ts's list of an operation's restricted responses, read from
+ * the route's declared statuses rather than from the document.
  */
 import { isRecord, pointerTo as at } from '../../json.js'
 import type { PathTrie } from '../../hidden-paths.js'
 import { bodyTrie, hidesPath } from '../../hidden-paths.js'
-import { restrictedStatuses } from '../operations.js'
+import { restrictedResponses } from '../operations.js'
 import type { Found } from '../operations.js'
 import { OPERATION_KEY } from '../types.js'
 import type { Json, Version } from '../types.js'
@@ -110,10 +117,9 @@ function routeFields (walk: SchemaWalk, described: unknown, pointer: string, lev
 function routeFinding (walk: SchemaWalk, version: Version, found: Found, hidden: PathTrie): Finding | null {
   const { operation, pathItem, route } = found
   const pointer = at(at('/paths', found.path), found.method)
-  const responses = isRecord(operation.responses) ? operation.responses : {}
   const names = [route.onlyParam, route.deferParam]
-  return first(restrictedStatuses(operation, route, version), ({ key, shape }) =>
-    response(walk, responses[key], at(at(pointer, 'responses'), key), bodyTrie(hidden, shape), version)) ??
+  return first(restrictedResponses(operation, route, version), ({ key, shape, response: held }) =>
+    response(walk, held, at(at(pointer, 'responses'), key), bodyTrie(hidden, shape), version)) ??
     routeFields(walk, operation[OPERATION_KEY], at(pointer, OPERATION_KEY), hidden) ??
     restrictionParameters(operation.parameters, at(pointer, 'parameters'), names, hidden) ??
     restrictionParameters(pathItem.parameters, at(at('/paths', found.path), 'parameters'), names, hidden)

@@ -8,7 +8,7 @@
 import { bodyTrie, trieKey } from '../../hidden-paths.js'
 import { MAX_REF_HOPS, isRecord } from '../../json.js'
 import type { PathTrie } from '../../hidden-paths.js'
-import { COMPOSITIONS, CONDITIONALS, REQUIRING, TESTS, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
+import { COMPOSITIONS, CONDITIONALS, REQUIRING, SKIP, TESTS, heldSchemas, holdsInstances, walkSchema } from '../../schema/vocabulary.js'
 import type { Describes } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
 import type { Components } from '../components.js'
@@ -34,17 +34,15 @@ const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 function changingComponents (components: Components): Set<string> {
   const changing = new Set<string>()
   const refersTo = new Map<string, Set<string>>()
-  const visit = (schema: unknown, owner: string): void => {
-    if (!isRecord(schema)) return
-    const target = components.nameOf(schema.$ref)
-    if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
-    if (Object.keys(schema).some((keyword) => REQUIRING.has(keyword))) changing.add(owner)
-    // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
-    for (const [keyword, value] of Object.entries(schema)) {
-      for (const held of heldSchemas(keyword, value)) if (FIELDS_AT.includes(held.describes)) visit(held.schema, owner)
-    }
+  for (const [owner, root] of Object.entries(components.schemas)) {
+    walkSchema(root, ({ schema, describes }) => {
+      // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
+      if (!FIELDS_AT.includes(describes)) return SKIP
+      const target = components.nameOf(schema.$ref)
+      if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
+      if (Object.keys(schema).some((keyword) => REQUIRING.has(keyword))) changing.add(owner)
+    })
   }
-  for (const [name, schema] of Object.entries(components.schemas)) visit(schema, name)
   const queue = [...changing]
   while (queue.length > 0) {
     for (const owner of refersTo.get(queue.pop() as string) ?? []) {
