@@ -21,7 +21,7 @@ import { DiscoveryView } from '../lib/mcp/discovery.js'
 import { searchEntry, textWords } from '../lib/mcp/search.js'
 import { documentOperations, includeRestrictedRoutes, parameterOf, toolName } from '../lib/mcp/tools.js'
 import type { IncludeTools } from '../lib/mcp/tools.js'
-import { describe, fastifyPath, readDescription, routeSchemaOf } from './description.js'
+import { declareRoutes, describe, readDescription } from './description.js'
 import { watched } from './drive.js'
 
 type Json = Record<string, any>
@@ -139,15 +139,7 @@ async function github (tasks: readonly Task[]): Promise<Json> {
   await app.register(swagger, { openapi: { info: { title: description.title, version: description.version } } })
   await app.register(fastifyRestrictedFields)
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
-  for (const schema of description.shared) app.addSchema(schema)
-  for (const route of description.routes) {
-    const schema = routeSchemaOf(openapi, route)
-    try {
-      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => ({}))
-    } catch {
-      app.get(fastifyPath(route.path), { schema }, async () => ({}))
-    }
-  }
+  declareRoutes(app, openapi, description, () => ({}))
   // The anonymous caller's own document, for the BM25 floor over the same texts.
   app.get('/bench/document', { schema: { hide: true } as never }, async (request) => await (app as unknown as { restrictedFieldsDocument: (request: unknown, options: { shared: true }) => Promise<unknown> }).restrictedFieldsDocument(request, { shared: true }))
   await app.ready()
