@@ -169,8 +169,12 @@ export function routeSchemaOf (openapi: Json, route: DescribedRoute, words = tru
   const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter))
   const object = (place: string): Json => {
     const own = parameters.filter((parameter) => parameter.in === place)
-    const schemaOf = (parameter: Json): Json => ({ ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...!words || parameter.description === undefined ? {} : { description: parameter.description } })
-    return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, schemaOf(parameter)])), required: own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name) }
+    const schemaOf = (parameter: Json): Json => ({
+      ...jsonSchemaOf(parameter.schema ?? {}) as Json,
+      ...!words || parameter.description === undefined ? {} : { description: parameter.description }
+    })
+    const required = own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name)
+    return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, schemaOf(parameter)])), required }
   }
   const said = words ? { summary: operation.summary, description: operation.description, tags: operation.tags } : {}
   return { operationId: operation.operationId, ...said, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
@@ -180,7 +184,9 @@ export function routeSchemaOf (openapi: Json, route: DescribedRoute, words = tru
  * Declares the description on `app`: its shared schemas, and each route restricted, or plain where the plugin
  * refuses it at declaration, answering what `reply` gives it. How many routes were declared restricted.
  */
-export function declareRoutes (app: FastifyInstance, openapi: Json, description: Description, reply: (route: DescribedRoute, index: number) => unknown, words = true): number {
+export function declareRoutes (
+  app: FastifyInstance, openapi: Json, description: Description, reply: (route: DescribedRoute, index: number) => unknown, words = true
+): number {
   for (const schema of description.shared) app.addSchema(schema)
   let restricted = 0
   for (const [index, route] of description.routes.entries()) {

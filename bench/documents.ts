@@ -58,7 +58,8 @@ async function githubApp (): Promise<ReturnType<typeof Fastify>> {
     await app.restrictedFieldsDocument(request, { shared: true })
     return 'found'
   })
-  declareRoutes(app, openapi, description, (route, index) => generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index)))
+  const shared = new Map(description.shared.map((schema) => [schema.$id, schema]))
+  declareRoutes(app, openapi, description, (route, index) => generate(route.schema, shared, seededRandom(41 + index)))
   await app.ready()
   return app
 }

@@ -51,7 +51,8 @@ async function githubApp (): Promise<{ app: ReturnType<typeof Fastify>, routes: 
   await app.register(fastifyRestrictedFields)
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'routes' })
   await app.register(restrictedFieldsMcp, { path: '/mcp-discovery', mode: 'discovery' })
-  const declared = declareRoutes(app, openapi, description, (route, index) => generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index)))
+  const shared = new Map(description.shared.map((schema) => [schema.$id, schema]))
+  const declared = declareRoutes(app, openapi, description, (route, index) => generate(route.schema, shared, seededRandom(41 + index)))
   await app.ready()
   return { app, routes: declared }
 }

@@ -108,7 +108,8 @@ export function pointerReachesHidden (fragment: string, hidden: PathTrie): boole
 export function trieKey (hidden: PathTrie): string {
   let key = keys.get(hidden)
   if (key === undefined) {
-    key = hidden.whole ? '1' : JSON.stringify([...hidden.children.keys()].sort().map((name) => [name, trieKey(hidden.children.get(name) as PathTrie)]))
+    const names = [...hidden.children.keys()].sort()
+    key = hidden.whole ? '1' : JSON.stringify(names.map((name) => [name, trieKey(hidden.children.get(name) as PathTrie)]))
     keys.set(hidden, key)
   }
   return key

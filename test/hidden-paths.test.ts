@@ -1,5 +1,7 @@
 import { test } from 'tap'
-import { addToTrie, bodyTrie, childOf, hiddenTrie, hiddenWhole, hidesPath, mergedTries, pointerReachesHidden, trieKey, wholeNames } from '../lib/hidden-paths.js'
+import {
+  addToTrie, bodyTrie, childOf, hiddenTrie, hiddenWhole, hidesPath, mergedTries, pointerReachesHidden, trieKey, wholeNames
+} from '../lib/hidden-paths.js'
 import type { PathTrie } from '../lib/hidden-paths.js'
 
 const hidden = hiddenTrie(['ssn', 'owner.email', 'owner.address.city', 'a/b', 'm~n'])

@@ -112,7 +112,8 @@ export function restrictedResponses (operation: Json, route: RestrictedRoute, ve
   // A `fields` route has no success schema to relax, and restricts every 2xx.
   const statuses = route.statusKey === undefined
     ? Object.keys(responses).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
-    : [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []].map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
+    : [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]
+        .map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
   return statuses.map(({ key, shape }) => ({ key, shape, response: responses[key] }))
 }
 
@@ -128,6 +129,7 @@ export function clientSchema (response: unknown, version: Version): unknown {
   if (!isRecord(response)) return undefined
   if (version === '2.0') return response.schema
   if (!isRecord(response.content)) return undefined
-  const media = response.content['application/json'] ?? Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
+  const media = response.content['application/json'] ??
+    Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
   return isRecord(media) ? media.schema : undefined
 }

@@ -1,7 +1,9 @@
 import { test } from 'tap'
 import Fastify from 'fastify'
 import fastifyRestrictedFields from '../../lib/index.js'
-import { byVariants, declareRoutes, declaredPathsOf, describe, fastifyPath, generate, jsonSchemaOf, routeSchemaOf, seededRandom, selectionOf } from '../../bench/description.js'
+import {
+  byVariants, declareRoutes, declaredPathsOf, describe, fastifyPath, generate, jsonSchemaOf, routeSchemaOf, seededRandom, selectionOf
+} from '../../bench/description.js'
 import type { DescribedRoute } from '../../bench/description.js'
 
 test('an OpenAPI schema becomes JSON Schema: component references as name#, nullable as a type with null, OpenAPI-only keywords and unknown formats left out', async (t) => {

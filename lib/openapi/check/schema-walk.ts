@@ -13,7 +13,10 @@
 import { encodePointerToken, fragmentReadings, isRecord, pointerNames, pointerTo as at, valueAtPointer } from '../../json.js'
 import type { PathTrie } from '../../hidden-paths.js'
 import type { Json, Version } from '../types.js'
-import { EVERY_NAME, examplesMapNames, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternCouldName, schemaPointerNames, segmentsInSchema, unknownContentNames } from './naming.js'
+import {
+  EVERY_NAME, examplesMapNames, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternCouldName, schemaPointerNames,
+  segmentsInSchema, unknownContentNames
+} from './naming.js'
 
 /** The kind of position where a hidden path was named, for the log. */
 export type Position = 'property' | 'name list' | 'instance key' | 'property names' | 'pattern' | 'dependency' | 'discriminator' |

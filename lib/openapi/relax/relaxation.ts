@@ -36,7 +36,7 @@ function changingComponents (components: Components): Set<string> {
   const refersTo = new Map<string, Set<string>>()
   for (const [owner, root] of Object.entries(components.schemas)) {
     walkSchema(root, ({ schema, describes }) => {
-      // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
+      // Where fields sit: the level itself, its items, the values of its names; not a definition (reached by `$ref`), nor a name.
       if (!FIELDS_AT.includes(describes)) return SKIP
       const target = components.nameOf(schema.$ref)
       if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))

@@ -1,5 +1,7 @@
 import { test } from 'tap'
-import { EVERY_NAME, examplesMapNames, instanceNames, linkReads, patternCouldName, schemaPointerNames, segmentsInSchema, unknownContentNames } from '../../../lib/openapi/check/naming.js'
+import {
+  EVERY_NAME, examplesMapNames, instanceNames, linkReads, patternCouldName, schemaPointerNames, segmentsInSchema, unknownContentNames
+} from '../../../lib/openapi/check/naming.js'
 import { hiddenTrie } from '../../../lib/hidden-paths.js'
 
 test('a pattern over names names a field it spells or matches, with the u flag or without; one that compiles in neither form names every field', async (t) => {
