@@ -7,7 +7,7 @@
  * predicate reads one level of a trie of hidden paths: a name is hidden
  * only at the path the rule hides, so the same name elsewhere is no leak.
  */
-import { hidesPath, mergedTries, pointerReachesHidden } from '../../hidden-paths.js'
+import { hiddenWhole, hidesPath, mergedTries, pointerReachesHidden } from '../../hidden-paths.js'
 import type { PathTrie } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
 
@@ -26,7 +26,7 @@ export function nothingBelow (level: PathTrie): boolean {
 
 /** Whether `name` is a field hidden whole at this level. */
 export function namedAt (level: PathTrie, name: unknown): boolean {
-  return typeof name === 'string' && (level === EVERY_NAME || level.children.get(name)?.whole === true)
+  return typeof name === 'string' && (level === EVERY_NAME || hiddenWhole(level, name))
 }
 
 /** The level below `name`, or undefined when nothing is hidden below it. */
