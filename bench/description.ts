@@ -7,6 +7,7 @@
  * property test read it from here.
  */
 import { readFileSync } from 'node:fs'
+import type { FastifyInstance } from 'fastify'
 import { createRequire } from 'node:module'
 import { declaredResponse } from '../lib/schema/reader.js'
 import { declaredPaths } from '../lib/schema/paths.js'
@@ -159,15 +160,46 @@ export function parameterOf (openapi: Json, parameter: Json): Json {
   return typeof parameter.$ref === 'string' ? openapi.components.parameters[parameter.$ref.split('/').at(-1) as string] : parameter
 }
 
-/** A route's schema as an app declares it: its operation's id, summary, description and tags, its path and query parameters, its 200 response. */
-export function routeSchemaOf (openapi: Json, route: DescribedRoute): Json {
+/**
+ * A route's schema as an app declares it: its operation's id, summary, description and tags, its path and query
+ * parameters, its 200 response. Without `words`, the id, the parameters and the response alone.
+ */
+export function routeSchemaOf (openapi: Json, route: DescribedRoute, words = true): Json {
   const operation = openapi.paths[route.path].get as Json
   const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => parameterOf(openapi, parameter))
   const object = (place: string): Json => {
     const own = parameters.filter((parameter) => parameter.in === place)
-    return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, { ...jsonSchemaOf(parameter.schema ?? {}) as Json, ...parameter.description === undefined ? {} : { description: parameter.description } }])), required: own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name) }
+    const schemaOf = (parameter: Json): Json => ({
+      ...jsonSchemaOf(parameter.schema ?? {}) as Json,
+      ...!words || parameter.description === undefined ? {} : { description: parameter.description }
+    })
+    const required = own.filter((parameter) => parameter.in === 'path' || parameter.required === true).map((parameter) => parameter.name)
+    return { type: 'object', properties: Object.fromEntries(own.map((parameter) => [parameter.name, schemaOf(parameter)])), required }
   }
-  return { operationId: operation.operationId, summary: operation.summary, description: operation.description, tags: operation.tags, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+  const said = words ? { summary: operation.summary, description: operation.description, tags: operation.tags } : {}
+  return { operationId: operation.operationId, ...said, params: object('path'), querystring: object('query'), response: { 200: route.schema } }
+}
+
+/**
+ * Declares the description on `app`: its shared schemas, and each route restricted, or plain where the plugin
+ * refuses it at declaration, answering what `reply` gives it. How many routes were declared restricted.
+ */
+export function declareRoutes (
+  app: FastifyInstance, openapi: Json, description: Description, reply: (route: DescribedRoute, index: number) => unknown, words = true
+): number {
+  for (const schema of description.shared) app.addSchema(schema)
+  let restricted = 0
+  for (const [index, route] of description.routes.entries()) {
+    const body = reply(route, index)
+    const schema = routeSchemaOf(openapi, route, words)
+    try {
+      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
+      restricted++
+    } catch {
+      app.get(fastifyPath(route.path), { schema }, async () => body)
+    }
+  }
+  return restricted
 }
 
 /** Fastify's form of an OpenAPI path: `{owner}` becomes `:owner`. */

@@ -21,7 +21,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../lib/index.js'
 import restrictedFieldsMcp from '../lib/mcp/index.js'
-import { describe, fastifyPath, generate, readDescription, routeSchemaOf, seededRandom } from './description.js'
+import { declareRoutes, describe, generate, readDescription, seededRandom } from './description.js'
 
 /** Who the bench's callers are, by their `authorization` header, and what each is hidden. */
 const HIDDEN: Record<string, readonly string[]> = {
@@ -71,16 +71,8 @@ async function githubApp (): Promise<ReturnType<typeof Fastify>> {
     await app.restrictedFieldsDocument(request, { shared: true })
     return 'found'
   })
-  for (const schema of description.shared) app.addSchema(schema)
-  for (const [index, route] of description.routes.entries()) {
-    const body = generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index))
-    const schema = routeSchemaOf(openapi, route)
-    try {
-      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
-    } catch {
-      app.get(fastifyPath(route.path), { schema }, async () => body)
-    }
-  }
+  const shared = new Map(description.shared.map((schema) => [schema.$id, schema]))
+  declareRoutes(app, openapi, description, (route, index) => generate(route.schema, shared, seededRandom(41 + index)))
   const started = performance.now()
   await app.ready()
   readiness.readyMs = performance.now() - started

@@ -27,7 +27,7 @@ import { searchEntry, textWords } from '../lib/mcp/search.js'
 import { documentOperations, includeRestrictedRoutes, toolName } from '../lib/mcp/tools.js'
 import type { IncludeTools } from '../lib/mcp/tools.js'
 import { namesOf } from './search-answer.js'
-import { describe, fastifyPath, readDescription, routeSchemaOf } from './description.js'
+import { declareRoutes, describe, readDescription } from './description.js'
 import { watched } from './drive.js'
 import { BOX_FILE, STRIPE_FILE, jsonGetPaths } from './search-scope.js'
 import type { Task } from './search-scope.js'
@@ -166,15 +166,7 @@ async function github ({ tuning, heldOut }: Sets): Promise<{ tuning: Json, heldO
   await app.register(swagger, { openapi: { info: { title: description.title, version: description.version }, tags: openapi.tags } })
   await app.register(fastifyRestrictedFields)
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'discovery' })
-  for (const schema of description.shared) app.addSchema(schema)
-  for (const route of description.routes) {
-    const schema = routeSchemaOf(openapi, route)
-    try {
-      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => ({}))
-    } catch {
-      app.get(fastifyPath(route.path), { schema }, async () => ({}))
-    }
-  }
+  declareRoutes(app, openapi, description, () => ({}))
   // The anonymous caller's own document, for the BM25 floor over the same texts.
   app.get('/bench/document', { schema: { hide: true } as never }, async (request) => await (app as unknown as { restrictedFieldsDocument: (request: unknown, options: { shared: true }) => Promise<unknown> }).restrictedFieldsDocument(request, { shared: true }))
   await app.ready()

@@ -24,7 +24,7 @@ import { DISCOVERY_TOOLS, DiscoveryView } from '../lib/mcp/discovery.js'
 import { documentOperations, documentTools, parameterOf as documentParameter } from '../lib/mcp/tools.js'
 import type { DocumentOperation } from '../lib/mcp/tools.js'
 import { RESULT_TOKENS } from '../lib/mcp/budget.js'
-import { describe, fastifyPath, generate, readDescription, routeSchemaOf, seededRandom } from './description.js'
+import { declareRoutes, describe, generate, readDescription, seededRandom } from './description.js'
 import { watched } from './drive.js'
 
 type Json = Record<string, any>
@@ -51,18 +51,8 @@ async function githubApp (): Promise<{ app: ReturnType<typeof Fastify>, routes: 
   await app.register(fastifyRestrictedFields)
   await app.register(restrictedFieldsMcp, { path: '/mcp', mode: 'routes' })
   await app.register(restrictedFieldsMcp, { path: '/mcp-discovery', mode: 'discovery' })
-  for (const schema of description.shared) app.addSchema(schema)
-  let declared = 0
-  for (const [index, route] of description.routes.entries()) {
-    const body = generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index))
-    const schema = routeSchemaOf(openapi, route)
-    try {
-      app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
-      declared++
-    } catch {
-      app.get(fastifyPath(route.path), { schema }, async () => body)
-    }
-  }
+  const shared = new Map(description.shared.map((schema) => [schema.$id, schema]))
+  const declared = declareRoutes(app, openapi, description, (route, index) => generate(route.schema, shared, seededRandom(41 + index)))
   await app.ready()
   return { app, routes: declared }
 }

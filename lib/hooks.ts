@@ -13,13 +13,13 @@ import type { RouteSpec, StatusSpec, UNDECLARED_STATUS } from './route.js'
 import { hasRestriction, mayHoldBrackets } from './selection.js'
 import type { Selection, SelectionReader } from './selection.js'
 import type { RouteState } from './state.js'
-import { NOT_RESTRICTED, selectionView, unrestrictedView } from './view.js'
-import type { FieldSelection } from './view.js'
+import { NOT_RESTRICTED, selectedFields, allDeclaredFields } from './field-selection.js'
+import type { FieldSelection } from './field-selection.js'
 import type { Visibility, VisibilityCache } from './visibility.js'
 
-/** Where a request keeps its selection and its handlers' view. */
+/** Where a request keeps its selection and what its handlers read of it. */
 export const kSelection = Symbol('fastify-restricted-fields.selection')
-export const kView = Symbol('fastify-restricted-fields.view')
+export const kFieldSelection = Symbol('fastify-restricted-fields.fieldSelection')
 /** On routes with a visibility rule: the restriction parameters, set aside until the rule has run. */
 export const kPending = Symbol('fastify-restricted-fields.pending')
 /** On routes with a visibility rule: what the rule said this request may see, once it has run. */
@@ -32,7 +32,7 @@ const RULE_FAILED = false
 
 type SelectionCarrier = FastifyRequest & {
   [kSelection]: Selection | null | typeof UNREAD
-  [kView]: FieldSelection | null
+  [kFieldSelection]: FieldSelection | null
   [kPending]: Query | null
   [kVisibility]: Visibility<Selection> | null | typeof RULE_FAILED
 }
@@ -106,13 +106,13 @@ function select (request: FastifyRequest, spec: RouteSpec, unrestricted: FieldSe
   } catch (error) {
     // A success an error handler sends for the 400 still shows only what the request may see.
     carrier[kSelection] = whole
-    carrier[kView] = whole === null ? unrestricted : null
+    carrier[kFieldSelection] = whole === null ? unrestricted : null
     throw error
   }
   const selection = parsed ?? whole
   carrier[kSelection] = selection
   // A restricted request's view is built on first read (see restrictedFieldsGetter): most handlers never ask.
-  carrier[kView] = selection === null ? unrestricted : null
+  carrier[kFieldSelection] = selection === null ? unrestricted : null
   if (parsed !== null) normalizeQuery(request.query as Query, parsed, spec)
 }
 
@@ -130,7 +130,7 @@ export function restrictedHooks (spec: RouteSpec, state: RouteState): Restricted
 
 /** A route without a visibility rule: the selection is read before validation, and restricts in preSerialization. */
 function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks {
-  const unrestricted = unrestrictedView(spec.tree)
+  const unrestricted = allDeclaredFields(spec.tree)
 
   function readSelection (request: FastifyRequest): void {
     select(request, spec, unrestricted, request.query as Query, state.readSelection, spec.unrequested)
@@ -202,7 +202,7 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
  * what the request may see.
  */
 function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: VisibilityCache<Visibility<Selection>>): RestrictedHooks {
-  const unrestricted = unrestrictedView(spec.tree)
+  const unrestricted = allDeclaredFields(spec.tree)
   const rule = spec.options.hiddenFields as (request: FastifyRequest, route: HiddenFieldsRoute) => unknown
 
   function restrictFieldsSetAside (request: FastifyRequest, _reply: FastifyReply, done: Done): void {
@@ -337,8 +337,8 @@ function ruleFailed (request: FastifyRequest): void {
  */
 export function restrictedFieldsGetter (this: FastifyRequest): FieldSelection {
   const carrier = this as SelectionCarrier
-  const view = carrier[kView]
-  if (view !== null) return view
+  const known = carrier[kFieldSelection]
+  if (known !== null) return known
   const reading = (this.routeOptions.config as unknown as Record<symbol, RouteReading | undefined>)[kRouteReading]
   if (reading === undefined) return NOT_RESTRICTED
   if (carrier[kVisibility] === RULE_FAILED) {
@@ -349,8 +349,8 @@ export function restrictedFieldsGetter (this: FastifyRequest): FieldSelection {
       throw new SelectionNotReadError(reading.route, "before its hiddenFields rule ran, so what the request may see is not known yet; read it in the handler (the rule runs after the route's own preHandler hooks)")
     }
     reading.read(this)
-    if (carrier[kView] !== null) return carrier[kView]
+    if (carrier[kFieldSelection] !== null) return carrier[kFieldSelection]
   }
-  carrier[kView] = selectionView((carrier[kSelection] as Selection).projection)
-  return carrier[kView]
+  carrier[kFieldSelection] = selectedFields((carrier[kSelection] as Selection).projection)
+  return carrier[kFieldSelection]
 }

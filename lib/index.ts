@@ -11,7 +11,8 @@ import type { DocumentOptions } from './openapi/callers.js'
 import { swaggerUiVisibility } from './openapi/swagger-ui.js'
 import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
 import { checkLoaders, planner } from './orm/load.js'
-import { UNREAD, kPending, kRouteReading, kSelection, kView, kVisibility, restrictedFieldsGetter, restrictedHooks } from './hooks.js'
+import { UNREAD, kFieldSelection, kPending, kRouteReading, kSelection, kVisibility } from './hooks.js'
+import { restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
@@ -21,7 +22,7 @@ import { routeState } from './state.js'
 import type { RouteState } from './state.js'
 import type { RestrictedRoute } from './openapi/types.js'
 import { DeclaredAnywhere } from './visibility.js'
-import type { FieldSelection } from './view.js'
+import type { FieldSelection } from './field-selection.js'
 import type { RoutePaths } from './types/selection.js'
 
 declare module 'fastify' {
@@ -96,7 +97,7 @@ function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState, r
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, UNREAD)
-  fastify.decorateRequest(kView as unknown as string, null)
+  fastify.decorateRequest(kFieldSelection as unknown as string, null)
   fastify.decorateRequest(kPending as unknown as string, null)
   fastify.decorateRequest(kVisibility as unknown as string, null)
   // Every path some opted-in route declares: a visibility rule may name fields of other routes, not unknown ones.

@@ -4,7 +4,8 @@
  * projection of its own. It is built from the tries of requested paths that
  * lib/selection.ts reads out of the query, and read by the serializers.
  */
-import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
+import type { PathTrie } from './hidden-paths.js'
+import type { FieldNode, FieldTree } from './schema/tree.js'
 
 /** One kept field; `sub` is null when the field is kept whole. */
 export interface ProjectedField {
@@ -20,31 +21,6 @@ export interface ProjectedField {
 
 /** The fields one object level keeps, in the tree's order. */
 export type Projection = readonly ProjectedField[]
-
-/**
- * The children of a trie node that has none yet: shared, and never changed,
- * since a node is given a map of its own before a child is added to it. Most
- * nodes (every named top-level field) never get one.
- */
-const NO_CHILDREN: Map<string, PathTrie> = new Map()
-
-/** The child trie node of a name, made where missing. */
-export function childOf (trie: PathTrie, name: string): PathTrie {
-  let child = trie.children.get(name)
-  if (child === undefined) {
-    child = { whole: false, children: NO_CHILDREN }
-    if (trie.children === NO_CHILDREN) trie.children = new Map()
-    trie.children.set(name, child)
-  }
-  return child
-}
-
-/** The trie node of a path, made with its parents where missing. */
-export function addToTrie (trie: PathTrie, segments: readonly string[]): PathTrie {
-  let node = trie
-  for (const segment of segments) node = childOf(node, segment)
-  return node
-}
 
 const plainLevels = new WeakMap<FieldTree, boolean>()
 

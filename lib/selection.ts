@@ -6,12 +6,13 @@
  * recursion deeper than the route's own schema.
  */
 import { AdmissionCache } from './cache.js'
-import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
-import { addToTrie, childOf, projectTree } from './projection.js'
+import { addToTrie, childOf } from './hidden-paths.js'
+import type { PathTrie } from './hidden-paths.js'
+import type { FieldNode, FieldTree } from './schema/tree.js'
+import { projectTree } from './projection.js'
 import type { Projection } from './projection.js'
-import {
-  InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError, UnknownFieldError, UnknownFieldSetError, quote
-} from './errors.js'
+import { InvalidFieldSetError, InvalidParameterError, PathTooDeepError, TooManyFieldsError } from './errors.js'
+import { UnknownFieldError, UnknownFieldSetError, quote } from './errors.js'
 
 /** The outcome of a request's restriction parameters. */
 export interface Selection {
@@ -386,7 +387,6 @@ function buildSelection (onlyValues: readonly string[] | null, deferValues: read
     for (const value of onlyValues) parser.addValue(value, rules.onlyParam, onlyTrie, onlyNames, true)
   }
   if (deferValues !== null) for (const value of deferValues) parser.addValue(value, rules.deferParam, deferTrie, deferNames)
-
   const { projection, key } = projectTree(tree, onlyTrie, deferTrie)
   return {
     projection,

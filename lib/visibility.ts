@@ -7,7 +7,8 @@
  * level below `maxDepth`) marks that leaf, and is removed from its value.
  */
 import { makeTree } from './schema/tree.js'
-import type { FieldNode, FieldTree, PathTrie } from './schema/tree.js'
+import type { PathTrie } from './hidden-paths.js'
+import type { FieldNode, FieldTree } from './schema/tree.js'
 import { InvalidHiddenFieldsError } from './errors.js'
 import { hiddenTrie } from './hidden-paths.js'
 import { hasToJSON } from './json.js'

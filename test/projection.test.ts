@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { projectTree, wholeProjection } from '../lib/projection.js'
 import type { Projection } from '../lib/projection.js'
-import type { PathTrie } from '../lib/schema/tree.js'
+import type { PathTrie } from '../lib/hidden-paths.js'
 import { treeOf, userSchema } from './fixtures.js'
 
 const tree = treeOf(userSchema)

@@ -49,6 +49,7 @@ export class SchemaBudget {
  */
 function referenceCounts (schema: unknown, components: Json, budget: SchemaBudget): Map<string, number> {
   const counts = new Map<string, number>()
+  // By hand, not the vocabulary's walk, which visits a shared schema once: here each place a `$ref` stands counts.
   const pending: unknown[] = [schema]
   for (let value = pending.pop(); pending.length > 0 || value !== undefined; value = pending.pop()) {
     // The vocabulary hands each schema of a list on its own, so only schemas are met here.
@@ -91,6 +92,7 @@ function memberProperties (schema: Json, components: Json, budget: SchemaBudget)
     for (const name of Object.keys(isRecord(value.properties) ? value.properties : {})) names.add(name)
     for (const pattern of Object.keys(isRecord(value.patternProperties) ? value.patternProperties : {})) patterns.add(pattern)
   }
+  // By hand, not the vocabulary's walk: a member's names are taken when it is first met, in the order the output lists them.
   for (let value: Json | undefined = schema; value !== undefined; value = pending.pop()) {
     budget.spend()
     if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) member(components[decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))])

@@ -7,6 +7,7 @@
  * properties, and nothing here reads a route or a request.
  */
 import { isRecord } from '../json.js'
+import { clientSchema } from '../openapi/operations.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import { SchemaBudget, toJsonSchema, withNull } from './json-schema.js'
 import type { BoundRoute } from './routes.js'
@@ -140,10 +141,7 @@ export function parameterOf (document: Json, parameter: unknown): Json | null {
 export function successSchema (operation: Json, status: string | undefined): unknown {
   const responses = isRecord(operation.responses) ? operation.responses : {}
   const key = status ?? Object.keys(responses).find((code) => /^2(\d\d|XX)$/.test(code))
-  const response = key === undefined ? undefined : responses[key]
-  if (!isRecord(response) || !isRecord(response.content)) return undefined
-  const media = response.content['application/json'] ?? Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
-  return isRecord(media) ? media.schema : undefined
+  return key === undefined ? undefined : clientSchema(responses[key], '3')
 }
 
 /**

@@ -7,7 +7,8 @@
  * routes' rules hide from that caller, is made from the same generated one.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
-import type { PathTrie } from '../schema/tree.js'
+import { trieKey } from '../hidden-paths.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { DocumentLeakError } from '../errors.js'
 import { restrictedDocument } from './document.js'
 import { betweenSteps } from '../slices.js'
@@ -80,11 +81,6 @@ export interface DocumentOptions {
   yaml?: boolean
   /** The document made once for every caller of the same view, to read only. */
   shared?: boolean
-}
-
-/** A key for a trie: two tries have the same one exactly when they hold the same paths. */
-function trieKey (trie: PathTrie): unknown {
-  return [trie.whole ? 1 : 0, [...trie.children].sort(([a], [b]) => a < b ? -1 : 1).map(([name, child]) => [name, trieKey(child)])]
 }
 
 /** A key for what each route hides from a caller: two callers hidden the same fields share it. */

@@ -6,7 +6,7 @@
  * and answers the caller's document as pieced JSON text, or the refusal.
  */
 import { parentPort } from 'node:worker_threads'
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { buildDocument } from './document-builder.js'
 import type { DocumentLeak } from './document.js'
 import type { PiecedJson } from './json-pieces.js'

@@ -13,7 +13,7 @@
  */
 import rfdc from 'rfdc'
 import { isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { Components } from './components.js'
 import { documentError } from './error-response.js'
 import { lastCheck } from './check/last-check.js'

@@ -1,6 +1,8 @@
 /**
- * Finds the operations of the opted-in routes in a generated document: by
- * the vendor key their schema carried, else by method and path.
+ * Finds the operations of the opted-in routes in a generated document (by
+ * the vendor key their schema carried, else by method and path), and reads
+ * what every reader of an operation's restricted responses needs: which they
+ * are, where their schemas sit, and the one a client reads.
  */
 import { createRequire } from 'node:module'
 import { isRecord } from '../json.js'
@@ -92,14 +94,42 @@ export function findOperations (document: Json, version: Version, routes: Readon
 }
 
 /** The key of a status in the document: `2XX` in OpenAPI 3, `200` for `2xx` in Swagger 2.0. */
-export function responseKey (statusKey: string, version: Version): string {
+function responseKey (statusKey: string, version: Version): string {
   const upper = statusKey.toUpperCase()
   return version === '2.0' ? upper.replace('XX', '00') : upper
 }
 
-/** The keys of an operation's restricted responses, with where their records sit. */
-export function restrictedStatuses (operation: Json, route: RestrictedRoute, version: Version): Array<{ key: string, shape: RecordsShape }> {
+/** One restricted response of an operation: its key, where its records sit, and the response as the document holds it. */
+export interface RestrictedResponse { readonly key: string, readonly shape: RecordsShape, readonly response: unknown }
+
+/**
+ * The restricted responses of an operation, with where their records sit,
+ * read from the route's declaration (its statuses), never from the
+ * document's schemas. A response may be a `$ref`, or missing.
+ */
+export function restrictedResponses (operation: Json, route: RestrictedRoute, version: Version): RestrictedResponse[] {
+  const responses: Json = isRecord(operation.responses) ? operation.responses : {}
   // A `fields` route has no success schema to relax, and restricts every 2xx.
-  if (route.statusKey === undefined) return Object.keys(isRecord(operation.responses) ? operation.responses : {}).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
-  return [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []].map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
+  const statuses = route.statusKey === undefined
+    ? Object.keys(responses).filter((key) => key.startsWith('2')).map((key) => ({ key, shape: route.shape }))
+    : [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]
+        .map(({ statusKey, shape }) => ({ key: responseKey(statusKey, version), shape }))
+  return statuses.map(({ key, shape }) => ({ key, shape, response: responses[key] }))
+}
+
+/** What holds a response's schema (`schema`) and its examples: the response itself in Swagger 2.0, each of its media types in OpenAPI 3. */
+export function schemaHolders (response: unknown, version: Version): Json[] {
+  if (!isRecord(response)) return []
+  if (version === '2.0') return [response]
+  return Object.values(isRecord(response.content) ? response.content : {}).filter(isRecord)
+}
+
+/** The schema of a response that a client reads: its JSON media type's, else the first media type's that has one. */
+export function clientSchema (response: unknown, version: Version): unknown {
+  if (!isRecord(response)) return undefined
+  if (version === '2.0') return response.schema
+  if (!isRecord(response.content)) return undefined
+  const media = response.content['application/json'] ??
+    Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
+  return isRecord(media) ? media.schema : undefined
 }

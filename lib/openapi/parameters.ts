@@ -5,7 +5,7 @@
  */
 import { hidesPath } from '../hidden-paths.js'
 import { isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import { deferDescription, onlyDescription, setChoices } from '../querystring.js'
 import type { Json, RestrictedRoute, Version } from './types.js'
 

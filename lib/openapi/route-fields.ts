@@ -8,11 +8,11 @@
  * selection holds, so a client can type each call exactly.
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
-import type { PathTrie } from '../schema/tree.js'
-import { CHOICES, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
+import type { PathTrie } from '../hidden-paths.js'
+import { CHOICES, COMPOSITIONS, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
 import type { Components } from './components.js'
-import { hidesPath, trieText } from '../hidden-paths.js'
-import { responseKey } from './operations.js'
+import { hidesPath, trieKey } from '../hidden-paths.js'
+import { clientSchema, restrictedResponses } from './operations.js'
 import type { Relaxation } from './relax/relaxation.js'
 import { OPERATION_KEY } from './types.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from './types.js'
@@ -70,15 +70,12 @@ function itemsOf (components: Components, schema: unknown): unknown {
   return undefined
 }
 
-// The keywords whose members describe the same value as their schema: `allOf` and the choices.
-const MEMBERS = keywordsWhere((keyword) => keyword.holds === 'schemas' && keyword.describes === 'same')
-
 /** The records array of an envelope: under `key` in its properties or in those of one of its parts. */
 function envelopeRecords (components: Components, schema: unknown, key: string, hops = 0): unknown {
   const envelope = resolved(components, schema)
   if (!isRecord(envelope) || hops > MAX_REF_HOPS) return undefined
   if (isRecord(envelope.properties) && Object.hasOwn(envelope.properties, key)) return envelope.properties[key]
-  for (const keyword of MEMBERS) {
+  for (const keyword of COMPOSITIONS) {
     if (!Array.isArray(envelope[keyword])) continue
     for (const member of envelope[keyword]) {
       const records = envelopeRecords(components, member, key, hops + 1)
@@ -93,16 +90,6 @@ function recordSchema (components: Components, schema: unknown, shape: RecordsSh
   if (shape.kind === 'array') return itemsOf(components, schema)
   if (shape.kind === 'envelope') return itemsOf(components, envelopeRecords(components, schema, String(shape.key)))
   return schema
-}
-
-/** The response schema of a status, JSON first: the one a client reads. */
-function responseSchema (operation: Json, version: Version, status: string): unknown {
-  const response = isRecord(operation.responses) ? operation.responses[status] : undefined
-  if (!isRecord(response)) return undefined
-  if (version === '2.0') return response.schema
-  if (!isRecord(response.content)) return undefined
-  const media = response.content['application/json'] ?? Object.values(response.content).find((value) => isRecord(value) && value.schema !== undefined)
-  return isRecord(media) ? media.schema : undefined
 }
 
 // The conditional keywords of JSON Schema (`if`, `then`, `else`, the dependent ones), which OpenAPI 3.0's schemas do not
@@ -134,9 +121,8 @@ export interface OperationPlace { operation: Json, method: string, path: string 
 export function prepareRouteFields (components: Components, version: Version, place: OperationPlace, route: RestrictedRoute, conditionals: boolean): ((relaxation: Relaxation, hidden: PathTrie | null) => void) | null {
   if (route.statusKey === undefined) return null
   const found: Array<{ status: string, records: Json, shape: RecordsShape }> = []
-  for (const { statusKey, shape } of [{ statusKey: route.statusKey, shape: route.shape }, ...route.otherStatuses ?? []]) {
-    const status = responseKey(statusKey, version)
-    const records = recordSchema(components, responseSchema(place.operation, version, status), shape)
+  for (const { key: status, shape, response } of restrictedResponses(place.operation, route, version)) {
+    const records = recordSchema(components, clientSchema(response, version), shape)
     if (isRecord(records)) found.push({ status, records: conditionals ? records : withoutConditionals(records), shape })
   }
   if (found.length === 0) return null
@@ -174,7 +160,7 @@ function completeRecord (components: Components, relaxation: Relaxation, records
   const target = components.nameOf(records.$ref)
   if (target !== null && Object.keys(records).length === 1) {
     if (hidden === null) return records.$ref
-    return components.twin(target, `visible ${trieText(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
+    return components.twin(target, `visible ${trieKey(hidden)}`, (original) => relaxation.relaxRecords(original, 0, hidden) as Json,
       'As this caller is sent it, complete: the record that a restricted response narrows.', 'Visible')
   }
   const schema = relaxation.relaxRecords(records, 0, hidden) as Json

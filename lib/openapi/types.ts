@@ -2,7 +2,7 @@
  * What the OpenAPI code knows of an opted-in route, and the vendor key that
  * finds its operation in a generated document.
  */
-import type { PathTrie } from '../schema/tree.js'
+import type { PathTrie } from '../hidden-paths.js'
 import type { DocumentedSets } from '../querystring.js'
 
 export type Json = Record<string, any>

@@ -8,7 +8,7 @@
  * already left out: nothing a client sends reaches it as a name.
  */
 import { InvalidSourceError, LoadFailedError } from '../errors.js'
-import type { FieldSelection } from '../view.js'
+import type { FieldSelection } from '../field-selection.js'
 
 /**
  * Where a field's value comes from:

@@ -16,7 +16,7 @@ import { References } from './references.js'
 import type { Located, RefContext } from './references.js'
 import { makeTree } from './tree.js'
 import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, SimpleType } from './tree.js'
-import { CHOICES } from './vocabulary.js'
+import { CHOICES, DEFINITIONS } from './vocabulary.js'
 
 const EMBEDDED_KEY = 'fastify-restricted-fields:route'
 
@@ -204,7 +204,7 @@ export function declaredResponse (
   }
   if (declared === null) return null
   const localDefinitions: JsonSchema = {}
-  for (const key of ['definitions', '$defs']) {
+  for (const key of DEFINITIONS) {
     if (isRecord(schema[key])) localDefinitions[key] = refs.rebaseEach(schema[key], refs.rootId)
   }
   if (refs.usesRoot && !Object.hasOwn(context.shared, refs.rootId)) {

@@ -4,15 +4,9 @@
  * writes it. The schema modules build it; the selection, projection,
  * visibility and serializer modules read it.
  */
+import type { PathTrie } from '../hidden-paths.js'
 
 export type JsonSchema = Record<string, any>
-
-/**
- * A trie of requested paths; `whole` marks a path that was named itself, not
- * only through a child. It sits here, below the projection that builds it,
- * because a field node carries one (`strip`).
- */
-export interface PathTrie { whole: boolean, children: Map<string, PathTrie> }
 
 /** One declared field. `children` is set when the field holds an object or an array of objects. */
 export interface FieldNode {

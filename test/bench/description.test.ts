@@ -1,5 +1,9 @@
 import { test } from 'tap'
-import { byVariants, declaredPathsOf, describe, fastifyPath, generate, jsonSchemaOf, routeSchemaOf, seededRandom, selectionOf } from '../../bench/description.js'
+import Fastify from 'fastify'
+import fastifyRestrictedFields from '../../lib/index.js'
+import {
+  byVariants, declareRoutes, declaredPathsOf, describe, fastifyPath, generate, jsonSchemaOf, routeSchemaOf, seededRandom, selectionOf
+} from '../../bench/description.js'
 import type { DescribedRoute } from '../../bench/description.js'
 
 test('an OpenAPI schema becomes JSON Schema: component references as name#, nullable as a type with null, OpenAPI-only keywords and unknown formats left out', async (t) => {
@@ -113,6 +117,38 @@ test('a route is declared with its operation\'s id, summary, description, tags, 
   t.strictSame(routeSchemaOf(openapi, { path: '/bare', url: '/bare', schema: response, widestUnion: 0, unionWidths: 0 }), {
     operationId: undefined, summary: undefined, description: undefined, tags: undefined, params: { type: 'object', properties: {}, required: [] }, querystring: { type: 'object', properties: {}, required: [] }, response: { 200: response }
   })
+  t.strictSame(routeSchemaOf(openapi, { path: '/repos/{owner}', url: '/repos/x', schema: response, widestUnion: 0, unionWidths: 0 }, false), {
+    operationId: 'repos/get',
+    params: { type: 'object', properties: { owner: { type: 'string' } }, required: ['owner'] },
+    querystring: { type: 'object', properties: { page: { type: 'integer' }, q: {} }, required: ['q'] },
+    response: { 200: response }
+  }, 'without words: no summary, description, tags, nor a parameter\'s description')
+})
+
+test('a description\'s routes are declared restricted, or plain where the plugin refuses one, each answering what it is given', async (t) => {
+  const json = (schema: unknown): unknown => ({ responses: { 200: { content: { 'application/json': { schema } } } } })
+  const openapi = {
+    info: { title: 'two', version: '1' },
+    components: { schemas: { user: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } } },
+    paths: { '/users/{id}': { get: json({ $ref: '#/components/schemas/user' }) }, '/motto': { get: json({ type: 'string' }) } }
+  }
+  const description = describe(openapi)
+  const app = Fastify()
+  t.teardown(async () => await app.close())
+  await app.register(fastifyRestrictedFields)
+  const answered: string[] = []
+  const restricted = declareRoutes(app, openapi, description, (route, index) => {
+    answered.push(`${index} ${route.path}`)
+    return route.path === '/motto' ? 'ok' : { id: 1, name: 'Ada' }
+  })
+  t.equal(restricted, 1)
+  t.strictSame(answered, ['0 /users/{id}', '1 /motto'])
+  const user = await app.inject('/users/1?only=name')
+  t.equal(user.statusCode, 200)
+  t.strictSame(user.json(), { name: 'Ada' })
+  const motto = await app.inject('/motto?only=name')
+  t.equal(motto.statusCode, 200)
+  t.equal(motto.body, 'ok')
 })
 
 test('allOf members that each declare the items of one array field make items holding both members\' fields', async (t) => {

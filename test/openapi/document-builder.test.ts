@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { Worker } from 'node:worker_threads'
-import type { PathTrie } from '../../lib/schema/tree.js'
+import type { PathTrie } from '../../lib/hidden-paths.js'
 import { answer } from '../../lib/openapi/document-worker.js'
 import { restrictedDocument } from '../../lib/openapi/document.js'
 import { buildDocument, DocumentBuilder, IN_THREAD_BELOW } from '../../lib/openapi/document-builder.js'

@@ -4,7 +4,7 @@ import { CLIENT_ERROR_CODES } from '../../lib/openapi/error-response.js'
 import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
 import { hiddenTrie } from '../../lib/hidden-paths.js'
-import type { PathTrie } from '../../lib/schema/tree.js'
+import type { PathTrie } from '../../lib/hidden-paths.js'
 
 const route: RestrictedRoute = {
   method: 'GET',

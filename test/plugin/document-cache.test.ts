@@ -194,3 +194,29 @@ test('when the document thread fails, documents are built on the event loop, the
   t.strictSame(builds.map(({ offThread }) => offThread), [false, false])
   t.strictSame(errors.map(({ level, msg }) => [level, msg]), [[40, "The thread that builds callers' OpenAPI documents failed; they are built on the event loop"]])
 })
+
+test('two callers hidden the same paths share one view, though one rule names a path below a field it hides whole', async (t) => {
+  const builds: Json[] = []
+  const stream = new Writable({
+    write (chunk, _encoding, done) {
+      const line = JSON.parse(String(chunk))
+      if (line.documentBuild !== undefined) builds.push(line.documentBuild)
+      done()
+    }
+  })
+  const app = Fastify({ logger: { level: 'debug', stream } })
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { info: { title: 'Repos', version: '1.0.0' } } })
+  const hidden: Record<string, string[]> = { a: ['owner', 'id'], b: ['id', 'owner.email', 'owner'] }
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => hidden[String(request.headers.authorization)] })
+  const owner = { type: 'object', properties: { name: { type: 'string' }, email: { type: 'string' } } }
+  const repo = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, owner } }
+  app.get('/repos', { restrictFields: true, schema: { response: { 200: { type: 'array', items: repo } } } }, async () => [])
+  app.get('/docs', { schema: { hide: true } }, async (request) => app.restrictedFieldsDocument(request))
+  await app.ready()
+  const a = await app.inject({ url: '/docs', headers: { authorization: 'a' } })
+  const b = await app.inject({ url: '/docs', headers: { authorization: 'b' } })
+  t.equal(a.statusCode, 200)
+  t.equal(b.body, a.body)
+  t.strictSame(builds.map(({ refused }) => refused), [false], 'one build for both')
+})

@@ -5,22 +5,29 @@
  * links, its `x-restricted-fields` key, its `only` and `defer` choices) is
  * read with the paths the route's rule hides from the caller, and the
  * document is refused at the first position that names one of them
- * (names.ts says what naming is), or at a reference it cannot follow.
+ * (naming.ts says what naming is), or at a reference it cannot follow.
  *
  * The exemption is by path, never by name: a field of the same name that the
  * caller sees elsewhere (another route, another level, a shared component
  * reached through a visible path) is read with that place's hidden paths,
- * which do not hide it. The check shares no code with the relaxer but the
- * JSON helpers and the trie, so that a blind spot of one is not the other's.
+ * which do not hide it.
+ *
+ * The check reads schemas, instances and names with code of its own (a
+ * second opinion: a blind spot of the relaxer is not the check's). It
+ * shares with the relaxer three things that read no schema, so cannot be
+ * blind to a keyword: json.ts (pointers, `isRecord`), the trie of
+ * hidden-paths.ts (built from the rule's answer, descended by name), and
+ * operations.ts's list of an operation's restricted responses, read from
+ * the route's declared statuses rather than from the document.
  */
 import { isRecord, pointerTo as at } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
-import { hidesPath, mergedTries } from '../../hidden-paths.js'
-import { restrictedStatuses } from '../operations.js'
+import type { PathTrie } from '../../hidden-paths.js'
+import { bodyTrie, hidesPath } from '../../hidden-paths.js'
+import { restrictedResponses } from '../operations.js'
 import type { Found } from '../operations.js'
 import { OPERATION_KEY } from '../types.js'
-import type { Json, RecordsShape, Version } from '../types.js'
-import { examplesMapNames, instanceNames, linkReads, namedAt } from './names.js'
+import type { Json, Version } from '../types.js'
+import { examplesMapNames, instanceNames, linkReads, namedAt } from './naming.js'
 import { SchemaWalk } from './schema-walk.js'
 import type { Finding, Position } from './schema-walk.js'
 
@@ -28,14 +35,6 @@ export type { Position } from './schema-walk.js'
 
 /** Why the last check refuses a caller's document: about which route, where, what was found, and at which kind of position. */
 export interface Refusal { place: Found, pointer: string, reason: 'hidden name' | 'unchecked reference', position: Position }
-
-/** The hidden paths as they apply to a response whose records sit as `shape` says: an envelope's records sit under its key. */
-function responseLevel (hidden: PathTrie, shape: RecordsShape): PathTrie {
-  if (shape.kind === 'object' || shape.kind === 'array') return hidden
-  const envelope: PathTrie = { whole: false, children: new Map([[String(shape.key), hidden]]) }
-  // A `fields` route finds at run time whether its records are the payload, an array, or an envelope's.
-  return shape.kind === 'envelope' ? envelope : mergedTries(hidden, envelope)
-}
 
 function first<T> (items: Iterable<T>, find: (item: T) => Finding | null): Finding | null {
   for (const item of items) {
@@ -118,10 +117,9 @@ function routeFields (walk: SchemaWalk, described: unknown, pointer: string, lev
 function routeFinding (walk: SchemaWalk, version: Version, found: Found, hidden: PathTrie): Finding | null {
   const { operation, pathItem, route } = found
   const pointer = at(at('/paths', found.path), found.method)
-  const responses = isRecord(operation.responses) ? operation.responses : {}
   const names = [route.onlyParam, route.deferParam]
-  return first(restrictedStatuses(operation, route, version), ({ key, shape }) =>
-    response(walk, responses[key], at(at(pointer, 'responses'), key), responseLevel(hidden, shape), version)) ??
+  return first(restrictedResponses(operation, route, version), ({ key, shape, response: held }) =>
+    response(walk, held, at(at(pointer, 'responses'), key), bodyTrie(hidden, shape), version)) ??
     routeFields(walk, operation[OPERATION_KEY], at(pointer, OPERATION_KEY), hidden) ??
     restrictionParameters(operation.parameters, at(pointer, 'parameters'), names, hidden) ??
     restrictionParameters(pathItem.parameters, at(at('/paths', found.path), 'parameters'), names, hidden)

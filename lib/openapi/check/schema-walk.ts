@@ -10,11 +10,13 @@
  * `enum` or a `const`, a value's `pattern`) is not read, and a level only
  * reads what is hidden at that level.
  */
-import { encodePointerToken, fragmentReadings, pointerNames } from '../../hidden-paths.js'
-import { isRecord, pointerTo as at, valueAtPointer } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import { encodePointerToken, fragmentReadings, isRecord, pointerNames, pointerTo as at, valueAtPointer } from '../../json.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import type { Json, Version } from '../types.js'
-import { EVERY_NAME, examplesMapNames, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternNames, schemaPointerNames, segmentsInSchema, unknownContentNames } from './names.js'
+import {
+  EVERY_NAME, examplesMapNames, instanceNames, levelBelow, namedAt, namesOf, nothingBelow, patternCouldName, schemaPointerNames,
+  segmentsInSchema, unknownContentNames
+} from './naming.js'
 
 /** The kind of position where a hidden path was named, for the log. */
 export type Position = 'property' | 'name list' | 'instance key' | 'property names' | 'pattern' | 'dependency' | 'discriminator' |
@@ -283,7 +285,7 @@ export class SchemaWalk {
     return first(Object.entries(value), ([pattern, property]) => {
       if (level === EVERY_NAME) return { pointer: at(pointer, pattern), position: 'pattern' }
       return first(level.children, ([name, below]) => {
-        if (!patternNames(pattern, name)) return null
+        if (!patternCouldName(pattern, name)) return null
         return below.whole ? { pointer: at(pointer, pattern), position: 'pattern' } : this.schema(property, at(pointer, pattern), below)
       })
     })
@@ -301,7 +303,7 @@ export class SchemaWalk {
     seen.add(value)
     return Object.entries(value).some(([key, member]) => {
       if ((key === 'description' || key === 'title') && typeof member === 'string') return false
-      if (key === 'pattern' && typeof member === 'string') return level === EVERY_NAME || [...level.children].some(([name, below]) => below.whole && patternNames(member, name))
+      if (key === 'pattern' && typeof member === 'string') return level === EVERY_NAME || [...level.children].some(([name, below]) => below.whole && patternCouldName(member, name))
       if (!REFERENCES.has(key) || typeof member !== 'string' || member === '#') return this.#namesIn(member, level, seen)
       const target = this.#target(member)
       return target === undefined || this.#namesIn(target.value, level, seen)

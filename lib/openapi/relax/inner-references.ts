@@ -11,11 +11,10 @@
  * component of its own is relaxed like any other, with the hidden paths of
  * each place that refers to it, and names nothing but its container.
  */
-import { pointerNames } from '../../hidden-paths.js'
-import { isRecord, valueAtPointer } from '../../json.js'
+import { isRecord, pointerNames, valueAtPointer } from '../../json.js'
 import { walkSchema } from '../../schema/vocabulary.js'
 import type { Components } from '../components.js'
-import { restrictedStatuses } from '../operations.js'
+import { restrictedResponses, schemaHolders } from '../operations.js'
 import type { Found } from '../operations.js'
 import type { Json, Version } from '../types.js'
 
@@ -100,12 +99,8 @@ export function liftInnerReferences (document: Json, components: Components, ver
   const references = new InnerReferences(document, components)
   for (const name of Object.keys(components.schemas)) references.lift(components.schemas[name], name)
   for (const { operation, route } of found) {
-    if (!isRecord(operation.responses)) continue
-    for (const { key } of restrictedStatuses(operation, route, version)) {
-      const response = operation.responses[key]
-      if (!isRecord(response)) continue
-      if (version === '2.0') references.lift(response.schema, null)
-      else if (isRecord(response.content)) for (const media of Object.values(response.content)) if (isRecord(media)) references.lift(media.schema, null)
+    for (const { response } of restrictedResponses(operation, route, version)) {
+      for (const holder of schemaHolders(response, version)) references.lift(holder.schema, null)
     }
   }
   references.liftMade()

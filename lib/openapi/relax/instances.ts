@@ -5,7 +5,7 @@
  * whole that a schema of undeclared names may hold.
  */
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { keywordOf } from '../../schema/vocabulary.js'
 import type { Holds, Keyword } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'

@@ -13,7 +13,7 @@
  */
 import { hiddenWhole, wholeNames } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { COMPOSITIONS, TESTS, keywordOf } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
 import type { Json } from '../types.js'

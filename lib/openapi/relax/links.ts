@@ -6,10 +6,9 @@
  * that path.
  */
 import { bodyTrie, pointerReachesHidden } from '../../hidden-paths.js'
-import type { RecordsPlace } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
-import type { Json } from '../types.js'
+import type { PathTrie } from '../../hidden-paths.js'
+import type { Json, RecordsShape } from '../types.js'
 
 // A body's JSON pointer ends where a runtime expression embedded in a string does: at a brace, a space or a quote.
 const BODY_POINTER = /\$response\.body#((?:\/[^\s{}"]*)?)/g
@@ -30,7 +29,7 @@ function readsPathOf (link: unknown, body: PathTrie): boolean {
  * Leaves out of a response, whose records sit at `place`, the links that
  * read a hidden path of its body, in place; `links` goes when none is left.
  */
-export function relaxLinks (response: Json, place: RecordsPlace, hidden: PathTrie): void {
+export function relaxLinks (response: Json, place: RecordsShape, hidden: PathTrie): void {
   if (!isRecord(response.links)) return
   const body = bodyTrie(hidden, place)
   const kept = Object.fromEntries(Object.entries(response.links).filter(([, link]) => !readsPathOf(link, body)))

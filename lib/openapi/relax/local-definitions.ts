@@ -8,18 +8,22 @@
  * it would be served whole, and a `$ref` read from the document's root would
  * name nothing.
  */
-import { encodePointerToken } from '../../hidden-paths.js'
-import { isRecord } from '../../json.js'
+import { encodePointerToken, isRecord } from '../../json.js'
 import { DEFINITIONS, heldSchemas } from '../../schema/vocabulary.js'
 import type { Components } from '../components.js'
-import { restrictedStatuses } from '../operations.js'
+import { restrictedResponses, schemaHolders } from '../operations.js'
 import type { Found } from '../operations.js'
 import type { Version } from '../types.js'
 
 /** For each schema that holds definitions, the prefix of a `$ref` to one (`#/$defs/inner`) and the component it now is. */
 type Scope = ReadonlyMap<string, string>
 
-/** Lifts the definitions held in `schema` and below it, changing it in place. */
+/**
+ * Lifts the definitions held in `schema` and below it, changing it in place.
+ * By hand, not the vocabulary's walk: a schema's `$ref`s are read with the
+ * scopes of the schemas around it, and a lifted definition, no longer held,
+ * with those of the schema that held it.
+ */
 function lift (schema: unknown, components: Components, scopes: readonly Scope[]): void {
   if (!isRecord(schema)) return
   let here = scopes
@@ -64,12 +68,8 @@ function rewritten (ref: string, scopes: readonly Scope[]): string {
 export function liftLocalDefinitions (components: Components, version: Version, found: readonly Found[]): void {
   for (const name of Object.keys(components.schemas)) lift(components.schemas[name], components, [])
   for (const { operation, route } of found) {
-    if (!isRecord(operation.responses)) continue
-    for (const { key } of restrictedStatuses(operation, route, version)) {
-      const response = operation.responses[key]
-      if (!isRecord(response)) continue
-      if (version === '2.0') lift(response.schema, components, [])
-      else if (isRecord(response.content)) for (const media of Object.values(response.content)) if (isRecord(media)) lift(media.schema, components, [])
+    for (const { response } of restrictedResponses(operation, route, version)) {
+      for (const holder of schemaHolders(response, version)) lift(holder.schema, components, [])
     }
   }
 }

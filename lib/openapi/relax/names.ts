@@ -8,7 +8,7 @@
  */
 import { hiddenWhole, mergedTries as merged, wholeNames } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { heldSchemas, keywordOf, patternMatches } from '../../schema/vocabulary.js'
 import { holdsHidden } from '../../visibility.js'
 import { isExtension, namesNothing } from './instances.js'
@@ -59,6 +59,7 @@ export function undeclaredBelow (level: Record<string, unknown>, hidden: PathTri
 export function spellsWholeName (names: unknown, hidden: PathTrie, resolve: Resolve): boolean {
   const hiddenNames = wholeNames(hidden)
   const seen = new Set<unknown>()
+  // By hand, not the vocabulary's walk: it stops at the first name found, and reads what keywords of no dialect hold.
   const visit = (schema: unknown): boolean => {
     if (!isRecord(schema) || seen.has(schema)) return false
     seen.add(schema)
@@ -99,6 +100,7 @@ export function spellsWholeName (names: unknown, hidden: PathTrie, resolve: Reso
 export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve): boolean {
   // The schemas reached through references, each with the hidden paths it was read with.
   const seen = new Map<unknown, Set<PathTrie>>()
+  // By hand, not the vocabulary's walk, which visits a schema once: here one is read with the hidden paths of each place it is met at.
   const visit = (schema: unknown, hidden: PathTrie): boolean => {
     if (!isRecord(schema) || hidden.children.size === 0) return false
     return Object.entries(schema).some(([keyword, value]) => namesInKeyword(keyword, value, schema, hidden) || heldSchemas(keyword, value).some((held) => {

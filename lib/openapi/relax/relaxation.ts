@@ -5,10 +5,10 @@
  * declared. A named schema (`$ref`) gets a relaxed twin instead of being
  * changed, so routes that are not restricted keep the original.
  */
-import { bodyTrie, trieText } from '../../hidden-paths.js'
+import { bodyTrie, trieKey } from '../../hidden-paths.js'
 import { MAX_REF_HOPS, isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
-import { COMPOSITIONS, CONDITIONALS, REQUIRING, TESTS, heldSchemas, holdsInstances } from '../../schema/vocabulary.js'
+import type { PathTrie } from '../../hidden-paths.js'
+import { COMPOSITIONS, CONDITIONALS, REQUIRING, SKIP, TESTS, heldSchemas, holdsInstances, walkSchema } from '../../schema/vocabulary.js'
 import type { Describes } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
 import type { Components } from '../components.js'
@@ -34,17 +34,15 @@ const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 function changingComponents (components: Components): Set<string> {
   const changing = new Set<string>()
   const refersTo = new Map<string, Set<string>>()
-  const visit = (schema: unknown, owner: string): void => {
-    if (!isRecord(schema)) return
-    const target = components.nameOf(schema.$ref)
-    if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
-    if (Object.keys(schema).some((keyword) => REQUIRING.has(keyword))) changing.add(owner)
-    // Where fields sit: the level itself, its items, and the values of its names; not a definition (reached through a `$ref`), nor a name.
-    for (const [keyword, value] of Object.entries(schema)) {
-      for (const held of heldSchemas(keyword, value)) if (FIELDS_AT.includes(held.describes)) visit(held.schema, owner)
-    }
+  for (const [owner, root] of Object.entries(components.schemas)) {
+    walkSchema(root, ({ schema, describes }) => {
+      // Where fields sit: the level itself, its items, the values of its names; not a definition (reached by `$ref`), nor a name.
+      if (!FIELDS_AT.includes(describes)) return SKIP
+      const target = components.nameOf(schema.$ref)
+      if (target !== null) refersTo.set(target, (refersTo.get(target) ?? new Set()).add(owner))
+      if (Object.keys(schema).some((keyword) => REQUIRING.has(keyword))) changing.add(owner)
+    })
   }
-  for (const [name, schema] of Object.entries(components.schemas)) visit(schema, name)
   const queue = [...changing]
   while (queue.length > 0) {
     for (const owner of refersTo.get(queue.pop() as string) ?? []) {
@@ -179,9 +177,9 @@ export class Relaxation {
         'As restricted responses send it: any field may be left out.')
     }
     return relaxing
-      ? this.#components.twin(target, `records ${trieText(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
+      ? this.#components.twin(target, `records ${trieKey(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
         'As restricted responses send it to this caller: any field may be left out.')
-      : this.#components.twin(target, `hidden ${trieText(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+      : this.#components.twin(target, `hidden ${trieKey(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
         'As this caller is sent it.')
   }
 
@@ -193,7 +191,7 @@ export class Relaxation {
     if (target !== null) {
       const relaxed = this.relaxEnvelope(this.#components.schemas[target], key, depth, hidden, hops + 1)
       if (relaxed === this.#components.schemas[target]) return schema
-      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : trieText(hidden)}`, () => relaxed as Json,
+      const ref = this.#components.twin(target, `envelope ${key} ${depth} ${hidden === null ? '' : trieKey(hidden)}`, () => relaxed as Json,
         `As restricted responses send it: any field of the records in \`${key}\` may be left out.`)
       return { ...schema, $ref: ref }
     }

@@ -5,10 +5,10 @@
  */
 import { bodyTrie } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { stripHidden } from '../../visibility.js'
 import { shapeNote, withNote } from '../notes.js'
-import { restrictedStatuses } from '../operations.js'
+import { restrictedResponses, schemaHolders } from '../operations.js'
 import type { Json, RecordsShape, RestrictedRoute, Version } from '../types.js'
 import { relaxLinks } from './links.js'
 import type { Relaxation } from './relaxation.js'
@@ -31,23 +31,15 @@ function stripExamples (holder: Json, version: Version, shape: RecordsShape, hid
 
 /** Relaxes the restricted 2xx responses of an operation and notes what the parameters do to them. */
 export function relaxSuccess (relaxation: Relaxation, version: Version, operation: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
-  if (!isRecord(operation.responses)) return
   const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
     ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
     : relaxation.relaxRecords(schema, route.maxDepth, hidden)
-  for (const { key, shape } of restrictedStatuses(operation, route, version)) {
-    const response = operation.responses[key]
+  for (const { shape, response } of restrictedResponses(operation, route, version)) {
     if (!isRecord(response)) continue
-    if (version === '2.0') {
-      if (response.schema !== undefined) response.schema = relax(response.schema, shape)
-      if (hidden !== null) stripExamples(response, version, shape, hidden)
-    } else {
-      if (hidden !== null) relaxLinks(response, shape, hidden)
-      for (const media of Object.values(isRecord(response.content) ? response.content : {})) {
-        if (!isRecord(media)) continue
-        if (media.schema !== undefined) media.schema = relax(media.schema, shape)
-        if (hidden !== null) stripExamples(media, version, shape, hidden)
-      }
+    if (hidden !== null && version === '3') relaxLinks(response, shape, hidden)
+    for (const holder of schemaHolders(response, version)) {
+      if (holder.schema !== undefined) holder.schema = relax(holder.schema, shape)
+      if (hidden !== null) stripExamples(holder, version, shape, hidden)
     }
     response.description = withNote(response.description, shapeNote(route, shape))
   }

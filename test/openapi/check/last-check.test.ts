@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { lastCheck } from '../../../lib/openapi/check/last-check.js'
 import type { Found } from '../../../lib/openapi/operations.js'
-import type { PathTrie } from '../../../lib/schema/tree.js'
+import type { PathTrie } from '../../../lib/hidden-paths.js'
 import { OPERATION_KEY } from '../../../lib/openapi/types.js'
 import type { Json, RestrictedRoute, Version } from '../../../lib/openapi/types.js'
 import { hiddenTrie } from '../../../lib/hidden-paths.js'

@@ -3,7 +3,7 @@ import { hiddenTrie } from '../../../lib/hidden-paths.js'
 import { LEAVE_OUT, relaxedKeyword, relaxedPatterns } from '../../../lib/openapi/relax/keywords.js'
 import type { LevelMaps } from '../../../lib/openapi/relax/keywords.js'
 import type { Json } from '../../../lib/openapi/types.js'
-import type { PathTrie } from '../../../lib/schema/tree.js'
+import type { PathTrie } from '../../../lib/hidden-paths.js'
 
 const hidden = hiddenTrie(['ssn', 'owner.ssn'])
 /** Maps that mark what they were given, so that a row shows which map a keyword used. */

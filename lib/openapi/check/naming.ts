@@ -7,10 +7,9 @@
  * predicate reads one level of a trie of hidden paths: a name is hidden
  * only at the path the rule hides, so the same name elsewhere is no leak.
  */
-import { fragmentReadings, mergedTries } from '../../hidden-paths.js'
+import { hiddenWhole, hidesPath, mergedTries, pointerReachesHidden } from '../../hidden-paths.js'
+import type { PathTrie } from '../../hidden-paths.js'
 import { isRecord } from '../../json.js'
-import type { PathTrie } from '../../schema/tree.js'
-import { holdsHidden } from '../../visibility.js'
 
 /**
  * The level below a field hidden whole, read from a schema that describes
@@ -27,7 +26,7 @@ export function nothingBelow (level: PathTrie): boolean {
 
 /** Whether `name` is a field hidden whole at this level. */
 export function namedAt (level: PathTrie, name: unknown): boolean {
-  return typeof name === 'string' && (level === EVERY_NAME || level.children.get(name)?.whole === true)
+  return typeof name === 'string' && (level === EVERY_NAME || hiddenWhole(level, name))
 }
 
 /** The level below `name`, or undefined when nothing is hidden below it. */
@@ -43,12 +42,16 @@ export function namesOf (level: PathTrie, declared: Iterable<string>): string[] 
 /**
  * Whether an instance (a `default`, an `example`, an item of `enum` or
  * `examples`) holds a hidden path as a key, at any item of an array. A string
- * is a value, whatever it spells.
+ * is a value, whatever it spells. Read from the instance's keys, not from the
+ * trie as the relaxer's strip reads it, so that the two readings differ.
  */
 export function instanceNames (value: unknown, level: PathTrie): boolean {
-  if (level !== EVERY_NAME) return holdsHidden(value, level)
   if (Array.isArray(value)) return value.some((item) => instanceNames(item, level))
-  return isRecord(value) && Object.keys(value).length > 0
+  return isRecord(value) && Object.keys(value).some((key) => {
+    if (namedAt(level, key)) return true
+    const below = levelBelow(level, key)
+    return below !== undefined && instanceNames(value[key], below)
+  })
 }
 
 // The fields of an OpenAPI Example Object.
@@ -75,7 +78,7 @@ export function examplesMapNames (value: unknown, level: PathTrie): boolean {
  * field hidden whole, any key.
  */
 export function unknownContentNames (value: unknown, level: PathTrie): boolean {
-  if (typeof value === 'string') return level !== EVERY_NAME && pathReaches(value.split('.'), level, false)
+  if (typeof value === 'string') return level !== EVERY_NAME && hidesPath(level, value)
   if (value === null || typeof value !== 'object') return false
   if (Array.isArray(value)) return value.some((item) => unknownContentNames(item, level))
   return Object.entries(value).some(([key, member]) => {
@@ -93,7 +96,7 @@ export function unknownContentNames (value: unknown, level: PathTrie): boolean {
  * compiles in neither form cannot be shown to leave any name out: it names
  * every name, as the vocabulary's reading of patterns holds too.
  */
-export function patternNames (pattern: string, name: string): boolean {
+export function patternCouldName (pattern: string, name: string): boolean {
   if (pattern.includes(name)) return true
   let compiled = false
   for (const flags of ['u', '']) {
@@ -103,25 +106,6 @@ export function patternNames (pattern: string, name: string): boolean {
     } catch {}
   }
   return !compiled
-}
-
-/**
- * Whether a path of names reaches a path hidden at this level. With
- * `indexes`, a token of digits or `-` that the level does not hide is an
- * array's index, and is passed through (a pointer into a body: `/owner/0/ssn`).
- */
-export function pathReaches (tokens: readonly string[], level: PathTrie, indexes: boolean): boolean {
-  let here = level
-  for (const token of tokens) {
-    const below = here.children.get(token)
-    if (below === undefined) {
-      if (indexes && /^(?:\d+|-)$/.test(token)) continue
-      return false
-    }
-    if (below.whole) return true
-    here = below
-  }
-  return false
 }
 
 // A runtime expression that reads the response body at a pointer, alone or inside a string (`{$response.body#/id}`).
@@ -135,7 +119,7 @@ const BODY_EXPRESSION = /\$response\.body#([^{}\s]*)/g
  */
 export function linkReads (value: unknown, level: PathTrie): boolean {
   if (typeof value === 'string') {
-    return [...value.matchAll(BODY_EXPRESSION)].some(([, fragment]) => fragmentReadings(fragment).some((tokens) => pathReaches(tokens, level, true)))
+    return [...value.matchAll(BODY_EXPRESSION)].some(([, fragment]) => pointerReachesHidden(fragment, level))
   }
   if (value === null || typeof value !== 'object') return false
   return Object.values(value).some((member) => linkReads(member, level))
@@ -168,7 +152,7 @@ export function schemaPointerNames (names: readonly string[], level: PathTrie): 
     const name = names[++index]
     if (keyword === 'patternProperties') {
       if (here === EVERY_NAME) return true
-      const matched = [...here.children].filter(([hidden]) => patternNames(name, hidden)).map(([, below]) => below)
+      const matched = [...here.children].filter(([hidden]) => patternCouldName(name, hidden)).map(([, below]) => below)
       if (matched.length === 0) return false
       if (matched.some((below) => below.whole)) return true
       here = matched.reduce(mergedTries)

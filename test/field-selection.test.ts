@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { parseSelection } from '../lib/selection.js'
-import { NOT_RESTRICTED, selectionView, unrestrictedView } from '../lib/view.js'
+import { NOT_RESTRICTED, selectedFields, allDeclaredFields } from '../lib/field-selection.js'
 import { rulesWith, treeOf, userSchema } from './fixtures.js'
 
 const tree = treeOf(userSchema)
@@ -12,19 +12,19 @@ const cases: Array<{ query: Record<string, string>, fields: string[], paths: str
   { query: { only: '' }, fields: [], paths: [] }
 ]
 
-test('selectionView lists the fields and paths the response will contain', async (t) => {
+test('selectedFields lists the fields and paths the response will contain', async (t) => {
   for (const { query, fields, paths } of cases) {
-    const view = selectionView(parseSelection(query, tree, rulesWith())!.projection)
+    const view = selectedFields(parseSelection(query, tree, rulesWith())!.projection)
     t.strictSame([view.restricted, view.fields, view.paths], [true, fields, paths], JSON.stringify(query))
     t.strictSame(paths.map((path) => view.has(path)), paths.map(() => true))
   }
-  const view = selectionView(parseSelection({ only: 'id' }, tree, rulesWith())!.projection)
+  const view = selectedFields(parseSelection({ only: 'id' }, tree, rulesWith())!.projection)
   t.strictSame([view.has('name'), view.has('id.x'), view.has('__proto__')], [false, false, false])
   t.ok(Object.isFrozen(view) && Object.isFrozen(view.fields) && Object.isFrozen(view.paths))
 })
 
-test('unrestrictedView lists every declared field; NOT_RESTRICTED declares none and restricts nothing', async (t) => {
-  const view = unrestrictedView(tree)
+test('allDeclaredFields lists every declared field; NOT_RESTRICTED declares none and restricts nothing', async (t) => {
+  const view = allDeclaredFields(tree)
   t.strictSame([view.restricted, view.fields, view.has('profile.city'), view.has('password')],
     [false, ['id', 'name', 'email', 'role', 'profile', 'tags'], true, false])
   t.strictSame([NOT_RESTRICTED.restricted, NOT_RESTRICTED.fields, NOT_RESTRICTED.paths, NOT_RESTRICTED.has('anything')], [false, [], [], true])

@@ -29,7 +29,7 @@ function projectedPaths (projection: Projection, prefix: string, into: string[])
   }
 }
 
-function makeView (restricted: boolean, fields: string[], paths: string[]): FieldSelection {
+function fieldSelection (restricted: boolean, fields: string[], paths: string[]): FieldSelection {
   const known = new Set(paths)
   return Object.freeze({
     restricted,
@@ -39,27 +39,27 @@ function makeView (restricted: boolean, fields: string[], paths: string[]): Fiel
   })
 }
 
-/** Views by projection, built on first read: most handlers never ask, and a remembered selection keeps its projection. */
-const views = new WeakMap<Projection, FieldSelection>()
+/** Field selections by projection, built on first read: most handlers never ask, and a remembered selection keeps its projection. */
+const selections = new WeakMap<Projection, FieldSelection>()
 
-/** The view of a selection's projection. */
-export function selectionView (projection: Projection): FieldSelection {
-  let view = views.get(projection)
-  if (view === undefined) {
+/** What a selection's projection keeps, as a handler reads it. */
+export function selectedFields (projection: Projection): FieldSelection {
+  let selection = selections.get(projection)
+  if (selection === undefined) {
     const paths: string[] = []
     projectedPaths(projection, '', paths)
-    view = makeView(true, projection.map(({ node }) => node.name), paths)
-    views.set(projection, view)
+    selection = fieldSelection(true, projection.map(({ node }) => node.name), paths)
+    selections.set(projection, selection)
   }
-  return view
+  return selection
 }
 
-/** The view of a request without restriction parameters: every declared field. */
-export function unrestrictedView (tree: FieldTree): FieldSelection {
-  return makeView(false, tree.nodes.map((node) => node.name), declaredPaths(tree))
+/** What a request without restriction parameters keeps: every declared field. */
+export function allDeclaredFields (tree: FieldTree): FieldSelection {
+  return fieldSelection(false, tree.nodes.map((node) => node.name), declaredPaths(tree))
 }
 
-/** The view on routes that are not opted in: nothing is restricted, no field is declared. */
+/** What routes that are not opted in keep: nothing is restricted, no field is declared. */
 export const NOT_RESTRICTED: FieldSelection = Object.freeze({
   restricted: false,
   fields: Object.freeze([]),
