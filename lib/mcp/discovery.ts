@@ -26,7 +26,7 @@ export const CALL_TOOL = 'call_operation'
 const MAX_FOUND = 50
 const FOUND = 10
 /** The longest description of an operation that `describe_operation` repeats; the rest is cut. */
-const MAX_DESCRIPTION = 400
+const MAX_DESCRIPTION = 300
 const MAX_PARAMETER_DESCRIPTION = 160
 /** The operations of one page of an area: at most about 70 tokens a line, a page stays within 1,500 tokens. */
 const AREA_PAGE = 20
@@ -197,7 +197,7 @@ export class DiscoveryView {
       }
       const lines = [...this.byArea].map(([name, members]) => `${name} (${members.length})${described.get(name) ? `: ${described.get(name)}` : ''}`)
       if (lines.length === 0) return 'No operations.'
-      return [`${lines.length} areas; ${BROWSE_TOOL} with an area lists its operations:`, ...lines].join('\n')
+      return [`Areas: ${lines.length}; ${BROWSE_TOOL} with an area lists its operations:`, ...lines].join('\n')
     }
     const members = this.byArea.get(area)
     // A hidden area and an unknown one get the same words, which do not repeat the name.
@@ -206,7 +206,7 @@ export class DiscoveryView {
     const at = Math.min(Math.max(1, Math.floor(page)), pages)
     const lines = members.slice((at - 1) * AREA_PAGE, at * AREA_PAGE).map((operation) => operationLine(operation, area))
     return [
-      `${area}, page ${at} of ${pages} (${members.length} operations):`,
+      `${area} (${members.length}), page ${at} of ${pages}:`,
       ...lines,
       ...at < pages ? [`More: page ${at + 1}.`] : []
     ].join('\n')

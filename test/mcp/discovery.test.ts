@@ -88,7 +88,7 @@ test('a description says what the operation takes, its top-level fields marked w
     ['issues_list-for-repo', 'secret', 'No fields are nested under that field in issues_list-for-repo; describe_operation without fields lists the top level.'],
     ['issues_get', undefined, 'issues_get: GET /repos/{owner}/{repo}/issues/{number}\nGet an issue\nWithout only: every field.\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.'],
     ['users_get-by-username', '', 'users_get-by-username: GET /users/{username}\nGet a user\nArguments: none.\nFields: not selectable; the whole reply is sent.'],
-    ['meta_root', undefined, `meta_root: GET /meta\n${'x'.repeat(200)}. ${'y'.repeat(197)}…\nWithout only: every field.\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.`],
+    ['meta_root', undefined, `meta_root: GET /meta\n${'x'.repeat(200)}. ${'y'.repeat(97)}…\nWithout only: every field.\nArguments:\n- only, defer (query): lists of field names, to keep and to leave out\nFields: none.`],
     ['get_plain', undefined, 'get_plain: GET /plain\nArguments:\n- q (query): {}\nFields: not selectable; the whole reply is sent.'],
     ['nothing', undefined, null]
   ]
@@ -101,7 +101,7 @@ test('a description says what the operation takes, its top-level fields marked w
 
 test('the areas are the first tags, or else the first fixed segment of the path; each lists its count and a line of its tag\'s description', async (t) => {
   t.equal(view.browse(undefined), [
-    '4 areas; list_operations with an area lists its operations:',
+    'Areas: 4; list_operations with an area lists its operations:',
     'issues (2): Issues and pull requests.',
     'users (1)',
     'plain (1)',
@@ -109,11 +109,11 @@ test('the areas are the first tags, or else the first fixed segment of the path;
   ].join('\n'))
   const cases: Array<[string, number | undefined, string]> = [
     ['issues', undefined, [
-      'issues, page 1 of 1 (2 operations):',
+      'issues (2), page 1 of 1:',
       'issues_list-for-repo: /repos/{owner}/{repo}/issues (List repository issues) [issues]',
       'issues_get: /repos/{owner}/{repo}/issues/{number} (Get an issue) [issues]'
     ].join('\n')],
-    ['users', 7, 'users, page 1 of 1 (1 operations):\nusers_get-by-username: /users/{username} (Get a user) [users]'],
+    ['users', 7, 'users (1), page 1 of 1:\nusers_get-by-username: /users/{username} (Get a user) [users]'],
     ['secrets', 1, 'No such area; list_operations without an area lists them.'],
     ['Issues', 1, 'No such area; list_operations without an area lists them.']
   ]
@@ -125,17 +125,17 @@ test('an area\'s operations come a page of 20 at a time, the last page saying no
   const paths = Object.fromEntries(Array.from({ length: 41 }, (_, index) => [`/items/${index}`, { get: { operationId: `item${index}`, tags: [' ', 'items', 'other'] } }]))
   const items = new DiscoveryView({ openapi: '3.1.0', paths, tags: [{ name: 'items' }] }, () => true)
   const lines = (from: number, to: number): string[] => Array.from({ length: to - from }, (_, index) => `item${from + index}: /items/${from + index} [items]`)
-  t.equal(items.browse(undefined), '1 areas; list_operations with an area lists its operations:\nitems (41)')
+  t.equal(items.browse(undefined), 'Areas: 1; list_operations with an area lists its operations:\nitems (41)')
   const cases: Array<[number | undefined, string[]]> = [
-    [undefined, ['items, page 1 of 3 (41 operations):', ...lines(0, 20), 'More: page 2.']],
-    [2.5, ['items, page 2 of 3 (41 operations):', ...lines(20, 40), 'More: page 3.']],
-    [3, ['items, page 3 of 3 (41 operations):', ...lines(40, 41)]],
-    [99, ['items, page 3 of 3 (41 operations):', ...lines(40, 41)]],
-    [-1, ['items, page 1 of 3 (41 operations):', ...lines(0, 20), 'More: page 2.']]
+    [undefined, ['items (41), page 1 of 3:', ...lines(0, 20), 'More: page 2.']],
+    [2.5, ['items (41), page 2 of 3:', ...lines(20, 40), 'More: page 3.']],
+    [3, ['items (41), page 3 of 3:', ...lines(40, 41)]],
+    [99, ['items (41), page 3 of 3:', ...lines(40, 41)]],
+    [-1, ['items (41), page 1 of 3:', ...lines(0, 20), 'More: page 2.']]
   ]
   for (const [page, expected] of cases) t.equal(items.browse('items', page), expected.join('\n'), String(page))
   const root = new DiscoveryView({ openapi: '3.1.0', paths: { '/': { get: { operationId: 'root' } }, '/{id}': { get: { operationId: 'byId', tags: 'x' } } } }, () => true)
-  t.equal(root.browse(undefined), '1 areas; list_operations with an area lists its operations:\n/ (2)', 'a path without a fixed segment is in /')
+  t.equal(root.browse(undefined), 'Areas: 1; list_operations with an area lists its operations:\n/ (2)', 'a path without a fixed segment is in /')
 })
 
 test('the discovery mode\'s four tools cost fewer than 600 tokens, whatever the API', async (t) => {

@@ -46,6 +46,7 @@ test('no search result, description or field list of the discovery mode names a 
       const texts = [JSON.stringify((await client.listTools()).tools)]
       for (const [name, args] of [
         ['find_operations', { query: words }],
+        ['list_operations', {}],
         ['describe_operation', { operation }],
         ['describe_operation', { operation, fields }],
         ['describe_operation', { operation, fields: 'zquser' }],
