@@ -51,8 +51,6 @@ async function text (name: string, args: Record<string, unknown>): Promise<strin
   return result.content[0].text
 }
 
-console.log(await text('find_operations', { query: 'list issues of a repository' }))
-console.log(await text('describe_operation', { operation: 'issues_list-for-repo' }))
 const answers: Array<{ call: string, tokens: number }> = []
 async function browse (args: Record<string, unknown>): Promise<string> {
   const answer = await text(BROWSE_TOOL, args)

@@ -36,7 +36,7 @@ test('MCP_MODE chooses how the MCP endpoint offers the routes', async (t) => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
     })
-    return (await response.json()).result.tools.map((tool: { name: string }) => tool.name)
+    return ((await response.json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)
   }
   t.strictSame(await listed({ MCP_MODE: 'discovery' }), ['find_operations', 'list_operations', 'describe_operation', 'call_operation'])
   t.strictSame(await listed({ MCP_MODE: '' }), ['listUsers', 'getUser'])

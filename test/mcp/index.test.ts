@@ -324,7 +324,7 @@ test('a server listening beyond loopback takes no origin for its loopback Host, 
   t.equal(await injected('evil.example', 'http://evil.example'), 403, 'inject: a foreign origin')
   await app.listen({ port: 0, host: '0.0.0.0' })
   t.teardown(() => app.close())
-  const port = (app.addresses()[0]).port
+  const { port } = app.server.address() as { port: number }
   t.strictSame(await initializeAs(`http://127.0.0.1:${port}`, `127.0.0.1:${port}`, `http://127.0.0.1:${port}`), REFUSED)
   t.equal((await initializeAs(`http://127.0.0.1:${port}`, `127.0.0.1:${port}`, undefined)).status, 200, 'without an Origin')
 })
