@@ -18,7 +18,7 @@ export interface ServerEnvironment {
   PUBLIC_URL?: string
   /** Which proxies' X-Forwarded-* headers to believe, as Fastify's trustProxy: `true`, a number of hops, or addresses. Unset: none. */
   TRUST_PROXY?: string
-  /** How the MCP endpoint offers the routes: `routes` (a tool each) or `discovery` (tools that find and call them). Unset: by their number. */
+  /** How the MCP endpoint offers the routes: `routes` (a tool each) or `discovery` (tools that find them). Unset: by their number. */
   MCP_MODE?: string
 }
 

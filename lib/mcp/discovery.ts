@@ -113,7 +113,8 @@ function cut (text: string, length: number): string {
  * path (`/users/{id}` is in `users`), so that every operation is in one.
  */
 export function areaOf ({ path, operation }: DocumentOperation): string {
-  const tag = Array.isArray(operation.tags) ? operation.tags.find((candidate: unknown) => typeof candidate === 'string' && candidate.trim() !== '') : undefined
+  const tags: unknown[] = Array.isArray(operation.tags) ? operation.tags : []
+  const tag = tags.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '')
   if (tag !== undefined) return cut(tag, 60)
   return path.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? '/'
 }
@@ -132,7 +133,8 @@ export function operationLine (operation: DocumentOperation, area: string): stri
 function argumentLine (name: string, where: string, required: boolean, shape: Json, description: string): string {
   const typeOnly = Object.keys(shape).length === 1 && typeof shape.type === 'string'
   const about = [...typeOnly ? [] : [JSON.stringify(shape)], ...description === '' ? [] : [cut(description, MAX_PARAMETER_DESCRIPTION)]]
-  return `- ${name} (${typeOnly ? `${shape.type as string}, ` : ''}${where}${required ? ', required' : ''})${about.length === 0 ? '' : `: ${about.join(' ')}`}`
+  const place = `${typeOnly ? `${shape.type as string}, ` : ''}${where}${required ? ', required' : ''}`
+  return `- ${name} (${place})${about.length === 0 ? '' : `: ${about.join(' ')}`}`
 }
 
 /** The field names of a field list, and the names that have nested ones. */
@@ -193,9 +195,13 @@ export class DiscoveryView {
     if (area === undefined) {
       const described = new Map<string, string>()
       for (const tag of Array.isArray(this.document.tags) ? this.document.tags : []) {
-        if (isRecord(tag) && typeof tag.name === 'string' && !described.has(tag.name)) described.set(tag.name, cut(textOf(tag.description).split('\n', 1)[0], MAX_AREA_DESCRIPTION))
+        if (!isRecord(tag) || typeof tag.name !== 'string' || described.has(tag.name)) continue
+        described.set(tag.name, cut(textOf(tag.description).split('\n', 1)[0], MAX_AREA_DESCRIPTION))
       }
-      const lines = [...this.byArea].map(([name, members]) => `${name} (${members.length})${described.get(name) ? `: ${described.get(name)}` : ''}`)
+      const lines = [...this.byArea].map(([name, members]) => {
+        const about = described.get(name) ?? ''
+        return `${name} (${members.length})${about === '' ? '' : `: ${about}`}`
+      })
       if (lines.length === 0) return 'No operations.'
       return [`Areas: ${lines.length}; ${BROWSE_TOOL} with an area lists its operations:`, ...lines].join('\n')
     }

@@ -62,25 +62,33 @@ const MODES = ['routes', 'discovery']
 
 function positiveInteger (value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback
-  if (!Number.isSafeInteger(value) || (value as number) < 1) throw new InvalidOptionError(`The ${name} option should be a positive integer, instead got ${String(value)}`)
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new InvalidOptionError(`The ${name} option should be a positive integer, instead got ${String(value)}`)
+  }
   return value as number
 }
 
 function checkedStrings (value: unknown, name: string): string[] {
   if (value === undefined) return []
-  if (!Array.isArray(value) || !value.every((member) => typeof member === 'string' && member !== '')) throw new InvalidOptionError(`The ${name} option should be an array of non-empty strings`)
+  if (!Array.isArray(value) || !value.every((member) => typeof member === 'string' && member !== '')) {
+    throw new InvalidOptionError(`The ${name} option should be an array of non-empty strings`)
+  }
   return value
 }
 
 function checkedMode (mode: unknown): ToolsMode | undefined {
-  if (mode !== undefined && !MODES.includes(mode as string)) throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got '${quote(String(mode))}'`)
+  if (mode !== undefined && !MODES.includes(mode as string)) {
+    throw new InvalidOptionError(`The mode option should be one of 'routes', 'discovery', instead got '${quote(String(mode))}'`)
+  }
   return mode as ToolsMode | undefined
 }
 
 /** The endpoint's options resolved, or an `InvalidOptionError` naming the first one that is wrong. */
 export function normalizeMcpOptions (options: RestrictedFieldsMcpOptions): ResolvedMcpOptions {
   const path = options.path ?? '/mcp'
-  if (typeof path !== 'string' || !path.startsWith('/')) throw new InvalidOptionError(`The path option should be a path starting with '/', instead got ${String(path)}`)
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw new InvalidOptionError(`The path option should be a path starting with '/', instead got ${String(path)}`)
+  }
   const include = options.include ?? includeRestrictedRoutes
   if (typeof include !== 'function') throw new InvalidOptionError('The include option should be a function')
   return {

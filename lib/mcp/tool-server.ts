@@ -102,7 +102,8 @@ export class ToolServers {
     const document = (this.documented.swagger as () => unknown)()
     if (document !== this.complete) {
       this.complete = document
-      this.operations = new Map(documentOperations(document, this.options.include, this.routeOf).map((operation) => [operation.name, operation]))
+      const operations = documentOperations(document, this.options.include, this.routeOf)
+      this.operations = new Map(operations.map((operation) => [operation.name, operation]))
       this.callable.clear()
     }
     return this.operations
@@ -161,7 +162,8 @@ export class ToolServers {
       return await this.definitionsOf(document, true)
     } catch (error) {
       if (!(error instanceof ToolSchemasTooLargeError)) throw error
-      request.log.warn({ maxSchemaNodes: this.options.maxSchemaNodes }, 'The MCP tools\' output schemas are past the schema budget together: the tools are listed without them')
+      const { maxSchemaNodes } = this.options
+      request.log.warn({ maxSchemaNodes }, 'The MCP tools\' output schemas are past the schema budget together: the tools are listed without them')
       return await this.definitionsOf(document, false)
     }
   }
@@ -205,8 +207,9 @@ export class ToolServers {
   private async callerFields (request: FastifyRequest, name: string): Promise<RouteFieldsDescription | undefined> {
     try {
       const { document } = await this.callerTools(request)
-      const operation = documentOperations(document, this.options.include, this.routeOf).find((candidate) => candidate.name === name)?.operation
-      return isRecord(operation?.['x-restricted-fields']) ? operation['x-restricted-fields'] as unknown as RouteFieldsDescription : undefined
+      const operations = documentOperations(document, this.options.include, this.routeOf)
+      const fields = operations.find((candidate) => candidate.name === name)?.operation['x-restricted-fields']
+      return isRecord(fields) ? fields as unknown as RouteFieldsDescription : undefined
     } catch {
       // A document that cannot be made now (a rule that threw): the message goes without the route's field sets.
       return undefined
@@ -220,7 +223,8 @@ export class ToolServers {
     if ('refused' in target) return target.refused
     let response
     try {
-      response = await this.fastify.inject({ method: 'GET', url: target.url, headers: this.forwarded(request), remoteAddress: request.socket.remoteAddress })
+      const { remoteAddress } = request.socket
+      response = await this.fastify.inject({ method: 'GET', url: target.url, headers: this.forwarded(request), remoteAddress })
     } catch (error) {
       request.log.error({ err: error, tool: name }, 'MCP tool call failed')
       return errorResult(new ToolFailedError())
@@ -235,7 +239,7 @@ export class ToolServers {
 
   /** A call of one of the discovery mode's tools, answered from the caller's own document. */
   private async discoveryCall (request: FastifyRequest, name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
-    if (name !== FIND_TOOL && name !== BROWSE_TOOL && name !== DESCRIBE_TOOL && name !== CALL_TOOL) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`)
+    if (![FIND_TOOL, BROWSE_TOOL, DESCRIBE_TOOL, CALL_TOOL].includes(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`)
     const given = args ?? {}
     // A query past the search's limits is refused before anything of the caller's is read or made.
     const refused = name === FIND_TOOL && typeof given.query === 'string' ? queryRefusal(given.query) : undefined
