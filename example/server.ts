@@ -18,6 +18,8 @@ export interface ServerEnvironment {
   PUBLIC_URL?: string
   /** Which proxies' X-Forwarded-* headers to believe, as Fastify's trustProxy: `true`, a number of hops, or addresses. Unset: none. */
   TRUST_PROXY?: string
+  /** How the MCP endpoint offers the routes: `routes` (a tool each) or `discovery` (tools that find them). Unset: by their number. */
+  MCP_MODE?: string
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -58,6 +60,12 @@ function trustProxySetting (raw: string | undefined): boolean | string[] | ((add
   return raw.split(',').map((address) => address.trim()).filter((address) => address !== '')
 }
 
+function mcpModeSetting (raw: string | undefined): { mcp?: { mode: 'routes' | 'discovery' } } {
+  if (raw === undefined || raw === '') return {}
+  if (raw !== 'routes' && raw !== 'discovery') throw new Error(`MCP_MODE must be routes or discovery, got '${raw}'`)
+  return { mcp: { mode: raw } }
+}
+
 /**
  * Loads the users, builds the app over memory or a seeded embedded database,
  * and listens; throws a clear Error for a bad setting.
@@ -78,7 +86,8 @@ export async function startServer (env: ServerEnvironment, storage: 'memory' | '
     staffToken: env.STAFF_TOKEN,
     logger: { level },
     publicUrl: publicUrlSetting(env.PUBLIC_URL),
-    trustProxy: trustProxySetting(env.TRUST_PROXY)
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    ...mcpModeSetting(env.MCP_MODE)
   })
   statements.log = app.log
   // Closing the app closes the database: PGlite writes nothing to disk here, but its WebAssembly instance is released.

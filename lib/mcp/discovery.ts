@@ -1,7 +1,8 @@
 /**
- * The discovery mode: three fixed tools in place of one tool per route, for
+ * The discovery mode: four fixed tools in place of one tool per route, for
  * APIs whose tools would not fit an agent's context. An agent finds an
- * operation by words, reads what it takes and which fields it can choose,
+ * operation by words, or browses the API's areas (each operation's first
+ * tag) a page at a time, reads what it takes and which fields it can choose,
  * and calls it. Everything they answer is read from the caller's own
  * document, so a field hidden from the caller is never named; fields are
  * listed a level at a time, so that a wide record stays a short answer.
@@ -19,6 +20,7 @@ import type { DocumentOperation, IncludeTools, RouteOf, ToolDefinition } from '.
 type Json = Record<string, any>
 
 export const FIND_TOOL = 'find_operations'
+export const BROWSE_TOOL = 'list_operations'
 export const DESCRIBE_TOOL = 'describe_operation'
 export const CALL_TOOL = 'call_operation'
 
@@ -26,8 +28,12 @@ export const CALL_TOOL = 'call_operation'
 const MAX_FOUND = 50
 const FOUND = 10
 /** The longest description of an operation that `describe_operation` repeats; the rest is cut. */
-const MAX_DESCRIPTION = 400
+const MAX_DESCRIPTION = 300
 const MAX_PARAMETER_DESCRIPTION = 160
+/** The operations of one page of an area: at most about 70 tokens a line, a page stays within 1,500 tokens. */
+const AREA_PAGE = 20
+/** The longest line of an area's description that the list of areas repeats. */
+const MAX_AREA_DESCRIPTION = 80
 
 const annotations = { readOnlyHint: true, openWorldHint: false } as const
 
@@ -36,7 +42,7 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
   {
     name: FIND_TOOL,
     title: 'Find operations',
-    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, method and path, and summary, then the same operation for other scopes (organization, user...). Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
+    description: `Finds the API's operations by words of their names, summaries, paths and tags; answers one line per operation: its name, path, summary and [area], then its twins for other scopes. Then ${DESCRIBE_TOOL} says what one takes and sends, and ${CALL_TOOL} runs it.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -44,6 +50,20 @@ export const DISCOVERY_TOOLS: readonly ToolDefinition[] = [
         limit: { type: 'integer', minimum: 1, maximum: MAX_FOUND, description: `The most operations to answer; default ${FOUND}.` }
       },
       required: ['query'],
+      additionalProperties: false
+    },
+    annotations
+  },
+  {
+    name: BROWSE_TOOL,
+    title: 'List operations by area',
+    description: `Without area: the API's areas, with their counts of operations. With area: its operations, one line each as ${FIND_TOOL} answers, ${AREA_PAGE} a page.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        area: { type: 'string' },
+        page: { type: 'integer', minimum: 1 }
+      },
       additionalProperties: false
     },
     annotations
@@ -90,12 +110,38 @@ function cut (text: string, length: number): string {
   return line.length <= length ? line : `${line.slice(0, length - 1)}…`
 }
 
-/** One answer line of a search: the name, method and path, summary; then its twins of other scopes, each by its scope and name. */
-function foundLine ({ position, twins }: TwinEntry, operations: readonly DocumentOperation[]): string {
-  const { name, path, operation } = operations[position]
-  const summary = textOf(operation.summary)
+/**
+ * An operation's area: its first tag, or else the first fixed segment of its
+ * path (`/users/{id}` is in `users`), so that every operation is in one.
+ */
+export function areaOf ({ path, operation }: DocumentOperation): string {
+  const tags: unknown[] = Array.isArray(operation.tags) ? operation.tags : []
+  const tag = tags.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '')
+  if (tag !== undefined) return cut(tag, 60)
+  return path.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? '/'
+}
+
+/** One answer line of a search or an area's page: the name, path, summary, and area. Every discovery answer lists operations with it. */
+export function operationLine (operation: DocumentOperation, area: string): string {
+  const summary = textOf(operation.operation.summary)
+  return `${operation.name}: ${operation.path}${summary === '' ? '' : ` (${cut(summary, 120)})`} [${area}]`
+}
+
+/**
+ * One argument of `describe_operation`'s answer. A schema that gives a type
+ * alone is written as that type's name, beside where the argument goes:
+ * `{"type":"string"}` costs five tokens, `string` one.
+ */
+function argumentLine (name: string, where: string, required: boolean, shape: Json, description: string): string {
+  const typeOnly = Object.keys(shape).length === 1 && typeof shape.type === 'string'
+  const about = [...typeOnly ? [] : [JSON.stringify(shape)], ...description === '' ? [] : [cut(description, MAX_PARAMETER_DESCRIPTION)]]
+  const place = `${typeOnly ? `${shape.type as string}, ` : ''}${where}${required ? ', required' : ''}`
+  return `- ${name} (${place})${about.length === 0 ? '' : `: ${about.join(' ')}`}`
+
+/** One answer line of a search: the operation's line, then its twins of other scopes, each by its scope and name. */
+function foundLine ({ position, twins }: TwinEntry, operations: readonly DocumentOperation[], areas: readonly string[]): string {
   const also = twins.map((twin) => `${twin.scope}: ${operations[twin.position].name}`).join(', ')
-  return `${name}: GET ${path}${summary === '' ? '' : ` (${cut(summary, 120)})`}${also === '' ? '' : `; also for ${also}`}`
+  return `${operationLine(operations[position], areas[position])}${also === '' ? '' : `; also for ${also}`}`
 }
 
 /** The field names of a field list, and the names that have nested ones. */
@@ -113,12 +159,21 @@ function fieldNames (names: readonly string[]): FieldNames {
 export class DiscoveryView {
   private readonly operations: DocumentOperation[]
   private readonly byName: Map<string, DocumentOperation>
+  /** Each operation's area, in the document's order, and the operations of each area. */
+  private readonly areas: string[]
+  private readonly byArea = new Map<string, DocumentOperation[]>()
   /** The view's search index, made at its first search and shared by the searches that wait for it. */
   private search?: Promise<OperationSearch>
 
   constructor (private readonly document: Json, include: IncludeTools, routeOf?: RouteOf) {
     this.operations = documentOperations(document, include, routeOf)
     this.byName = new Map(this.operations.map((operation) => [operation.name, operation]))
+    this.areas = this.operations.map(areaOf)
+    for (const [position, area] of this.areas.entries()) {
+      const members = this.byArea.get(area) ?? []
+      members.push(this.operations[position])
+      this.byArea.set(area, members)
+    }
   }
 
   /** Whether the caller's document has an operation of this name. */
@@ -134,10 +189,42 @@ export class DiscoveryView {
       ? this.operations.map((_, position) => ({ position, twins: [] }))
       : twinEntries(found, this.operations.map(({ path }) => path))
     const count = Math.min(Math.max(1, Math.floor(limit)), MAX_FOUND)
-    const lines = matched.slice(0, count).map((entry) => foundLine(entry, this.operations))
+    const lines = matched.slice(0, count).map((entry) => foundLine(entry, this.operations, this.areas))
     if (lines.length === 0) return `No operation matches; ${this.operations.length} in all: try other words.`
     if (matched.length > count) lines.push(`${matched.length - count} more match: use more words, or a higher limit.`)
     return lines.join('\n')
+  }
+
+  /**
+   * Without `area`, the caller's areas, each with its count of operations and
+   * a line of its tag's description; with it, a page of that area's
+   * operations. An area none of whose operations the caller has is not one.
+   */
+  browse (area: string | undefined, page = 1): string {
+    if (area === undefined) {
+      const described = new Map<string, string>()
+      for (const tag of Array.isArray(this.document.tags) ? this.document.tags : []) {
+        if (!isRecord(tag) || typeof tag.name !== 'string' || described.has(tag.name)) continue
+        described.set(tag.name, cut(textOf(tag.description).split('\n', 1)[0], MAX_AREA_DESCRIPTION))
+      }
+      const lines = [...this.byArea].map(([name, members]) => {
+        const about = described.get(name) ?? ''
+        return `${name} (${members.length})${about === '' ? '' : `: ${about}`}`
+      })
+      if (lines.length === 0) return 'No operations.'
+      return [`Areas: ${lines.length}; ${BROWSE_TOOL} with an area lists its operations:`, ...lines].join('\n')
+    }
+    const members = this.byArea.get(area)
+    // A hidden area and an unknown one get the same words, which do not repeat the name.
+    if (members === undefined) return `No such area; ${BROWSE_TOOL} without an area lists them.`
+    const pages = Math.ceil(members.length / AREA_PAGE)
+    const at = Math.min(Math.max(1, Math.floor(page)), pages)
+    const lines = members.slice((at - 1) * AREA_PAGE, at * AREA_PAGE).map((operation) => operationLine(operation, area))
+    return [
+      `${area} (${members.length}), page ${at} of ${pages}:`,
+      ...lines,
+      ...at < pages ? [`More: page ${at + 1}.`] : []
+    ].join('\n')
   }
 
   /**
@@ -172,7 +259,7 @@ export class DiscoveryView {
       const { description, ...shape } = schema
       const text = textOf(parameter.description ?? description)
       const required = parameter.in === 'path' || parameter.required === true
-      argumentLines.push(`- ${parameterName} (${parameter.in}${required ? ', required' : ''}): ${JSON.stringify(shape)}${text === '' ? '' : ` ${cut(text, MAX_PARAMETER_DESCRIPTION)}`}`)
+      argumentLines.push(argumentLine(parameterName, parameter.in, required, shape, text))
     }
     const { names, parents } = fieldNames(choices)
     if (prefix !== undefined && prefix !== '') {

@@ -26,10 +26,27 @@ test('the example server answers over real HTTP', async (t) => {
   })
 })
 
+test('MCP_MODE chooses how the MCP endpoint offers the routes', async (t) => {
+  const listed = async (env: Record<string, string>): Promise<string[]> => {
+    const app = await startServer({ PORT: '0', LOG_LEVEL: 'silent', ...env })
+    t.teardown(() => app.close())
+    const { port } = app.server.address() as { port: number }
+    const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    })
+    return ((await response.json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)
+  }
+  t.strictSame(await listed({ MCP_MODE: 'discovery' }), ['find_operations', 'list_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(await listed({ MCP_MODE: '' }), ['listUsers', 'getUser'])
+})
+
 test('bad settings stop the server with a clear message', async (t) => {
   await t.rejects(startServer({ PAGE_SIZE: '0' }), { message: "PAGE_SIZE must be an integer from 1 to 1000, got '0'" })
   await t.rejects(startServer({ PORT: 'http' }), { message: "PORT must be an integer from 0 to 65535, got 'http'" })
   await t.rejects(startServer({ LOG_LEVEL: 'loud' }), { message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'" })
+  await t.rejects(startServer({ PORT: '0', MCP_MODE: 'tools' }), { message: "MCP_MODE must be routes or discovery, got 'tools'" })
   await t.rejects(startServer({ PORT: '0', USERS_FILE: '/nonexistent/users.json' }), { message: /^Cannot read users file \/nonexistent\/users\.json/ })
   for (const url of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#top', 'https://user:pw@api.example.com']) {
     await t.rejects(startServer({ PUBLIC_URL: url }), { message: `PUBLIC_URL must be an http or https URL without a query, fragment or credentials, such as https://api.example.com, got '${url}'` })

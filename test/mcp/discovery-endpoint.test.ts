@@ -37,16 +37,22 @@ async function connect (t: Test, origin: string, headers: Record<string, string>
 const text = async (client: Client, name: string, args: Record<string, unknown>): Promise<string> =>
   ((await client.callTool({ name, arguments: args })) as ToolResult).content[0].text
 
-test('in discovery mode, three fixed tools find, describe and call the example\'s routes, each caller seeing only its own fields', async (t) => {
+test('in discovery mode, four fixed tools find, browse, describe and call the example\'s routes, each caller seeing only its own fields', async (t) => {
   const origin = await example(t, { mode: 'discovery' })
   const anonymous = await connect(t, origin)
   const staff = await connect(t, origin, STAFF)
   for (const client of [anonymous, staff]) {
-    t.strictSame((await client.listTools()).tools.map((tool) => tool.name), ['find_operations', 'describe_operation', 'call_operation'])
+    t.strictSame((await client.listTools()).tools.map((tool) => tool.name), ['find_operations', 'list_operations', 'describe_operation', 'call_operation'])
   }
   t.equal(await text(anonymous, 'find_operations', { query: 'one user' }), [
-    'getUser: GET /api/users/{id} (Get one user)',
-    'listUsers: GET /api/users/ (List the users, a page at a time)'
+    'getUser: /api/users/{id} (Get one user) [users]',
+    'listUsers: /api/users/ (List the users, a page at a time) [users]'
+  ].join('\n'))
+  t.equal(await text(staff, 'list_operations', {}), 'Areas: 1; list_operations with an area lists its operations:\nusers (2): The users of the example')
+  t.equal(await text(anonymous, 'list_operations', { area: 'users', page: null }), [
+    'users (2), page 1 of 1:',
+    'listUsers: /api/users/ (List the users, a page at a time) [users]',
+    'getUser: /api/users/{id} (Get one user) [users]'
   ].join('\n'))
   const described = await text(anonymous, 'describe_operation', { operation: 'getUser' })
   t.match(described, /^getUser: GET \/api\/users\/\{id\}\nGet one user\. The user with this id, or a 404\.\nWithout only: every field\.\nField sets: @summary is id, name\.\nArguments:\n- id \(path, required\): \{"type":"integer","minimum":1\} The id of the user\.\n/)
@@ -69,6 +75,8 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
   const cases: Array<[string, Record<string, unknown>, ToolResult]> = [
     ['find_operations', {}, invalid("Argument 'query' must be a string")],
     ['find_operations', { query: 'x', limit: 'all' }, invalid("Argument 'limit' must be a number")],
+    ['list_operations', { area: ['users'] }, invalid("Argument 'area' must be a string")],
+    ['list_operations', { area: 'users', page: '2' }, invalid("Argument 'page' must be a number")],
     ['describe_operation', { operation: 7 }, invalid("Argument 'operation' must be a string")],
     ['describe_operation', { operation: 'deleteUser' }, invalid("Unknown operation 'deleteUser'; find_operations finds them")],
     ['describe_operation', { operation: 'getUser', fields: ['profile'] }, invalid("Argument 'fields' must be a string")],
@@ -77,7 +85,7 @@ test('in discovery mode, three fixed tools find, describe and call the example\'
   ]
   for (const [name, args, expected] of cases) t.strictSame(await anonymous.callTool({ name, arguments: args }), expected, `${name} ${JSON.stringify(args)}`)
   t.strictSame(await anonymous.callTool({ name: 'find_operations' }), invalid("Argument 'query' must be a string"), 'no arguments at all')
-  t.equal(await text(anonymous, 'find_operations', { query: 'users', limit: null }), 'listUsers: GET /api/users/ (List the users, a page at a time)\ngetUser: GET /api/users/{id} (Get one user)')
+  t.equal(await text(anonymous, 'find_operations', { query: 'users', limit: null }), 'listUsers: /api/users/ (List the users, a page at a time) [users]\ngetUser: /api/users/{id} (Get one user) [users]')
   t.equal(await text(anonymous, 'call_operation', { operation: 'listUsers', arguments: null }), await (await fetch(new URL('/api/users/', origin))).text())
   // The hidden field is refused by the route, as over HTTP; the per-route tools are not tools of this mode.
   t.match(await text(anonymous, 'call_operation', { operation: 'getUser', arguments: { id: 1, only: ['last_login'] } }), /Unknown field 'last_login'/)
@@ -100,9 +108,9 @@ test('past 30 routes the discovery mode is the default; the mode option chooses 
   const names = async (routes: number, mcp?: RestrictedFieldsMcpOptions): Promise<string[]> =>
     (await (await connect(t, await manyRoutes(t, routes, mcp))).listTools()).tools.map((tool) => tool.name)
   t.equal((await names(30)).length, 30)
-  t.strictSame(await names(31), ['find_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(await names(31), ['find_operations', 'list_operations', 'describe_operation', 'call_operation'])
   t.equal((await names(31, { mode: 'routes' })).length, 31)
-  t.strictSame(await names(2, { mode: 'discovery' }), ['find_operations', 'describe_operation', 'call_operation'])
+  t.strictSame(await names(2, { mode: 'discovery' }), ['find_operations', 'list_operations', 'describe_operation', 'call_operation'])
   const app = Fastify()
   await app.register(fastifyRestrictedFields)
   await t.rejects(async () => await app.register(restrictedFieldsMcp, { mode: 'tools' as 'routes' }), { code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION', message: "The mode option should be one of 'routes', 'discovery', instead got 'tools'" })

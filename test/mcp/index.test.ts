@@ -1,5 +1,6 @@
 import t, { test } from 'tap'
 import type { Test } from 'tap'
+import { request as httpRequest } from 'node:http'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
@@ -261,10 +262,26 @@ async function initialize (url: string, headers: Headers): Promise<{ status: num
   return { status: response.status, body: await response.json() }
 }
 
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } })
+const REFUSED = { status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this origin may not call the MCP endpoint' }, id: null } }
+
+/** Posts an initialize request to `origin`'s endpoint with these `Host` and `Origin` headers, as a rebinding page's browser would send them; its status and body. */
+async function initializeAs (origin: string, host: string, page: string | undefined): Promise<{ status: number, body: unknown }> {
+  const headers = { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...page === undefined ? {} : { origin: page } }
+  return await new Promise((resolve, reject) => {
+    const sent = httpRequest(`${origin}/mcp`, { method: 'POST', headers }, (response) => {
+      let body = ''
+      response.on('data', (chunk) => { body += chunk })
+      response.on('end', () => { resolve({ status: response.statusCode as number, body: JSON.parse(body) }) })
+    })
+    sent.on('error', reject)
+    sent.end(INITIALIZE)
+  })
+}
+
 test('a request from a foreign origin is refused before anything runs; an allowed origin and a request without one are served', async (t) => {
   const { origin } = await sharedExample()
-  const refused = { status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this origin may not call the MCP endpoint' }, id: null } }
-  for (const page of ['http://evil.example', origin, 'null']) t.strictSame(await initialize(`${origin}/mcp`, { origin: page }), refused, page)
+  for (const page of ['http://evil.example', 'null']) t.strictSame(await initialize(`${origin}/mcp`, { origin: page }), REFUSED, page)
   for (const headers of [{ origin: 'https://app.example.com' }, {}] as Headers[]) {
     const { status, body } = await initialize(`${origin}/mcp`, headers)
     const { result } = body as { result: { serverInfo: unknown, instructions: string } }
@@ -273,6 +290,43 @@ test('a request from a foreign origin is refused before anything runs; an allowe
       'The users of an example API. Every tool takes `only`: name the fields the task needs, and the reply holds those alone.'
     ])
   }
+})
+
+test('on loopback, a page of the server\'s own loopback address is served; a rebinding page, whose Host is its own name, and any other origin are refused', async (t) => {
+  const { origin } = await sharedExample()
+  const port = new URL(origin).port
+  const served = (await initialize(`${origin}/mcp`, {})).body
+  const cases: Array<[string, string | undefined, unknown]> = [
+    [`127.0.0.1:${port}`, `http://127.0.0.1:${port}`, served],
+    [`localhost:${port}`, `https://LOCALHOST:${port}/`, served],
+    [`[::1]:${port}`, `http://[::1]:${port}`, served],
+    ['evil.example.com', 'http://evil.example.com', REFUSED.body],
+    [`evil.example.com:${port}`, `http://evil.example.com:${port}`, REFUSED.body],
+    [`127.0.0.1:${port}`, 'http://127.0.0.1:1', REFUSED.body],
+    [`localhost:${port}`, `http://127.0.0.1:${port}`, REFUSED.body],
+    [`127.0.0.1:${port}`, `ftp://127.0.0.1:${port}`, REFUSED.body],
+    [`127.0.0.2:${port}`, `http://127.0.0.2:${port}`, REFUSED.body]
+  ]
+  for (const [host, page, body] of cases) {
+    t.strictSame(await initializeAs(origin, host, page), { status: body === served ? 200 : 403, body }, `${host} ${String(page)}`)
+  }
+})
+
+test('a server listening beyond loopback takes no origin for its loopback Host, which a proxy may have written; inject reaches none but the process', async (t) => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'wide', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp)
+  const injected = async (host: string, page: string): Promise<number> => (await app.inject({
+    method: 'POST', url: '/mcp', headers: { host, origin: page, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: INITIALIZE
+  })).statusCode
+  t.equal(await injected('localhost:80', 'http://localhost:80'), 200, 'inject: not listening')
+  t.equal(await injected('evil.example', 'http://evil.example'), 403, 'inject: a foreign origin')
+  await app.listen({ port: 0, host: '0.0.0.0' })
+  t.teardown(() => app.close())
+  const { port } = app.server.address() as { port: number }
+  t.strictSame(await initializeAs(`http://127.0.0.1:${port}`, `127.0.0.1:${port}`, `http://127.0.0.1:${port}`), REFUSED)
+  t.equal((await initializeAs(`http://127.0.0.1:${port}`, `127.0.0.1:${port}`, undefined)).status, 200, 'without an Origin')
 })
 
 test('the endpoint takes POST only: GET and DELETE are answered 405, as a stateless server does', async (t) => {
@@ -356,7 +410,8 @@ test('options are checked at registration, and the endpoint needs the plugin and
     [{ forwardHeaders: 'cookie' as never }, 'The forwardHeaders option should be an array of non-empty strings'],
     [{ allowedOrigins: [''] }, 'The allowedOrigins option should be an array of non-empty strings'],
     [{ maxArgumentsLength: 0 }, 'The maxArgumentsLength option should be a positive integer, instead got 0'],
-    [{ bodyLimit: 1.5 }, 'The bodyLimit option should be a positive integer, instead got 1.5']
+    [{ bodyLimit: 1.5 }, 'The bodyLimit option should be a positive integer, instead got 1.5'],
+    [{ mode: 'tools' as never }, "The mode option should be one of 'routes', 'discovery', instead got 'tools'"]
   ]
   for (const [options, message] of bad) {
     const app = Fastify()

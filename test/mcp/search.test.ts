@@ -44,12 +44,12 @@ async function find (fastify: FastifyInstance, args: Json, headers: Record<strin
 
 const found = (...lines: string[]): Json => ({ content: [{ type: 'text', text: lines.join('\n') }] })
 const tooLong = (message: string): Json => ({ content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_QUERY_TOO_LONG', error: 'Bad Request', message }) }], isError: true })
-const PULLS = 'pulls_list: GET /repos/{owner}/{repo}/pulls (List pull requests)'
-const PULL = 'pulls_get: GET /repos/{owner}/{repo}/pulls/{number} (Get a pull request)'
-const ISSUES = 'issues_list-for-repo: GET /repos/{owner}/{repo}/issues (List repository issues)'
-const ISSUE = 'issues_get: GET /repos/{owner}/{repo}/issues/{number} (Get an issue)'
-const MEMBERS = 'orgs_list-members: GET /orgs/{org}/members (List organization members)'
-const MY_REPOS = 'repos_list-for-authenticated-user: GET /user/repos (List repositories for the authenticated user)'
+const PULLS = 'pulls_list: /repos/{owner}/{repo}/pulls (List pull requests) [repos]'
+const PULL = 'pulls_get: /repos/{owner}/{repo}/pulls/{number} (Get a pull request) [repos]'
+const ISSUES = 'issues_list-for-repo: /repos/{owner}/{repo}/issues (List repository issues) [repos]'
+const ISSUE = 'issues_get: /repos/{owner}/{repo}/issues/{number} (Get an issue) [repos]'
+const MEMBERS = 'orgs_list-members: /orgs/{org}/members (List organization members) [orgs]'
+const MY_REPOS = 'repos_list-for-authenticated-user: /user/repos (List repositories for the authenticated user) [user]'
 
 test('a query longer or of more words than a search takes is refused with a coded error naming the limit', async (t) => {
   const { default: mcp } = await import('../../lib/mcp/index.js')
@@ -113,9 +113,9 @@ test('a view\'s index is built once, at its first search, and shared by concurre
   }
   const view = new DiscoveryView(document, () => true)
   t.equal(built, 0, 'no index before a search')
-  t.strictSame(await Promise.all([view.find('pull requests'), view.find('issues')]), ['pulls_list: GET /pulls (List pull requests)', 'issues_list: GET /issues (List issues)'])
+  t.strictSame(await Promise.all([view.find('pull requests'), view.find('issues')]), ['pulls_list: /pulls (List pull requests) [pulls]', 'issues_list: /issues (List issues) [issues]'])
   t.equal(built, 1, 'concurrent first searches share one build')
-  t.equal(await view.find('bugs'), 'issues_list: GET /issues (List issues)')
+  t.equal(await view.find('bugs'), 'issues_list: /issues (List issues) [issues]')
   t.equal(built, 1, 'later searches read the same index')
   await new DiscoveryView(document, () => true).find('issues')
   t.equal(built, 2, 'another view has its own')

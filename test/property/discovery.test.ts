@@ -50,7 +50,9 @@ test('no search result, description or field list of the discovery mode names a 
         ['describe_operation', { operation, fields }],
         ['describe_operation', { operation, fields: 'zquser' }],
         ['describe_operation', { operation, fields: 'zquser.zqplan' }],
-        ['describe_operation', { operation, fields: 'zqlabels' }]
+        ['describe_operation', { operation, fields: 'zqlabels' }],
+        ['list_operations', {}],
+        ['list_operations', { area: 'issues' }]
       ] as const) {
         const result = await client.callTool({ name, arguments: args }) as { content: Array<{ text: string }> }
         texts.push(result.content[0].text)
