@@ -137,6 +137,7 @@ function argumentLine (name: string, where: string, required: boolean, shape: Js
   const about = [...typeOnly ? [] : [JSON.stringify(shape)], ...description === '' ? [] : [cut(description, MAX_PARAMETER_DESCRIPTION)]]
   const place = `${typeOnly ? `${shape.type as string}, ` : ''}${where}${required ? ', required' : ''}`
   return `- ${name} (${place})${about.length === 0 ? '' : `: ${about.join(' ')}`}`
+}
 
 /** One answer line of a search: the operation's line, then its twins of other scopes, each by its scope and name. */
 function foundLine ({ position, twins }: TwinEntry, operations: readonly DocumentOperation[], areas: readonly string[]): string {

@@ -307,7 +307,7 @@ test('a word only a hidden field\'s description holds finds nothing for a caller
   }
   fastify.get('/employees/:id', { restrictFields: true, schema: { operationId: 'employees/get', summary: 'Get an employee', response: { 200: employee } } }, async () => ({}))
   fastify.get('/rooms', { restrictFields: true, schema: { operationId: 'rooms/list', summary: 'List rooms', response: { 200: { type: 'array', items: record } } } }, async () => [])
-  const EMPLOYEE = 'employees_get: GET /employees/{id} (Get an employee)'
+  const EMPLOYEE = 'employees_get: /employees/{id} (Get an employee) [employees]'
   const none = found('No operation matches; 2 in all: try other words.')
   t.strictSame(await find(fastify, { query: 'bonus ledger' }), none, 'anonymous')
   t.strictSame(await find(fastify, { query: 'bonus ledger' }, { authorization: 'Bearer staff' }), found(EMPLOYEE), 'staff')
@@ -333,19 +333,19 @@ test('find_operations answers near twins by scope as one entry that names each s
   for (const [url, operationId, summary] of routes) {
     fastify.get(url, { restrictFields: true, schema: { operationId, summary, response: { 200: { type: 'array', items: record } } } }, async () => [])
   }
-  const REPO = 'activity_list-repo-events: GET /repos/{owner}/{repo}/events (List repository events)'
-  const PUBLIC = 'activity_list-public-events: GET /events (List public events)'
+  const REPO = 'activity_list-repo-events: /repos/{owner}/{repo}/events (List repository events) [repos]'
+  const PUBLIC = 'activity_list-public-events: /events (List public events) [events]'
   t.strictSame(await find(fastify, { query: 'events of octo/app' }), found(
     `${REPO}; also for organization: activity_list-org-events, user: activity_list-user-events, own: activity_list-my-events`,
     PUBLIC
   ))
   t.strictSame(await find(fastify, { query: 'my events' }), found(
-    'activity_list-my-events: GET /user/events (List events for the authenticated user); also for ' +
+    'activity_list-my-events: /user/events (List events for the authenticated user) [user]; also for ' +
       'organization: activity_list-org-events, repository: activity_list-repo-events, user: activity_list-user-events',
     PUBLIC
   ))
   t.strictSame(await find(fastify, { query: 'events', limit: 1 }), found(
-    'activity_list-org-events: GET /orgs/{org}/events (List organization events); also for ' +
+    'activity_list-org-events: /orgs/{org}/events (List organization events) [orgs]; also for ' +
       'repository: activity_list-repo-events, user: activity_list-user-events, own: activity_list-my-events',
     '1 more match: use more words, or a higher limit.'
   ))
