@@ -115,6 +115,7 @@ const table: Row[] = [
     hidden: ['account.limits.secret'],
     expected: `${SCHEMA}/additionalProperties/properties/limits/default`
   },
+  { title: 'a declared field hidden whole is found at its property, whatever comes first', schema: { additionalProperties: { default: { pin: 1 } }, properties: { ssn: {} } }, expected: `${SCHEMA}/properties/ssn` },
   { title: 'the same, the hidden path far below', schema: { properties: { a: {} }, additionalProperties: { properties: { b: { properties: { c: { items: person } } } } } }, hidden: ['a.b.c.ssn'], expected: `${SCHEMA}/additionalProperties/properties/b/properties/c/items/properties/ssn` },
   { title: 'a pattern that matches a hidden name only without the u flag', schema: { patternProperties: { '^s\\-?sn$': {} } }, expected: `${SCHEMA}/patternProperties/^s\\-?sn$` },
   { title: 'keywords that hold nothing named', schema: { xml: { name: 'ssn' }, externalDocs: { url: 'ssn' } }, expected: null },
