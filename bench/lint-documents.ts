@@ -15,10 +15,11 @@
  * for a caller from whom a seeded 5% of each route's fields are hidden.
  * Arguments name the subjects (`example`, `github`; default both). Exits
  * with 1 when a caller's document adds an error. Redocly and Spectral run
- * through `npx -y`, so the first run downloads them.
+ * through `npx -y`, so the first run downloads them. With
+ * `LINT_DOCUMENTS_DIR` set, the documents are written there and kept.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { register } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -235,7 +236,9 @@ function summary (problems: readonly Problem[]): string[] {
 async function main (): Promise<void> {
   const makers: Record<string, () => Promise<Subject>> = { example, github }
   const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(makers)
-  const dir = mkdtempSync(join(tmpdir(), 'lint-documents-'))
+  const kept = process.env.LINT_DOCUMENTS_DIR
+  if (kept !== undefined) mkdirSync(kept, { recursive: true })
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'lint-documents-'))
   writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\n')
   writeFileSync(join(dir, 'spectral.yaml'), 'extends: ["spectral:oas"]\n')
   let addsErrors = false
@@ -254,7 +257,7 @@ async function main (): Promise<void> {
       }
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true })
   }
   process.exitCode = addsErrors ? 1 : 0
 }
