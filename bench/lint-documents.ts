@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Fastify from 'fastify'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import fastifyRestrictedFields from '../lib/index.js'
@@ -46,7 +46,10 @@ interface Subject { name: string, baseline: Json, callers: Record<string, Json> 
 // The example's modules loaded a second time, with stand-ins for the plugin and its MCP endpoint: the example as
 // @fastify/swagger documents it without them. The stand-in keeps the one decorator the example calls while it registers.
 const STAND_INS: Record<string, string> = {
-  '../lib/index.js': `const plugin = (fastify, options, done) => { fastify.decorate('restrictedFieldsSwaggerUi', (own = {}) => own); done() }
+  '../lib/index.js': `const plugin = (fastify, options, done) => {
+  fastify.decorate('restrictedFieldsSwaggerUi', (own = {}) => own)
+  done()
+}
 plugin[Symbol.for('skip-override')] = true
 plugin[Symbol.for('plugin-meta')] = { name: 'fastify-restricted-fields' }
 export default plugin`,
@@ -118,7 +121,9 @@ async function github (): Promise<Subject> {
         app.get(url, { schema }, async () => ({}))
       }
     }
-    app.get('/documentation/json', { schema: { hide: true } }, async (request) => withPlugin ? app.restrictedFieldsDocument(request) : app.swagger())
+    const documentation = async (request: FastifyRequest): Promise<unknown> =>
+      withPlugin ? await app.restrictedFieldsDocument(request) : app.swagger()
+    app.get('/documentation/json', { schema: { hide: true } }, documentation)
     await app.ready()
     return app
   }
@@ -167,7 +172,7 @@ function spectral (file: string, dir: string): Problem[] {
   }))
 }
 
-/** swagger-parser's errors: each of the schema's (against the specification's schema, after its `$ref`s are resolved), or the first of its semantic checks. */
+/** swagger-parser's errors: each against the specification's schema (its `$ref`s resolved first), or the first semantic one. */
 async function swaggerParser (document: Json): Promise<Problem[]> {
   try {
     await SwaggerParser.validate(structuredClone(document) as never)
@@ -175,7 +180,9 @@ async function swaggerParser (document: Json): Promise<Problem[]> {
   } catch (error) {
     const { details, message } = error as { details?: Json[], message: string }
     if (details === undefined) return [{ linter: 'swagger-parser', rule: 'spec', severity: 'error', place: '', message }]
-    return details.map((detail) => ({ linter: 'swagger-parser', rule: detail.keyword, severity: 'error', place: detail.instancePath, message: detail.message }))
+    return details.map((detail) => ({
+      linter: 'swagger-parser', rule: detail.keyword, severity: 'error' as const, place: detail.instancePath, message: detail.message
+    }))
   }
 }
 
@@ -230,7 +237,8 @@ function summary (problems: readonly Problem[]): string[] {
     const key = `${problem.severity} ${problem.linter} ${problem.rule}`
     groups.set(key, [...groups.get(key) ?? [], problem])
   }
-  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, group]) => `  ${key}: ${group.length}, e.g. ${group[0].place || '(document)'}: ${group[0].message.split('\n')[0]}`)
+  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, [one, ...others]]) =>
+    `  ${key}: ${others.length + 1}, e.g. ${one.place || '(document)'}: ${one.message.split('\n')[0]}`)
 }
 
 async function main (): Promise<void> {

@@ -28,7 +28,9 @@ async function leakApp (t: Test, version: string, hidden: string[], declare: (ap
 }
 
 /** A JSON-RPC request to an MCP endpoint of the app, as a caller with `headers` sends it. */
-async function mcpRequest (app: FastifyInstance, url: string, headers: Record<string, string>, method: string, params?: Json): Promise<{ statusCode: number, body: string }> {
+async function mcpRequest (
+  app: FastifyInstance, url: string, headers: Record<string, string>, method: string, params?: Json
+): Promise<{ statusCode: number, body: string }> {
   return await app.inject({
     method: 'POST',
     url,
@@ -45,9 +47,10 @@ async function served (app: FastifyInstance, headers: Record<string, string> = {
   return { status: [json.statusCode, yaml.statusCode, tools.statusCode], document: json.json(), text: json.body + yaml.body + tools.body }
 }
 
-/** The discovery mode's description of an operation for a caller, at the top level or under a field: the tool's text, or the JSON-RPC error. */
+/** The discovery mode's description of an operation, at the top level or under a field: the tool's text, or the JSON-RPC error. */
 async function described (app: FastifyInstance, operation: string, fields?: string, headers: Record<string, string> = {}): Promise<string> {
-  const reply = await mcpRequest(app, '/mcp/discovery', headers, 'tools/call', { name: 'describe_operation', arguments: { operation, fields } })
+  const call = { name: 'describe_operation', arguments: { operation, fields } }
+  const reply = await mcpRequest(app, '/mcp/discovery', headers, 'tools/call', call)
   const body = JSON.parse(reply.body)
   return body.result?.content[0].text ?? reply.body
 }
@@ -236,30 +239,36 @@ const responseSchema = (document: Json, path: string): Json => {
 
 for (const version of ['3.0.3', '3.1.0', '2.0']) {
   test(`${version}: a hidden path that runs through a name a pattern matches is left out of the pattern's schema, wherever @fastify/swagger puts it`, async (t) => {
-    // The pattern matches a declared name, and the hidden path goes on below it: in OpenAPI 3 the pattern's schema becomes additionalProperties.
+    // The pattern matches a declared name, and the hidden path goes on below it: OpenAPI 3 moves the pattern's schema to additionalProperties.
     const limits = { type: 'object', additionalProperties: true, default: { daily: 'val', secret: 'val', monthly: 'val' } }
     const account = { type: 'object', properties: { limits } }
     const app = await leakApp(t, version, ['account.limits.secret'], (app) => {
       app.get('/accounts/:id', {
         restrictFields: true,
-        schema: { operationId: 'getAccount', response: { 200: { type: 'object', properties: { account, name: { type: 'string' } }, patternProperties: { '^account$': account } } } }
+        schema: {
+          operationId: 'getAccount',
+          response: { 200: { type: 'object', properties: { account, name: { type: 'string' } }, patternProperties: { '^account$': account } } }
+        }
       }, async () => ({ account: { limits: { daily: 1, secret: 2, monthly: 3 } }, name: 'n' }))
     })
     const anonymous = await served(app)
     t.strictSame(anonymous.status, [200, 200, 200])
     t.notMatch(anonymous.text, /secret/, 'no hidden name, in JSON, YAML or the tools')
-    const seen = { type: 'object', properties: { limits: { type: 'object', additionalProperties: true, default: { daily: 'val', monthly: 'val' } } } }
+    const seenLimits = { type: 'object', additionalProperties: true, default: { daily: 'val', monthly: 'val' } }
+    const seen = { type: 'object', properties: { limits: seenLimits } }
     t.strictSame(responseSchema(anonymous.document, '/accounts/{id}'), {
       type: 'object',
       properties: { account: seen, name: { type: 'string' } },
       // Swagger 2.0 has no patterns, and @fastify/swagger writes string values for them.
       additionalProperties: version === '2.0' ? { type: 'string' } : seen
     })
-    t.equal(await described(app, 'getAccount', 'account.limits'), 'No fields are nested under that field in getAccount; describe_operation without fields lists the top level.')
+    t.equal(await described(app, 'getAccount', 'account.limits'),
+      'No fields are nested under that field in getAccount; describe_operation without fields lists the top level.')
     t.notMatch(await described(app, 'getAccount'), /secret/)
     t.equal((await app.inject('/accounts/1')).body, '{"account":{"limits":{"daily":1,"monthly":3}},"name":"n"}')
     const staff = await served(app, STAFF)
-    t.match(responseSchema(staff.document, '/accounts/{id}'), { properties: { account: { properties: { limits: { default: { secret: 'val' } } } } } }, 'staff see the schema whole')
+    const whole = { properties: { account: { properties: { limits: { default: { secret: 'val' } } } } } }
+    t.match(responseSchema(staff.document, '/accounts/{id}'), whole, 'staff see the schema whole')
   })
 }
 
@@ -267,12 +276,16 @@ for (const version of ['3.0.3', '3.1.0', '2.0']) {
   test(`${version}: a hidden path far below a name a pattern matches, among visible names it matches too, leaves the pattern's schema and its instances`, async (t) => {
     const burst = { type: 'object', properties: { rate: { type: 'integer' }, secret: { type: 'integer' } }, example: { rate: 1, secret: 2 } }
     const caps = { type: 'object', properties: { burst }, enum: [{ burst: { rate: 1, secret: 3 } }] }
-    const account = { type: 'object', properties: { limits: { type: 'object', properties: { caps }, default: { caps: { burst: { secret: 4 } } } } } }
+    const limits = { type: 'object', properties: { caps }, default: { caps: { burst: { secret: 4 } } } }
+    const account = { type: 'object', properties: { limits } }
     const app = await leakApp(t, version, ['account.limits.caps.burst.secret'], (app) => {
       app.get('/accounts/:id', {
         restrictFields: true,
         // `^acc` matches `account` and `accrual`, which the caller sees whole.
-        schema: { operationId: 'getAccount', response: { 200: { type: 'object', properties: { account, accrual: account }, patternProperties: { '^acc': account } } } }
+        schema: {
+          operationId: 'getAccount',
+          response: { 200: { type: 'object', properties: { account, accrual: account }, patternProperties: { '^acc': account } } }
+        }
       }, async () => ({}))
     })
     const anonymous = await served(app)
@@ -285,14 +298,17 @@ for (const version of ['3.0.3', '3.1.0', '2.0']) {
     for (const [kind, value] of [['JSON', anonymous.document], ['YAML', yaml], ['tools', tools]]) {
       t.strictSame(hiddenPlaces(value), [], `no hidden name or instance key in the ${kind}`)
       // The tools describe a route's output from an OpenAPI 3 response only.
-      if (version !== '2.0' || kind !== 'tools') t.ok(placesOf(value, 'secret').some((place) => accrual.test(place)), `the visible path stays in the ${kind}`)
+      const stays = placesOf(value, 'secret').some((place) => accrual.test(place))
+      if (version !== '2.0' || kind !== 'tools') t.ok(stays, `the visible path stays in the ${kind}`)
     }
     if (version !== '2.0') {
-      t.equal(await described(app, 'getAccount', 'account.limits.caps.burst'), 'Fields of getAccount under account.limits.caps.burst: account.limits.caps.burst.rate')
+      t.equal(await described(app, 'getAccount', 'account.limits.caps.burst'),
+        'Fields of getAccount under account.limits.caps.burst: account.limits.caps.burst.rate')
       t.equal(await described(app, 'getAccount', 'accrual.limits.caps.burst'),
         'Fields of getAccount under accrual.limits.caps.burst: accrual.limits.caps.burst.rate, accrual.limits.caps.burst.secret')
     }
-    t.match(responseSchema((await served(app, STAFF)).document, '/accounts/{id}'), { properties: { account: { properties: { limits: { default: { caps: { burst: { secret: 4 } } } } } } } }, 'staff see every one')
+    const whole = { properties: { account: { properties: { limits: { default: { caps: { burst: { secret: 4 } } } } } } } }
+    t.match(responseSchema((await served(app, STAFF)).document, '/accounts/{id}'), whole, 'staff see every one')
   })
 
   test(`${version}: a pattern's schema loses a hidden field's names and contents from the propertyNames and patterns inside it`, async (t) => {
@@ -307,13 +323,17 @@ for (const version of ['3.0.3', '3.1.0', '2.0']) {
     const app = await leakApp(t, version, ['account.limits.secret'], (app) => {
       app.get('/accounts/:id', {
         restrictFields: true,
-        schema: { operationId: 'getAccount', response: { 200: { type: 'object', properties: { account }, patternProperties: { '^account$': account } } } }
+        schema: {
+          operationId: 'getAccount',
+          response: { 200: { type: 'object', properties: { account }, patternProperties: { '^account$': account } } }
+        }
       }, async () => ({}))
     })
     const anonymous = await served(app)
     t.strictSame(anonymous.status, [200, 200, 200])
     t.notMatch(anonymous.text, /secret|\^sec|pin|8086/, 'no name or content of the hidden field, in JSON, YAML or the tools')
-    const seen = { type: 'object', properties: { daily: { type: 'integer' } }, additionalProperties: version === '2.0' ? { type: 'string' } : { type: 'object' } }
+    const values = version === '2.0' ? { type: 'string' } : { type: 'object' }
+    const seen = { type: 'object', properties: { daily: { type: 'integer' } }, additionalProperties: values }
     t.strictSame(responseSchema(anonymous.document, '/accounts/{id}'), {
       type: 'object',
       properties: { account: { type: 'object', properties: { limits: seen } } },

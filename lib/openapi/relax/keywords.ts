@@ -100,7 +100,7 @@ export function relaxedKeyword (keyword: string, value: unknown, level: Json, hi
       return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
     case 'properties': {
       // The schema of the names the level does not declare (additionalProperties, unevaluatedProperties; patterns are relaxedPatterns'),
-      // where @fastify/swagger puts a pattern's, which may describe any name; at a level from which a field is hidden whole, that field too.
+      // where @fastify/swagger puts a pattern's, which may describe any name; at a level that hides a field whole, that field too.
       if (known.holds !== 'schema') return value
       const below = belowEveryName(hidden)
       const relaxed = below === null ? value : maps.below(value, below)
