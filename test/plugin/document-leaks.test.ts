@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../../lib/index.js'
 import restrictedFieldsMcp from '../../lib/mcp/index.js'
+import { parse } from 'yaml'
 
 type Json = Record<string, any>
 
@@ -15,26 +16,43 @@ const STAFF = { authorization: 'staff' }
 async function leakApp (t: Test, version: string, hidden: string[], declare: (app: FastifyInstance) => void): Promise<FastifyInstance> {
   const app = Fastify()
   t.teardown(() => app.close())
-  await app.register(swagger, { openapi: { openapi: version, info: { title: 'test', version: '1.0.0' } } })
+  const info = { title: 'test', version: '1.0.0' }
+  await app.register(swagger, version === '2.0' ? { swagger: { info } } : { openapi: { openapi: version, info } })
   await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.authorization === 'staff' ? [] : hidden })
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
   await app.register(restrictedFieldsMcp)
+  await app.register(restrictedFieldsMcp, { path: '/mcp/discovery', mode: 'discovery' })
   declare(app)
   await app.ready()
   return app
+}
+
+/** A JSON-RPC request to an MCP endpoint of the app, as a caller with `headers` sends it. */
+async function mcpRequest (
+  app: FastifyInstance, url: string, headers: Record<string, string>, method: string, params?: Json
+): Promise<{ statusCode: number, body: string }> {
+  return await app.inject({
+    method: 'POST',
+    url,
+    headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+    payload: { jsonrpc: '2.0', id: 1, method, params }
+  })
 }
 
 /** What a caller is served: its document, in JSON and YAML, and its tools. */
 async function served (app: FastifyInstance, headers: Record<string, string> = {}): Promise<{ status: number[], document: Json, text: string }> {
   const json = await app.inject({ url: '/documentation/json', headers })
   const yaml = await app.inject({ url: '/documentation/yaml', headers })
-  const tools = await app.inject({
-    method: 'POST',
-    url: '/mcp',
-    headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
-    payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
-  })
+  const tools = await mcpRequest(app, '/mcp', headers, 'tools/list')
   return { status: [json.statusCode, yaml.statusCode, tools.statusCode], document: json.json(), text: json.body + yaml.body + tools.body }
+}
+
+/** The discovery mode's description of an operation, at the top level or under a field: the tool's text, or the JSON-RPC error. */
+async function described (app: FastifyInstance, operation: string, fields?: string, headers: Record<string, string> = {}): Promise<string> {
+  const call = { name: 'describe_operation', arguments: { operation, fields } }
+  const reply = await mcpRequest(app, '/mcp/discovery', headers, 'tools/call', call)
+  const body = JSON.parse(reply.body)
+  return body.result?.content[0].text ?? reply.body
 }
 
 const schemaOf = (document: Json, path: string): Json => document.paths[path].get.responses['200'].content['application/json'].schema
@@ -203,3 +221,124 @@ test('an envelope keeps its own extensions that name nothing, and loses those th
   })
   t.match((await served(app, STAFF)).text, /ssn is left out/)
 })
+
+/** The places of a document (or any JSON) where `name` is a key, as JSON pointers. */
+function placesOf (value: unknown, name: string, pointer = ''): string[] {
+  if (value === null || typeof value !== 'object') return []
+  return Object.entries(value).flatMap(([key, member]) => {
+    const here = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`
+    return [...key === name ? [here] : [], ...placesOf(member, name, here)]
+  })
+}
+
+/** A response's schema in a document of any version. */
+const responseSchema = (document: Json, path: string): Json => {
+  const response = document.paths[path].get.responses['200']
+  return response.schema ?? response.content['application/json'].schema
+}
+
+for (const version of ['3.0.3', '3.1.0', '2.0']) {
+  test(`${version}: a hidden path that runs through a name a pattern matches is left out of the pattern's schema, wherever @fastify/swagger puts it`, async (t) => {
+    // The pattern matches a declared name, and the hidden path goes on below it: OpenAPI 3 moves the pattern's schema to additionalProperties.
+    const limits = { type: 'object', additionalProperties: true, default: { daily: 'val', secret: 'val', monthly: 'val' } }
+    const account = { type: 'object', properties: { limits } }
+    const app = await leakApp(t, version, ['account.limits.secret'], (app) => {
+      app.get('/accounts/:id', {
+        restrictFields: true,
+        schema: {
+          operationId: 'getAccount',
+          response: { 200: { type: 'object', properties: { account, name: { type: 'string' } }, patternProperties: { '^account$': account } } }
+        }
+      }, async () => ({ account: { limits: { daily: 1, secret: 2, monthly: 3 } }, name: 'n' }))
+    })
+    const anonymous = await served(app)
+    t.strictSame(anonymous.status, [200, 200, 200])
+    t.notMatch(anonymous.text, /secret/, 'no hidden name, in JSON, YAML or the tools')
+    const seenLimits = { type: 'object', additionalProperties: true, default: { daily: 'val', monthly: 'val' } }
+    const seen = { type: 'object', properties: { limits: seenLimits } }
+    t.strictSame(responseSchema(anonymous.document, '/accounts/{id}'), {
+      type: 'object',
+      properties: { account: seen, name: { type: 'string' } },
+      // Swagger 2.0 has no patterns, and @fastify/swagger writes string values for them.
+      additionalProperties: version === '2.0' ? { type: 'string' } : seen
+    })
+    t.equal(await described(app, 'getAccount', 'account.limits'),
+      'No fields are nested under that field in getAccount; describe_operation without fields lists the top level.')
+    t.notMatch(await described(app, 'getAccount'), /secret/)
+    t.equal((await app.inject('/accounts/1')).body, '{"account":{"limits":{"daily":1,"monthly":3}},"name":"n"}')
+    const staff = await served(app, STAFF)
+    const whole = { properties: { account: { properties: { limits: { default: { secret: 'val' } } } } } }
+    t.match(responseSchema(staff.document, '/accounts/{id}'), whole, 'staff see the schema whole')
+  })
+}
+
+for (const version of ['3.0.3', '3.1.0', '2.0']) {
+  test(`${version}: a hidden path far below a name a pattern matches, among visible names it matches too, leaves the pattern's schema and its instances`, async (t) => {
+    const burst = { type: 'object', properties: { rate: { type: 'integer' }, secret: { type: 'integer' } }, example: { rate: 1, secret: 2 } }
+    const caps = { type: 'object', properties: { burst }, enum: [{ burst: { rate: 1, secret: 3 } }] }
+    const limits = { type: 'object', properties: { caps }, default: { caps: { burst: { secret: 4 } } } }
+    const account = { type: 'object', properties: { limits } }
+    const app = await leakApp(t, version, ['account.limits.caps.burst.secret'], (app) => {
+      app.get('/accounts/:id', {
+        restrictFields: true,
+        // `^acc` matches `account` and `accrual`, which the caller sees whole.
+        schema: {
+          operationId: 'getAccount',
+          response: { 200: { type: 'object', properties: { account, accrual: account }, patternProperties: { '^acc': account } } }
+        }
+      }, async () => ({}))
+    })
+    const anonymous = await served(app)
+    t.strictSame(anonymous.status, [200, 200, 200])
+    // The caller sees `accrual` whole, where the name stays; nowhere else.
+    const hiddenPlaces = (value: unknown): string[] => placesOf(value, 'secret').filter((place) => !place.includes('/properties/accrual/'))
+    const accrual = /\/properties\/accrual\/properties\/limits\/properties\/caps\/properties\/burst\/properties\/secret$/
+    const yaml = parse((await app.inject('/documentation/yaml')).body)
+    const tools = JSON.parse((await mcpRequest(app, '/mcp', {}, 'tools/list')).body)
+    for (const [kind, value] of [['JSON', anonymous.document], ['YAML', yaml], ['tools', tools]]) {
+      t.strictSame(hiddenPlaces(value), [], `no hidden name or instance key in the ${kind}`)
+      // The tools describe a route's output from an OpenAPI 3 response only.
+      const stays = placesOf(value, 'secret').some((place) => accrual.test(place))
+      if (version !== '2.0' || kind !== 'tools') t.ok(stays, `the visible path stays in the ${kind}`)
+    }
+    if (version !== '2.0') {
+      t.equal(await described(app, 'getAccount', 'account.limits.caps.burst'),
+        'Fields of getAccount under account.limits.caps.burst: account.limits.caps.burst.rate')
+      t.equal(await described(app, 'getAccount', 'accrual.limits.caps.burst'),
+        'Fields of getAccount under accrual.limits.caps.burst: accrual.limits.caps.burst.rate, accrual.limits.caps.burst.secret')
+    }
+    const whole = { properties: { account: { properties: { limits: { default: { caps: { burst: { secret: 4 } } } } } } } }
+    t.match(responseSchema((await served(app, STAFF)).document, '/accounts/{id}'), whole, 'staff see every one')
+  })
+
+  test(`${version}: a pattern's schema loses a hidden field's names and contents from the propertyNames and patterns inside it`, async (t) => {
+    const limits = {
+      type: 'object',
+      properties: { daily: { type: 'integer' }, secret: { type: 'object', properties: { pin: { type: 'string' } } } },
+      propertyNames: { enum: ['daily', 'secret'] },
+      patternProperties: { '^sec': { type: 'object', properties: { pin: { type: 'string' } }, default: { pin: '8086' } } },
+      dependentRequired: { daily: ['secret'] }
+    }
+    const account = { type: 'object', properties: { limits } }
+    const app = await leakApp(t, version, ['account.limits.secret'], (app) => {
+      app.get('/accounts/:id', {
+        restrictFields: true,
+        schema: {
+          operationId: 'getAccount',
+          response: { 200: { type: 'object', properties: { account }, patternProperties: { '^account$': account } } }
+        }
+      }, async () => ({}))
+    })
+    const anonymous = await served(app)
+    t.strictSame(anonymous.status, [200, 200, 200])
+    t.notMatch(anonymous.text, /secret|\^sec|pin|8086/, 'no name or content of the hidden field, in JSON, YAML or the tools')
+    const values = version === '2.0' ? { type: 'string' } : { type: 'object' }
+    const seen = { type: 'object', properties: { daily: { type: 'integer' } }, additionalProperties: values }
+    t.strictSame(responseSchema(anonymous.document, '/accounts/{id}'), {
+      type: 'object',
+      properties: { account: { type: 'object', properties: { limits: seen } } },
+      additionalProperties: version === '2.0' ? { type: 'string' } : { type: 'object', properties: { limits: seen } }
+    })
+    t.match((await served(app, STAFF)).text, version === '2.0' ? /secret/ : /8086/, 'staff see the pattern\'s schema whole')
+  })
+}

@@ -249,16 +249,18 @@ export class SchemaWalk {
   }
 
   /**
-   * The schema of every undeclared name (where @fastify/swagger and Swagger
-   * 2.0 put a pattern's): it describes what is hidden below a name the level
-   * does not declare, and below a field hidden whole, whose name the caller's
-   * level no longer declares, it may describe the field itself.
+   * The schema of every undeclared name, where @fastify/swagger puts a
+   * pattern's in OpenAPI 3: the pattern may have matched a declared name
+   * (`^account$`), so it describes what is hidden below any name, declared
+   * or not; and below a field hidden whole, whose name the caller's level no
+   * longer declares, it may describe the field itself.
    */
   #undeclared (schema: Json, value: unknown, pointer: string, level: PathTrie): Finding | null {
     if (level === EVERY_NAME) return this.schema(value, pointer, level)
     const declared = isRecord(schema.properties) ? schema.properties : {}
     return first(level.children, ([name, below]) => {
-      if (Object.hasOwn(declared, name)) return null
+      // A declared field hidden whole is named by `properties`, where the walk finds it.
+      if (below.whole && Object.hasOwn(declared, name)) return null
       return this.schema(value, pointer, below.whole ? EVERY_NAME : below)
     })
   }

@@ -18,7 +18,7 @@ import { COMPOSITIONS, TESTS, keywordOf } from '../../schema/vocabulary.js'
 import { stripHidden } from '../../visibility.js'
 import type { Json } from '../types.js'
 import { isExtension, namesNothing, strippedExample, withoutContents } from './instances.js'
-import { belowNames, patternNames, spellsWholeName, undeclaredBelow } from './names.js'
+import { belowEveryName, belowNames, patternNames, spellsWholeName } from './names.js'
 import type { Resolve } from './names.js'
 
 /** What `relaxedKeyword` returns for a keyword that must go. */
@@ -100,9 +100,9 @@ export function relaxedKeyword (keyword: string, value: unknown, level: Json, hi
       return Array.isArray(value) ? value.map(maps.sameLevel) : maps.sameLevel(value)
     case 'properties': {
       // The schema of the names the level does not declare (additionalProperties, unevaluatedProperties; patterns are relaxedPatterns'),
-      // where @fastify/swagger puts a pattern's; at a level from which a field is hidden whole, it describes that field too.
+      // where @fastify/swagger puts a pattern's, which may describe any name; at a level that hides a field whole, that field too.
       if (known.holds !== 'schema') return value
-      const below = undeclaredBelow(level, hidden)
+      const below = belowEveryName(hidden)
       const relaxed = below === null ? value : maps.below(value, below)
       return wholeNames(hidden).length > 0 ? withoutContents(relaxed, maps.contentsRef) : relaxed
     }

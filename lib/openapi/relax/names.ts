@@ -44,10 +44,15 @@ export function belowNames (hidden: PathTrie, names: (name: string) => boolean):
   return below
 }
 
-/** The hidden paths below the names that a level's `properties` do not declare: what `additionalProperties` must leave out. */
-export function undeclaredBelow (level: Record<string, unknown>, hidden: PathTrie): PathTrie | null {
-  const declared = isRecord(level.properties) ? level.properties : {}
-  return belowNames(hidden, (name) => !Object.hasOwn(declared, name))
+/**
+ * The hidden paths below every name of a level: what `additionalProperties`
+ * and `unevaluatedProperties` must leave out. Not only below the names the
+ * level does not declare: in OpenAPI 3 @fastify/swagger writes there the
+ * schema of a pattern, which may match a declared name (`^account$` beside
+ * `properties.account`) and so describe what is hidden below it.
+ */
+export function belowEveryName (hidden: PathTrie): PathTrie | null {
+  return belowNames(hidden, () => true)
 }
 
 /**
@@ -116,7 +121,7 @@ export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve
           // A pattern's schema describes the names it matches; additionalProperties' and unevaluatedProperties', the names not declared.
           const pattern = keyword === 'patternProperties' ? held.key as string : null
           if (pattern !== null && wholeNames(hidden).some((name) => patternNames(pattern, name))) return true
-          const below = pattern === null ? undeclaredBelow(schema, hidden) : belowNames(hidden, (name) => patternNames(pattern, name))
+          const below = pattern === null ? belowEveryName(hidden) : belowNames(hidden, (name) => patternNames(pattern, name))
           return below !== null && visit(held.schema, below)
         }
         case 'names':

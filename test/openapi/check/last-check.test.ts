@@ -108,6 +108,27 @@ const table: Row[] = [
   { title: 'additionalProperties at a level that hides a field whole may describe that field: every name in them is its', schema: { properties: { id: {} }, additionalProperties: { type: 'object', additionalProperties: true, default: { pin: 'p' } } }, expected: `${SCHEMA}/additionalProperties/default` },
   { title: 'additionalProperties below a hidden field, and their patterns and maps', schema: { additionalProperties: { additionalProperties: { patternProperties: { '^a': {} } } } }, expected: `${SCHEMA}/additionalProperties/additionalProperties/patternProperties/^a` },
   { title: 'additionalProperties of a field hidden whole, with its own fields', schema: { additionalProperties: person }, expected: `${SCHEMA}/additionalProperties/properties/id` },
+  // @fastify/swagger writes a pattern's schema there in OpenAPI 3: `^account$` matched the declared name, and what is hidden below it stays.
+  {
+    title: 'additionalProperties made of a pattern that matched a declared name, with a hidden path below that name',
+    schema: {
+      properties: { account: { properties: { limits: { default: { daily: 1 } } } } },
+      additionalProperties: { properties: { limits: { default: { daily: 1, secret: 2 } } } }
+    },
+    hidden: ['account.limits.secret'],
+    expected: `${SCHEMA}/additionalProperties/properties/limits/default`
+  },
+  {
+    title: 'a declared field hidden whole is found at its property, whatever comes first',
+    schema: { additionalProperties: { default: { pin: 1 } }, properties: { ssn: {} } },
+    expected: `${SCHEMA}/properties/ssn`
+  },
+  {
+    title: 'the same, the hidden path far below',
+    schema: { properties: { a: {} }, additionalProperties: { properties: { b: { properties: { c: { items: person } } } } } },
+    hidden: ['a.b.c.ssn'],
+    expected: `${SCHEMA}/additionalProperties/properties/b/properties/c/items/properties/ssn`
+  },
   { title: 'a pattern that matches a hidden name only without the u flag', schema: { patternProperties: { '^s\\-?sn$': {} } }, expected: `${SCHEMA}/patternProperties/^s\\-?sn$` },
   { title: 'keywords that hold nothing named', schema: { xml: { name: 'ssn' }, externalDocs: { url: 'ssn' } }, expected: null },
   { title: 'propertyNames that exclude a hidden name', schema: { propertyNames: { not: { const: 'ssn' } } }, expected: `${SCHEMA}/propertyNames` },

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { hiddenTrie } from '../../../lib/hidden-paths.js'
-import { belowNames, namesPathOf, undeclaredBelow } from '../../../lib/openapi/relax/names.js'
+import { belowEveryName, belowNames, namesPathOf } from '../../../lib/openapi/relax/names.js'
 
 const hidden = hiddenTrie(['ssn', 'owner.ssn', 'meta.secret'])
 const components: Record<string, unknown> = {
@@ -42,7 +42,9 @@ test('namesPathOf finds a hidden path wherever the vocabulary says a schema name
     [{ patternProperties: { '^me': { properties: { secret: {} } } } }, true],
     [{ patternProperties: { '^me': { properties: { other: {} } } } }, false],
     [{ additionalProperties: { properties: { secret: {} } } }, true],
-    [{ properties: { meta: {}, owner: {} }, additionalProperties: { properties: { secret: {}, ssn: {} } } }, false],
+    // @fastify/swagger writes a pattern's schema there, which may describe a declared name and what is hidden below it.
+    [{ properties: { meta: {}, owner: {} }, additionalProperties: { properties: { secret: {}, ssn: {} } } }, true],
+    [{ properties: { meta: {}, owner: {} }, additionalProperties: { properties: { city: {}, id: {} } } }, false],
     [{ propertyNames: { $ref: 'names' } }, true],
     [{ propertyNames: { const: 'id' } }, false],
     [{ propertyNames: { $ref: 'loopedNames' } }, false],
@@ -63,6 +65,6 @@ test('the hidden paths below the names a schema of several names describes', asy
   t.strictSame(belowNames(hidden, () => true), hiddenTrie(['ssn', 'secret']), 'below owner and meta, merged')
   t.strictSame(belowNames(hiddenTrie(['a.x.y', 'b.x.z', 'b.w']), () => true), hiddenTrie(['x.y', 'x.z', 'w']), 'the paths below two names, one name below both merged')
   t.equal(belowNames(hidden, (name) => name === 'ssn'), null, 'a name hidden whole has nothing below')
-  t.equal(undeclaredBelow({ properties: { owner: {}, meta: {} } }, hidden), null)
-  t.strictSame(undeclaredBelow({ properties: { owner: {} } }, hidden), hidden.children.get('meta'))
+  t.strictSame(belowEveryName(hidden), hiddenTrie(['ssn', 'secret']), 'below every name, declared or not')
+  t.equal(belowEveryName(hiddenTrie(['ssn', 'id'])), null, 'only names hidden whole')
 })
