@@ -36,6 +36,7 @@ export const BENCHES: Bench[] = [
   { name: 'flood', file: 'bench/flood.json', args: ['flood.js'], minutes: 4 },
   { name: 'heap', file: 'bench/heap.json', args: ['heap.js'], minutes: 0.6 },
   { name: 'search', file: 'bench/search.json', args: ['search.js'], minutes: 1 },
+  { name: 'browse', file: 'bench/browse.json', args: ['browse.js'], minutes: 2 },
   { name: 'refusals', file: 'bench/refusals.json', args: ['refusals.js'], minutes: 5 },
   { name: 'documents', file: 'bench/documents.json', args: ['documents.js'], minutes: 2 },
   { name: 'types', file: 'bench/types.json', args: ['types.js'], minutes: 3 }

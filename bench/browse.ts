@@ -4,8 +4,10 @@
  * anonymous caller sees it. Checks that every operation is reached by
  * browsing (the areas, then each area's pages), counts each browsing answer
  * in o200k tokens against its budget, and the discovery tools' definitions
- * against theirs; exits 1 when one is past it. `npm run bench:browse`.
+ * against theirs; writes bench/browse.json and exits 1 when one is past it.
+ * `npm run bench:browse`.
  */
+import { writeFileSync } from 'node:fs'
 import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
@@ -14,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import fastifyRestrictedFields from '../lib/index.js'
 import restrictedFieldsMcp from '../lib/mcp/index.js'
 import { BROWSE_TOOL, DISCOVERY_TOOLS } from '../lib/mcp/discovery.js'
-import { describe, fastifyPath, generate, readDescription, routeSchemaOf, seededRandom } from './description.js'
+import { declareRoutes, describe, generate, readDescription, seededRandom } from './description.js'
 
 const tokens = (value: unknown): number => countTokens(typeof value === 'string' ? value : JSON.stringify(value))
 
@@ -31,17 +33,9 @@ app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 await app.register(swagger, { openapi: { info: { title: description.title, version: description.version }, tags: openapi.tags } })
 await app.register(fastifyRestrictedFields)
 await app.register(restrictedFieldsMcp, { mode: 'discovery' })
-for (const schema of description.shared) app.addSchema(schema)
 // As the token bench declares them, with the same generated bodies: the list task's figures are its figures.
-for (const [index, route] of description.routes.entries()) {
-  const body = generate(route.schema, new Map(description.shared.map((schema) => [schema.$id, schema])), seededRandom(41 + index))
-  const schema = routeSchemaOf(openapi, route)
-  try {
-    app.get(fastifyPath(route.path), { restrictFields: true, schema }, async () => body)
-  } catch {
-    app.get(fastifyPath(route.path), { schema }, async () => body)
-  }
-}
+const shared = new Map(description.shared.map((schema) => [schema.$id, schema]))
+declareRoutes(app, openapi, description, (route, index) => generate(route.schema, shared, seededRandom(41 + index)))
 await app.listen({ port: 0, host: '127.0.0.1' })
 const client = new Client({ name: 'bench', version: '1.0.0' })
 await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin)))
@@ -92,6 +86,7 @@ const report = {
   listTask: { findDescribeCall: taskTokens, total: taskTokens.reduce((sum, count) => sum + count), budget: TASK_BUDGET }
 }
 console.log(JSON.stringify(report, null, 2))
+writeFileSync(new URL('../../bench/browse.json', import.meta.url), JSON.stringify(report, null, 2) + '\n')
 await client.close()
 await app.close()
 const overBudget = largest.tokens > ANSWER_BUDGET || definitions > DEFINITIONS_BUDGET || report.listTask.total > TASK_BUDGET
