@@ -128,6 +128,12 @@ export function boundedNames (items: Json): Json {
   return { anyOf: [{ ...items, enum: kept }, { type: 'string', pattern: deeper }] }
 }
 
+/** `defer`'s items without `*` and the route's field sets: the document lists them once for both parameters, and only `only` takes them. */
+function namesOnly (items: Json, fields: RouteFieldsDescription): Json {
+  const choices = new Set(['*', ...fields.defaultFields === undefined ? [] : ['@default'], ...Object.keys(fields.sets).map((name) => '@' + name)])
+  return Array.isArray(items.enum) ? { ...items, enum: items.enum.filter((name: unknown) => !choices.has(String(name))) } : items
+}
+
 /** A parameter, followed through a `$ref` to the document's `components.parameters`. */
 export function parameterOf (document: Json, parameter: unknown): Json | null {
   if (isRecord(parameter) && typeof parameter.$ref === 'string' && parameter.$ref.startsWith('#/components/parameters/')) {
@@ -172,7 +178,7 @@ export function operationTool (document: Json, { pathItem, operation, name, rout
       // The choices stay the document's, this caller's; the description is written for a tool, not for a query string.
       schema = {
         type: 'array',
-        items: boundedNames(schema.items ?? { type: 'string' }),
+        items: boundedNames(name === fields.only ? schema.items ?? { type: 'string' } : namesOnly(schema.items ?? { type: 'string' }, fields)),
         description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
       }
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {
