@@ -82,6 +82,13 @@ export class Components {
       this.schemas[twin] = {}
       const original = this.schemas[name]
       const relaxed = relax(original)
+      // A relaxation that changes nothing (a caller's hidden paths that do not reach this component) keeps the original.
+      if (relaxed === original) {
+        delete this.schemas[twin]
+        this.#made.delete(twin)
+        this.#twins.set(key, name)
+        return this.ref(name)
+      }
       this.schemas[twin] = {
         ...relaxed,
         ...(typeof original.title === 'string' ? { title: original.title + suffix } : {}),

@@ -25,11 +25,16 @@ function withoutHiddenNames (schema: Json, hidden: PathTrie): void {
   }
 }
 
-/** Items that are only a string's choices become a `$ref` to the shared list of them. */
-function sharedItems (schema: Json, components: Components): void {
+/**
+ * Items that are only a string's choices become a `$ref` to the shared list
+ * of them: to the route's list when they are its paths, as the plugin
+ * writes `defer` into a querystring schema.
+ */
+function sharedItems (schema: Json, components: Components, paths: readonly string[], listed: readonly string[]): void {
   const items = schema.items
   if (isRecord(items) && Array.isArray(items.enum) && Object.keys(items).every((keyword) => keyword === 'type' || keyword === 'enum') && items.type === 'string') {
-    schema.items = { $ref: components.choices(items.enum) }
+    const same = (list: readonly string[]): boolean => list.length === items.enum.length && list.every((name, index) => items.enum[index] === name)
+    schema.items = { $ref: components.choices(same(paths) ? listed : items.enum) }
   }
 }
 
@@ -65,7 +70,7 @@ export function documentParameters (components: Components, operation: Json, pat
     } else if (own.schema?.type === 'array') {
       own.style ??= 'form'
       own.explode ??= true
-      sharedItems(own.schema, components)
+      sharedItems(own.schema, components, paths, listed)
     }
   }
   if (ours.length > 0) operation.parameters = [...ours, ...parameters]
