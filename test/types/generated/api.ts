@@ -51,7 +51,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description As restricted responses send it to this caller: any field may be left out. */
+        /** @description As restricted responses send it: any field may be left out. */
         userRestricted: {
             id?: number;
             name?: string;
