@@ -6,7 +6,7 @@
  * from the caller's document, so hidden fields are neither choices nor
  * properties, and nothing here reads a route or a request.
  */
-import { isRecord } from '../json.js'
+import { decodePointerToken, isRecord } from '../json.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import { SchemaBudget, toJsonSchema, withNull } from './json-schema.js'
 import type { BoundRoute } from './routes.js'
@@ -134,12 +134,21 @@ function namesOnly (items: Json, fields: RouteFieldsDescription): Json {
   return Array.isArray(items.enum) ? { ...items, enum: items.enum.filter((name: unknown) => !choices.has(String(name))) } : items
 }
 
-/** A parameter, followed through a `$ref` to the document's `components.parameters`. */
+const SCHEMAS = '#/components/schemas/'
+
+/**
+ * A parameter, followed through a `$ref` to the document's
+ * `components.parameters`, with the list its items refer to in place: the
+ * choices of `only` and `defer` are one component that both refer to.
+ */
 export function parameterOf (document: Json, parameter: unknown): Json | null {
   if (isRecord(parameter) && typeof parameter.$ref === 'string' && parameter.$ref.startsWith('#/components/parameters/')) {
     parameter = document.components?.parameters?.[parameter.$ref.slice('#/components/parameters/'.length)]
   }
-  return isRecord(parameter) && typeof parameter.name === 'string' ? parameter : null
+  if (!isRecord(parameter) || typeof parameter.name !== 'string') return null
+  const ref: unknown = parameter.schema?.items?.$ref
+  const list = typeof ref === 'string' && ref.startsWith(SCHEMAS) ? document.components?.schemas?.[decodePointerToken(ref.slice(SCHEMAS.length))] : undefined
+  return isRecord(list) && Array.isArray(list.enum) ? { ...parameter, schema: { ...parameter.schema, items: list } } : parameter
 }
 
 /** The response schema of `status` (JSON first), or of the first 2xx status when none is given. */
