@@ -130,7 +130,6 @@ export class Components {
       const byContent = new Map<string, string>()
       const renamed = new Map<string, string>()
       for (const name of this.#made) {
-        if (!Object.hasOwn(this.schemas, name)) continue
         const content = JSON.stringify(this.schemas[name])
         const first = byContent.get(content)
         if (first === undefined) {
@@ -142,7 +141,7 @@ export class Components {
         }
       }
       if (renamed.size === 0) return
-      renameReferences(document, renamed, this.#prefix)
+      renameReferences(document, renamed)
     }
   }
 
@@ -178,14 +177,13 @@ export class Components {
   }
 }
 
-/** Rewrites every `$ref` (and a discriminator's mapping to one) that names, or points into, a component in `renamed`. */
-function renameReferences (value: unknown, renamed: ReadonlyMap<string, string>, prefix: string): void {
-  const rename = (ref: string): string => {
-    const slash = ref.startsWith(prefix) ? ref.indexOf('/', prefix.length) : -1
-    const head = slash === -1 ? ref : ref.slice(0, slash)
-    const to = renamed.get(head)
-    return to === undefined ? ref : to + ref.slice(head.length)
-  }
+/**
+ * Rewrites every `$ref` (and a discriminator's mapping to one) that names a
+ * component in `renamed`. Twins are referred to whole: the relaxer writes no
+ * pointer into one.
+ */
+function renameReferences (value: unknown, renamed: ReadonlyMap<string, string>): void {
+  const rename = (ref: string): string => renamed.get(ref) ?? ref
   const stack: unknown[] = [value]
   while (stack.length > 0) {
     const next = stack.pop()

@@ -882,3 +882,19 @@ test('a level that loses branches declaring its fields is no longer closed to th
   t.strictSame(relax({ type: 'object', properties: { a: { type: 'string' } }, dependentSchemas: { a: { properties: { b: { type: 'string' } } } }, additionalProperties: false }).schema, { type: 'object', properties: { a: { type: 'string' } } }, 'nor over fields that depend on others')
   t.strictSame(relax({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], then: { required: ['a'] }, additionalProperties: false }).schema, { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, 'branches that declare no field leave it closed')
 })
+
+test('twins that come out equal are one, and a discriminator\'s mapping names the first', async (t) => {
+  const variant = (kind: string, field: string): Json => object({ kind: { type: 'string', enum: [kind] }, [field]: { type: 'integer' } })
+  const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
+  const pet = { oneOf: [ref('cat'), ref('dog')], discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/cat', dog: '#/components/schemas/dog' } } }
+  const document = openapi({ 'get /b': marked('1', { 200: json(ref('pet')) }), 'get /c': marked('2', { 200: json(ref('pet')) }) }, { cat: variant('cat', 'lives'), dog: variant('dog', 'barks'), pet })
+  const list = routes({ ...route, url: '/b' }, { ...route, url: '/c' })
+  const result = restrictedDocument(document, list, new Map([['1', hiddenTrie(['barks'])], ['2', hiddenTrie(['barks', 'lives'])]])) as Json
+  const schemas = result.components.schemas
+  const complete = (path: string): Json => schemas[result.paths[path].get[OPERATION_KEY].statuses['200'].record.$ref.split('/').at(-1)]
+  t.strictSame([complete('/b').discriminator.mapping, complete('/c').discriminator.mapping], [
+    { cat: '#/components/schemas/cat', dog: '#/components/schemas/dogRestricted2' },
+    { cat: '#/components/schemas/catRestricted3', dog: '#/components/schemas/dogRestricted2' }
+  ], 'the dog without barks is one twin, whether lives, which it does not have, is hidden too or not')
+  t.strictSame(Object.keys(schemas).filter((name) => name.startsWith('dog')), ['dogRestricted', 'dogRestricted2'], 'one relaxed dog, one complete dog without barks')
+})
