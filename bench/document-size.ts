@@ -10,7 +10,8 @@
  * a rule that hides a different 5% of each route's paths (seeded). Byte
  * counts do not depend on the machine; times do. Arguments name the
  * descriptions to read (default: all four); `--write` writes
- * bench/document-size.json.
+ * bench/document-size.json; `DOCUMENT_SIZE_DUMP=/tmp/doc` writes each
+ * document measured, as `/tmp/doc-<api>-<rule>.json`, to see where its bytes go.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -52,11 +53,11 @@ function viewBytes (text: string, object: boolean): number {
 interface Rule { name: string, hidden: Map<string, string[]> }
 
 /** One document of one rule: its bytes, its components, and how long its first build took (under whatever load the machine had). */
-async function documentOf (app: FastifyInstance, rule: string): Promise<{ bytes: number, text: string, components: number, buildMs: number }> {
+async function documentOf (app: FastifyInstance, api: string, rule: string): Promise<{ bytes: number, text: string, components: number, buildMs: number }> {
   const started = performance.now()
   const response = await app.inject({ url: '/doc', headers: { 'x-rule': rule } })
   const buildMs = performance.now() - started
-  if (process.env.DOCUMENT_SIZE_DUMP !== undefined) writeFileSync(`${process.env.DOCUMENT_SIZE_DUMP}-${rule || 'swagger'}.json`, response.body)
+  if (process.env.DOCUMENT_SIZE_DUMP !== undefined) writeFileSync(`${process.env.DOCUMENT_SIZE_DUMP}-${api}-${rule || 'swagger'}.json`, response.body)
   if (response.statusCode !== 200) throw new Error(`${rule}: ${response.statusCode} ${response.body.slice(0, 300)}`)
   const components = Object.keys(response.json().components?.schemas ?? {}).length
   return { bytes: Buffer.byteLength(response.body), text: response.body, components, buildMs: Math.round(buildMs) }
@@ -105,12 +106,12 @@ async function measure (api: string): Promise<Json> {
   const declared = new Set<string>()
   const app = await appOf(true)
   const bare = await appOf(false)
-  const swaggers = await documentOf(bare, '')
+  const swaggers = await documentOf(bare, api, '')
   await bare.close()
   try {
-    const staff = await documentOf(app, 'staff')
+    const staff = await documentOf(app, api, 'staff')
     const measured: Array<{ rule: string, bytes: number, text: string, components: number, buildMs: number }> = []
-    for (const rule of rules) measured.push({ rule: rule.name, ...await documentOf(app, rule.name) })
+    for (const rule of rules) measured.push({ rule: rule.name, ...await documentOf(app, api, rule.name) })
     const row = (document: { bytes: number, components: number, buildMs: number, text: string }): Json => ({
       bytes: document.bytes,
       ratio: Number((document.bytes / swaggers.bytes).toFixed(2)),

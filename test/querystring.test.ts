@@ -10,7 +10,7 @@ const only = {
 const defer = {
   type: 'array',
   items: { type: 'string', enum: paths },
-  description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too.'
+  description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only.'
 }
 
 test('withRestrictionParameters adds only and defer, keeping the route\'s own parameters', async (t) => {
