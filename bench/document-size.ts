@@ -53,11 +53,14 @@ function viewBytes (text: string, object: boolean): number {
 interface Rule { name: string, hidden: Map<string, string[]> }
 
 /** One document of one rule: its bytes, its components, and how long its first build took (under whatever load the machine had). */
-async function documentOf (app: FastifyInstance, api: string, rule: string): Promise<{ bytes: number, text: string, components: number, buildMs: number }> {
+interface Measured { bytes: number, text: string, components: number, buildMs: number }
+
+async function documentOf (app: FastifyInstance, api: string, rule: string): Promise<Measured> {
   const started = performance.now()
   const response = await app.inject({ url: '/doc', headers: { 'x-rule': rule } })
   const buildMs = performance.now() - started
-  if (process.env.DOCUMENT_SIZE_DUMP !== undefined) writeFileSync(`${process.env.DOCUMENT_SIZE_DUMP}-${api}-${rule || 'swagger'}.json`, response.body)
+  const dump = process.env.DOCUMENT_SIZE_DUMP
+  if (dump !== undefined) writeFileSync(`${dump}-${api}-${rule || 'swagger'}.json`, response.body)
   if (response.statusCode !== 200) throw new Error(`${rule}: ${response.statusCode} ${response.body.slice(0, 300)}`)
   const components = Object.keys(response.json().components?.schemas ?? {}).length
   return { bytes: Buffer.byteLength(response.body), text: response.body, components, buildMs: Math.round(buildMs) }
@@ -71,13 +74,15 @@ async function measure (api: string): Promise<Json> {
     .filter(({ paths }) => paths.length > 0)
   // The names the routes' paths end with most often, hidden wherever they are.
   const ends = new Map<string, number>()
-  for (const { paths } of routes) for (const path of paths) ends.set(path.split('.').at(-1) as string, (ends.get(path.split('.').at(-1) as string) ?? 0) + 1)
+  const last = (path: string): string => path.split('.').at(-1) as string
+  for (const { paths } of routes) for (const path of paths) ends.set(last(path), (ends.get(last(path)) ?? 0) + 1)
   const names = [...ends].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name]) => name)
   const rules: Rule[] = [
-    { name: 'same names', hidden: new Map(routes.map(({ url, paths }) => [url, paths.filter((path) => names.includes(path.split('.').at(-1) as string))])) },
+    { name: 'same names', hidden: new Map(routes.map(({ url, paths }) => [url, paths.filter((path) => names.includes(last(path)))])) },
     ...Array.from({ length: api === 'stripe' ? VIEWS : 1 }, (_, seed) => ({
       name: `5% seed ${seed + 1}`,
-      hidden: new Map(routes.map(({ url, paths }, index) => [url, selectionOf(paths, seededRandom((seed + 1) * 100_003 + index), Math.max(1, Math.round(0.05 * paths.length)))]))
+      hidden: new Map(routes.map(({ url, paths }, index) =>
+        [url, selectionOf(paths, seededRandom((seed + 1) * 100_003 + index), Math.max(1, Math.round(0.05 * paths.length)))]))
     }))
   ]
   const appOf = async (restricted: boolean): Promise<FastifyInstance> => {
@@ -95,7 +100,8 @@ async function measure (api: string): Promise<Json> {
       if (!restricted && !declared.has(url)) continue
       // A route whose record has a field no request can name (Jira's `"The column position of the gadget."`) is refused when declared.
       try {
-        app.get(url, { restrictFields: restricted, schema: { operationId: url.slice(1), response: { 200: route.schema } } }, async () => ({}))
+        const schema = { operationId: url.slice(1), response: { 200: route.schema } }
+        app.get(url, { restrictFields: restricted, schema }, async () => ({}))
         declared.add(url)
       } catch {}
     }
@@ -110,9 +116,9 @@ async function measure (api: string): Promise<Json> {
   await bare.close()
   try {
     const staff = await documentOf(app, api, 'staff')
-    const measured: Array<{ rule: string, bytes: number, text: string, components: number, buildMs: number }> = []
+    const measured: Array<Measured & { rule: string }> = []
     for (const rule of rules) measured.push({ rule: rule.name, ...await documentOf(app, api, rule.name) })
-    const row = (document: { bytes: number, components: number, buildMs: number, text: string }): Json => ({
+    const row = (document: Measured): Json => ({
       bytes: document.bytes,
       ratio: Number((document.bytes / swaggers.bytes).toFixed(2)),
       components: document.components,
@@ -147,10 +153,13 @@ async function main (): Promise<void> {
     const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`
     console.log(`${api} (${row.routes} routes): swagger ${mb(row.swagger.bytes)}; staff ${mb(row.staff.bytes)} (${row.staff.ratio}×); ` +
       `same names ${mb(row.sameNames.bytes)} (${row.sameNames.ratio}×); 5% per route ${mb(row.perRoute.bytes)} (${row.perRoute.ratio}×)` +
-      (row.eightViews === undefined ? '' : `; ${VIEWS} anonymous views ${mb(row.eightViews.bytes)} of ${mb(CACHE_BYTES)}: ${row.eightViews.fit ? 'fit' : 'do not fit'}`))
+      (row.eightViews === undefined
+        ? ''
+        : `; ${VIEWS} anonymous views ${mb(row.eightViews.bytes)} of ${mb(CACHE_BYTES)}: ${row.eightViews.fit ? 'fit' : 'do not fit'}`))
   }
   const result = { date: new Date().toISOString(), node: process.version, loadAverage: { before: before[0], after: loadavg()[0] }, rows }
-  if (process.argv.includes('--write')) writeFileSync(new URL('../../bench/document-size.json', import.meta.url), JSON.stringify(result, null, 2) + '\n')
+  if (!process.argv.includes('--write')) return
+  writeFileSync(new URL('../../bench/document-size.json', import.meta.url), JSON.stringify(result, null, 2) + '\n')
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main()

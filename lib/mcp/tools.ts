@@ -130,7 +130,8 @@ export function boundedNames (items: Json): Json {
 
 /** `defer`'s items without `*` and the route's field sets: the document lists them once for both parameters, and only `only` takes them. */
 function namesOnly (items: Json, fields: RouteFieldsDescription): Json {
-  const choices = new Set(['*', ...fields.defaultFields === undefined ? [] : ['@default'], ...Object.keys(fields.sets).map((name) => '@' + name)])
+  const sets = Object.keys(fields.sets).map((name) => '@' + name)
+  const choices = new Set(['*', ...fields.defaultFields === undefined ? [] : ['@default'], ...sets])
   return Array.isArray(items.enum) ? { ...items, enum: items.enum.filter((name: unknown) => !choices.has(String(name))) } : items
 }
 
@@ -147,7 +148,8 @@ export function parameterOf (document: Json, parameter: unknown): Json | null {
   }
   if (!isRecord(parameter) || typeof parameter.name !== 'string') return null
   const ref: unknown = parameter.schema?.items?.$ref
-  const list = typeof ref === 'string' && ref.startsWith(SCHEMAS) ? document.components?.schemas?.[decodePointerToken(ref.slice(SCHEMAS.length))] : undefined
+  const name = typeof ref === 'string' && ref.startsWith(SCHEMAS) ? decodePointerToken(ref.slice(SCHEMAS.length)) : undefined
+  const list = name === undefined ? undefined : document.components?.schemas?.[name]
   return isRecord(list) && Array.isArray(list.enum) ? { ...parameter, schema: { ...parameter.schema, items: list } } : parameter
 }
 
@@ -185,9 +187,10 @@ export function operationTool (document: Json, { pathItem, operation, name, rout
     let schema = toJsonSchema(parameter.schema ?? {}, components, openapi30, budget)
     if (fields !== undefined && (name === fields.only || name === fields.defer) && parameter.in === 'query') {
       // The choices stay the document's, this caller's; the description is written for a tool, not for a query string.
+      const items = schema.items ?? { type: 'string' }
       schema = {
         type: 'array',
-        items: boundedNames(name === fields.only ? schema.items ?? { type: 'string' } : namesOnly(schema.items ?? { type: 'string' }, fields)),
+        items: boundedNames(name === fields.only ? items : namesOnly(items, fields)),
         description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
       }
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {

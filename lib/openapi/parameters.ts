@@ -32,14 +32,18 @@ function withoutHiddenNames (schema: Json, hidden: PathTrie): void {
  */
 function sharedItems (schema: Json, components: Components, paths: readonly string[], listed: readonly string[]): void {
   const items = schema.items
-  if (isRecord(items) && Array.isArray(items.enum) && Object.keys(items).every((keyword) => keyword === 'type' || keyword === 'enum') && items.type === 'string') {
-    const same = (list: readonly string[]): boolean => list.length === items.enum.length && list.every((name, index) => items.enum[index] === name)
+  const onlyChoices = isRecord(items) && items.type === 'string' && Object.keys(items).every((key) => ['type', 'enum'].includes(key))
+  if (onlyChoices && Array.isArray(items.enum)) {
+    const names: unknown[] = items.enum
+    const same = (list: readonly string[]): boolean => list.length === names.length && list.every((name, index) => names[index] === name)
     schema.items = { $ref: components.choices(same(paths) ? listed : items.enum) }
   }
 }
 
 /** Adds or completes the operation's `only` and `defer` parameters; `hidden` leaves a caller's hidden paths out of their choices. */
-export function documentParameters (components: Components, operation: Json, pathItem: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
+export function documentParameters (
+  components: Components, operation: Json, pathItem: Json, route: RestrictedRoute, hidden: PathTrie | null
+): void {
   const version: Version = components.version
   const parameters: Json[] = Array.isArray(operation.parameters) ? operation.parameters : []
   const inherited: Json[] = Array.isArray(pathItem.parameters) ? pathItem.parameters : []
@@ -52,7 +56,8 @@ export function documentParameters (components: Components, operation: Json, pat
     [route.onlyParam, onlyDescription(route.onlyParam, route, visible)],
     [route.deferParam, deferDescription(route.onlyParam, route.deferParam)]
   ] as const) {
-    const own = [...parameters, ...inherited].find((parameter) => isRecord(parameter) && parameter.in === 'query' && parameter.name === name)
+    const own = [...parameters, ...inherited].find((parameter) =>
+      isRecord(parameter) && parameter.in === 'query' && parameter.name === name)
     // The route's own parameter lists the names its querystring schema was given: the hidden ones go too.
     if (own !== undefined && hidden !== null) {
       withoutHiddenNames(version === '2.0' ? own : own.schema, hidden)
@@ -63,10 +68,12 @@ export function documentParameters (components: Components, operation: Json, pat
     if (own === undefined && name === route.deferParam && paths.length === 0) continue
     if (version === '2.0') {
       const choices = name === route.onlyParam ? listed : paths
-      if (own === undefined) ours.push({ name, in: 'query', required: false, description, type: 'array', items: { type: 'string', enum: choices }, collectionFormat: 'multi' })
+      const items = { type: 'string', enum: choices }
+      if (own === undefined) ours.push({ name, in: 'query', required: false, description, type: 'array', items, collectionFormat: 'multi' })
       else if (own.type === 'array') own.collectionFormat ??= 'multi'
     } else if (own === undefined) {
-      ours.push({ name, in: 'query', required: false, description, style: 'form', explode: true, schema: { type: 'array', items: { $ref: components.choices(listed) } } })
+      const schema = { type: 'array', items: { $ref: components.choices(listed) } }
+      ours.push({ name, in: 'query', required: false, description, style: 'form', explode: true, schema })
     } else if (own.schema?.type === 'array') {
       own.style ??= 'form'
       own.explode ??= true

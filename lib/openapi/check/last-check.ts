@@ -95,12 +95,16 @@ function response (walk: SchemaWalk, value: unknown, pointer: string, level: Pat
 }
 
 /** The `only` and `defer` choices of an operation's parameters, or of its path's. */
-function restrictionParameters (walk: SchemaWalk, parameters: unknown, pointer: string, names: readonly string[], level: PathTrie): Finding | null {
+function restrictionParameters (
+  walk: SchemaWalk, parameters: unknown, pointer: string, names: readonly string[], level: PathTrie
+): Finding | null {
   if (!Array.isArray(parameters)) return null
   return first(parameters.entries(), ([index, parameter]) => {
     if (!isRecord(parameter) || parameter.in !== 'query' || !names.includes(parameter.name)) return null
     const here = at(pointer, index)
-    const [own, ownPointer] = isRecord(parameter.schema) ? [parameter.schema.items, at(at(here, 'schema'), 'items')] : [parameter.items, at(here, 'items')]
+    const [own, ownPointer] = isRecord(parameter.schema)
+      ? [parameter.schema.items, at(at(here, 'schema'), 'items')]
+      : [parameter.items, at(here, 'items')]
     // The choices may be a list shared among the components; one the document does not hold cannot be checked.
     const ref: unknown = isRecord(own) ? own.$ref : undefined
     const shared = typeof ref === 'string' && ref.startsWith('#/') ? walk.resolve(ref) : undefined
