@@ -41,24 +41,28 @@ test('an app\'s own only and defer left without a choice keep their type, withou
   await app.ready()
   const document = (await app.inject('/doc')).json()
   const parameters = document.paths['/secrets'].get.parameters.filter((parameter: Json) => parameter.name !== 'page')
-  t.strictSame(parameters.map((parameter: Json) => [parameter.name, parameter.schema.items.enum ?? parameterChoices(document, parameter)]), [
+  const choices = (parameter: Json): unknown => parameter.schema.items.enum ?? parameterChoices(document, parameter)
+  t.strictSame(parameters.map((parameter: Json) => [parameter.name, choices(parameter)]), [
     ['only', ['*']], ['defer', undefined]
   ])
   t.strictSame(parameters[1].schema.items, { type: 'string' })
 })
 
-test('routes that return the same record share one list of choices, written once; a route with its own hidden set gets its own', async (t) => {
+test('routes that return the same record share one list of choices; a route with its own hidden set gets its own', async (t) => {
   const app = await appHiding((url) => url === '/mine' ? ['name'] : [])
   t.teardown(() => app.close())
   const user = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }
-  for (const url of ['/a', '/b', '/mine']) app.get(url, { restrictFields: true, schema: { response: { 200: user } } }, async () => ({ id: 1 }))
+  for (const url of ['/a', '/b', '/mine']) {
+    app.get(url, { restrictFields: true, schema: { response: { 200: user } } }, async () => ({ id: 1 }))
+  }
   await app.ready()
   const document = (await app.inject('/doc')).json()
   const lists = Object.keys(document.components.schemas).filter((name) => name.startsWith('Fields-'))
   t.equal(lists.length, 2)
   const ref = (url: string, index: number): string => document.paths[url].get.parameters[index].schema.items.$ref
   t.strictSame([ref('/a', 0), ref('/a', 1), ref('/b', 0), ref('/b', 1)], Array(4).fill(ref('/a', 0)))
-  t.strictSame([parameterChoices(document, document.paths['/a'].get.parameters[0]), parameterChoices(document, document.paths['/mine'].get.parameters[0])],
+  const offered = (url: string): unknown => parameterChoices(document, document.paths[url].get.parameters[0])
+  t.strictSame([offered('/a'), offered('/mine')],
     [['id', 'name', '*'], ['id', '*']])
 })
 
@@ -68,15 +72,18 @@ test('twins equal in content are one component, and an original nothing refers t
   app.addSchema({ $id: 'dog', type: 'object', required: ['barks'], properties: { barks: { type: 'boolean' } } })
   app.addSchema({ $id: 'cat', type: 'object', required: ['lives'], properties: { lives: { type: 'integer' } } })
   app.addSchema({ $id: 'page', type: 'object', required: ['results'], properties: { results: { type: 'array', items: { $ref: 'dog#' } } } })
-  app.get('/pets', { restrictFields: true, schema: { response: { 200: { type: 'array', items: { anyOf: [{ $ref: 'dog#' }, { $ref: 'cat#' }] } } } } }, async () => [])
+  const pets = { type: 'array', items: { anyOf: [{ $ref: 'dog#' }, { $ref: 'cat#' }] } }
+  app.get('/pets', { restrictFields: true, schema: { response: { 200: pets } } }, async () => [])
   app.get('/dogs', { restrictFields: true, schema: { response: { 200: { $ref: 'page#' } } } }, async () => ({ results: [] }))
   await app.ready()
   const names = (document: Json): string[] => Object.keys(document.components.schemas).sort()
   const anonymous = (await app.inject('/doc')).json()
   const lists = names(anonymous).filter((name) => name.startsWith('Fields-'))
-  t.strictSame(names(anonymous), ['RestrictedFieldsError', 'def-0', 'def-0Restricted', 'def-1Restricted', 'def-1Restricted2', 'def-2Restricted', 'getPetsRecord', ...lists].sort(),
+  const twins = ['def-0Restricted', 'def-1Restricted', 'def-1Restricted2', 'def-2Restricted']
+  t.strictSame(names(anonymous), ['RestrictedFieldsError', 'def-0', ...twins, 'getPetsRecord', ...lists].sort(),
     'the dog relaxed for a caller from whom a cat\'s field is hidden is the dog relaxed for every caller; its complete record is the dog')
-  t.strictSame(anonymous.components.schemas.getPetsRecord, { anyOf: [{ $ref: '#/components/schemas/def-0' }, { $ref: '#/components/schemas/def-1Restricted2' }] })
+  const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
+  t.strictSame(anonymous.components.schemas.getPetsRecord, { anyOf: [ref('def-0'), ref('def-1Restricted2')] })
   t.strictSame(anonymous.paths['/pets'].get.responses[200].content['application/json'].schema.items,
     { anyOf: [{ $ref: '#/components/schemas/def-0Restricted' }, { $ref: '#/components/schemas/def-1Restricted' }] })
   t.strictSame(anonymous.components.schemas['def-2Restricted'].properties.results.items, { $ref: '#/components/schemas/def-0Restricted' })
