@@ -75,7 +75,7 @@ export function describes (document: Json, schema: unknown, path: string): boole
  * records declare `$id`, `$type` and `$parent`, which json-schema-resolver
  * (in @fastify/swagger) reads as schema ids and fails on.
  */
-function withoutDollarNames (schema: unknown): any {
+export function withoutDollarNames (schema: unknown): any {
   if (Array.isArray(schema)) return schema.map(withoutDollarNames)
   if (schema === null || typeof schema !== 'object') return schema
   const renamed = (name: unknown): unknown => typeof name === 'string' && name.startsWith('$') ? `dollar_${name.slice(1)}` : name

@@ -40,7 +40,7 @@ export function onlyDescription (onlyParam: string, sets: DocumentedSets = {}, k
 /** The description of the parameter that removes fields, named `deferParam`. */
 export function deferDescription (onlyParam: string, deferParam: string): string {
   return `Remove these fields from every returned object, after ${onlyParam}. Repeat the parameter for several fields (${deferParam}=a&${deferParam}=b); ` +
-    `a comma-separated list (${deferParam}=a,b) and ${deferParam}[]=a are accepted too.`
+    `a comma-separated list (${deferParam}=a,b) and ${deferParam}[]=a are accepted too. It takes field names only: \`*\` and the field sets are for ${onlyParam}.`
 }
 
 /** The schema of one restriction parameter: an array of declared names. */

@@ -21,3 +21,14 @@ export async function get (app: FastifyInstance, url: string): Promise<{ status:
   const response = await app.inject({ method: 'GET', url })
   return { status: response.statusCode, body: response.json() }
 }
+
+/**
+ * The choices a documented parameter offers: its items' `enum`, or that of
+ * the component its items refer to (`#/components/schemas/Fields-…`, one
+ * list shared by `only` and `defer`).
+ */
+export function parameterChoices (document: any, parameter: any): unknown {
+  const items = parameter?.schema?.items ?? parameter?.items
+  if (typeof items?.$ref !== 'string') return items?.enum
+  return items.$ref.slice(2).split('/').reduce((at: any, token: string) => at?.[token], document)?.enum
+}

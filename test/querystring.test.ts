@@ -10,7 +10,7 @@ const only = {
 const defer = {
   type: 'array',
   items: { type: 'string', enum: paths },
-  description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too.'
+  description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only.'
 }
 
 test('withRestrictionParameters adds only and defer, keeping the route\'s own parameters', async (t) => {
@@ -30,7 +30,7 @@ test('the descriptions name the repeated form first, then the comma and bracket 
   t.equal(onlyDescription('fields'),
     'Keep only these fields in every returned object. Repeat the parameter for several fields (fields=a&fields=b); a comma-separated list (fields=a,b) and fields[]=a are accepted too. Dotted paths reach nested fields (a.b). fields=* keeps every field.')
   t.equal(deferDescription('fields', 'omit'),
-    'Remove these fields from every returned object, after fields. Repeat the parameter for several fields (omit=a&omit=b); a comma-separated list (omit=a,b) and omit[]=a are accepted too.')
+    'Remove these fields from every returned object, after fields. Repeat the parameter for several fields (omit=a&omit=b); a comma-separated list (omit=a,b) and omit[]=a are accepted too. It takes field names only: `*` and the field sets are for fields.')
 })
 
 test('withRestrictionParameters leaves a schema it cannot extend safely as it is', async (t) => {

@@ -6,7 +6,7 @@
  * from the caller's document, so hidden fields are neither choices nor
  * properties, and nothing here reads a route or a request.
  */
-import { isRecord } from '../json.js'
+import { decodePointerToken, isRecord } from '../json.js'
 import { clientSchema } from '../openapi/operations.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import { SchemaBudget, toJsonSchema, withNull } from './json-schema.js'
@@ -129,12 +129,29 @@ export function boundedNames (items: Json): Json {
   return { anyOf: [{ ...items, enum: kept }, { type: 'string', pattern: deeper }] }
 }
 
-/** A parameter, followed through a `$ref` to the document's `components.parameters`. */
+/** `defer`'s items without `*` and the route's field sets: the document lists them once for both parameters, and only `only` takes them. */
+function namesOnly (items: Json, fields: RouteFieldsDescription): Json {
+  const sets = Object.keys(fields.sets).map((name) => '@' + name)
+  const choices = new Set(['*', ...fields.defaultFields === undefined ? [] : ['@default'], ...sets])
+  return Array.isArray(items.enum) ? { ...items, enum: items.enum.filter((name: unknown) => !choices.has(String(name))) } : items
+}
+
+const SCHEMAS = '#/components/schemas/'
+
+/**
+ * A parameter, followed through a `$ref` to the document's
+ * `components.parameters`, with the list its items refer to in place: the
+ * choices of `only` and `defer` are one component that both refer to.
+ */
 export function parameterOf (document: Json, parameter: unknown): Json | null {
   if (isRecord(parameter) && typeof parameter.$ref === 'string' && parameter.$ref.startsWith('#/components/parameters/')) {
     parameter = document.components?.parameters?.[parameter.$ref.slice('#/components/parameters/'.length)]
   }
-  return isRecord(parameter) && typeof parameter.name === 'string' ? parameter : null
+  if (!isRecord(parameter) || typeof parameter.name !== 'string') return null
+  const ref: unknown = parameter.schema?.items?.$ref
+  const name = typeof ref === 'string' && ref.startsWith(SCHEMAS) ? decodePointerToken(ref.slice(SCHEMAS.length)) : undefined
+  const list = name === undefined ? undefined : document.components?.schemas?.[name]
+  return isRecord(list) && Array.isArray(list.enum) ? { ...parameter, schema: { ...parameter.schema, items: list } } : parameter
 }
 
 /** The response schema of `status` (JSON first), or of the first 2xx status when none is given. */
@@ -168,9 +185,10 @@ export function operationTool (document: Json, { pathItem, operation, name, rout
     let schema = toJsonSchema(parameter.schema ?? {}, components, openapi30, budget)
     if (fields !== undefined && (name === fields.only || name === fields.defer) && parameter.in === 'query') {
       // The choices stay the document's, this caller's; the description is written for a tool, not for a query string.
+      const items = schema.items ?? { type: 'string' }
       schema = {
         type: 'array',
-        items: boundedNames(schema.items ?? { type: 'string' }),
+        items: boundedNames(name === fields.only ? items : namesOnly(items, fields)),
         description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
       }
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {

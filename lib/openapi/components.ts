@@ -1,8 +1,10 @@
 /**
  * The schema components of one document (`#/components/schemas` or
  * `#/definitions`): looking up what a `$ref` names, adding components under
- * free names, the relaxed twins, and dropping what nothing refers to.
+ * free names, the relaxed twins and the lists of field names, each written
+ * once, and dropping what nothing refers to.
  */
+import { createHash } from 'node:crypto'
 import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
 import type { Json, Version } from './types.js'
 
@@ -16,6 +18,11 @@ export class Components {
   readonly #prefix: string
   /** Twin names by kind and original name. */
   readonly #twins = new Map<string, string>()
+  /** What this document added: twins and lists, which equal contents make one, and the originals of twins. */
+  readonly #made = new Set<string>()
+  readonly #originals = new Set<string>()
+  /** The list components, by their names' JSON. */
+  readonly #lists = new Map<string, string>()
 
   /** Makes sure `document` has its components object. */
   constructor (document: Json, version: Version) {
@@ -70,9 +77,18 @@ export class Components {
     if (twin === undefined) {
       twin = this.freeName(name + suffix)
       this.#twins.set(key, twin)
+      this.#made.add(twin)
+      this.#originals.add(name)
       this.schemas[twin] = {}
       const original = this.schemas[name]
       const relaxed = relax(original)
+      // A relaxation that changes nothing (a caller's hidden paths that do not reach this component) keeps the original.
+      if (relaxed === original) {
+        delete this.schemas[twin]
+        this.#made.delete(twin)
+        this.#twins.set(key, name)
+        return this.ref(name)
+      }
       this.schemas[twin] = {
         ...relaxed,
         ...(typeof original.title === 'string' ? { title: original.title + suffix } : {}),
@@ -80,6 +96,21 @@ export class Components {
       }
     }
     return this.ref(twin)
+  }
+
+  /**
+   * The `$ref` of a string whose choices are `names`: one component per
+   * list, shared by every parameter that offers it. Its name is a hash of
+   * the list, so it names none of the fields it leaves out.
+   */
+  choices (names: readonly string[]): string {
+    const key = JSON.stringify(names)
+    let ref = this.#lists.get(key)
+    if (ref === undefined) {
+      ref = this.add(`Fields-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`, { type: 'string', enum: [...names] })
+      this.#lists.set(key, ref)
+    }
+    return ref
   }
 
   /** Adds a component under a free name made from `base`; returns its `$ref`. */
@@ -90,11 +121,39 @@ export class Components {
   }
 
   /**
-   * Removes the components that nothing outside the components refers to,
-   * directly or through other components: in a caller's document, the
-   * originals of the twins that left out hidden fields.
+   * Makes the twins whose contents are equal one component, until none
+   * are: twins of twins become equal once the twins they refer to are one.
+   * Every `$ref`, and a discriminator's mapping, then names the first.
    */
-  dropUnreferenced (document: Json): void {
+  mergeEqualTwins (document: Json): void {
+    for (;;) {
+      const byContent = new Map<string, string>()
+      const renamed = new Map<string, string>()
+      for (const name of this.#made) {
+        const content = JSON.stringify(this.schemas[name])
+        const first = byContent.get(content)
+        if (first === undefined) {
+          byContent.set(content, name)
+        } else {
+          renamed.set(this.ref(name), this.ref(first))
+          delete this.schemas[name]
+          this.#made.delete(name)
+        }
+      }
+      if (renamed.size === 0) return
+      renameReferences(document, renamed)
+    }
+  }
+
+  /**
+   * Removes the components that nothing outside the components refers to,
+   * directly or through other components. With `onlyOurs`, only what this
+   * document added and the originals of twins may go, and the app's own
+   * unused components stay; without, everything unreferenced goes: in a
+   * caller's document, the originals of the twins that left out hidden
+   * fields.
+   */
+  dropUnreferenced (document: Json, onlyOurs = false): void {
     const reached = new Set<string>()
     const queue: string[] = []
     const visit = (value: unknown): void => {
@@ -112,6 +171,31 @@ export class Components {
     }
     visit(document)
     while (queue.length > 0) visit(this.schemas[queue.pop() as string])
-    for (const name of Object.keys(this.schemas)) if (!reached.has(name)) delete this.schemas[name]
+    for (const name of Object.keys(this.schemas)) {
+      if (!reached.has(name) && (!onlyOurs || this.#made.has(name) || this.#originals.has(name))) delete this.schemas[name]
+    }
+  }
+}
+
+/**
+ * Rewrites every `$ref` (and a discriminator's mapping to one) that names a
+ * component in `renamed`. Twins are referred to whole: the relaxer writes no
+ * pointer into one.
+ */
+function renameReferences (value: unknown, renamed: ReadonlyMap<string, string>): void {
+  const rename = (ref: string): string => renamed.get(ref) ?? ref
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (Array.isArray(next)) {
+      for (const item of next) if (item !== null && typeof item === 'object') stack.push(item)
+    } else if (isRecord(next)) {
+      if (typeof next.$ref === 'string') next.$ref = rename(next.$ref)
+      if (isRecord(next.discriminator) && isRecord(next.discriminator.mapping)) {
+        const mapping = next.discriminator.mapping
+        for (const [tag, target] of Object.entries(mapping)) if (typeof target === 'string') mapping[tag] = rename(target)
+      }
+      for (const member of Object.values(next)) if (member !== null && typeof member === 'object') stack.push(member)
+    }
   }
 }

@@ -82,10 +82,13 @@ export function restrictedDocument (document: unknown, routes: ReadonlyMap<strin
     relaxSuccess(relaxation, version, operation, route, hiddenHere)
     describe?.(relaxation, hiddenHere)
     documentError(components, operation)
-    documentParameters(version, operation, pathItem, route, hiddenHere)
+    documentParameters(components, operation, pathItem, route, hiddenHere)
   }
-  if (hidden === undefined || hidden.size === 0) return { document: copy }
-  components.dropUnreferenced(copy)
+  // Twins made for different hidden sets are often the same schema; the originals they replace may be left unused.
+  components.mergeEqualTwins(copy)
+  const restricts = hidden !== undefined && hidden.size > 0
+  components.dropUnreferenced(copy, !restricts)
+  if (!restricts) return { document: copy }
   const leak = lastCheck(copy, version, found, hidden)
   if (leak !== null) return refusal(leak.place.route, leak.pointer, leak.reason, leak.position)
   return { document: copy }

@@ -96,7 +96,7 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
     },
     outputSchema: {
       type: 'object',
-      description: 'A user of the example API. As restricted responses send it to this caller: any field may be left out.',
+      description: 'A user of the example API. As restricted responses send it: any field may be left out.',
       properties: {
         id: { type: 'integer', description: 'Unique, from 1.' },
         name: { type: 'string' },

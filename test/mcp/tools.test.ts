@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { MAX_LISTED_NAMES, boundedNames, documentTools, toolDescription, toolName } from '../../lib/mcp/tools.js'
+import { MAX_LISTED_NAMES, boundedNames, documentTools, parameterOf, toolDescription, toolName } from '../../lib/mcp/tools.js'
 
 const GUIDE = 'Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, * is every field), `defer` leaves fields out.'
 
@@ -153,4 +153,19 @@ test('a long list of field names keeps the paths down to the deepest depth that 
   })
   const wide = Array.from({ length: MAX_LISTED_NAMES + 1 }, (_, index) => `f${index}`)
   t.strictSame(boundedNames({ type: 'string', enum: [...wide, 'f0.x'] }), { anyOf: [{ type: 'string', enum: wide }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }, 'at least the top level')
+})
+
+test('a parameter is read with the list its items refer to in place, and as it is otherwise', async (t) => {
+  const list = { type: 'string', enum: ['id', '*'] }
+  const document = { components: { schemas: { 'Fields-1': list, plain: { type: 'string' } }, parameters: { shared: { name: 'only', in: 'query', schema: { type: 'array', items: { $ref: '#/components/schemas/Fields-1' } } } } } }
+  const only = (items: unknown): unknown => ({ name: 'only', in: 'query', schema: { type: 'array', items } })
+  const table: Array<[string, unknown, unknown]> = [
+    ['a list among the components', only({ $ref: '#/components/schemas/Fields-1' }), only(list)],
+    ['through a shared parameter', { $ref: '#/components/parameters/shared' }, only(list)],
+    ['a component that is no list', only({ $ref: '#/components/schemas/plain' }), only({ $ref: '#/components/schemas/plain' })],
+    ['a list in another document', only({ $ref: 'other.json#/list' }), only({ $ref: 'other.json#/list' })],
+    ['items without a reference', only({ type: 'string' }), only({ type: 'string' })],
+    ['no parameter', { in: 'query' }, null]
+  ]
+  for (const [title, parameter, expected] of table) t.strictSame(parameterOf(document, parameter), expected, title)
 })

@@ -5,6 +5,7 @@ import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
 import { hiddenTrie } from '../../lib/hidden-paths.js'
 import type { PathTrie } from '../../lib/hidden-paths.js'
+import { parameterChoices } from '../helpers.js'
 
 const route: RestrictedRoute = {
   method: 'GET',
@@ -61,11 +62,14 @@ const RECORDS_NOTE = 'As restricted responses send it: any field may be left out
 function relax (schema: unknown, options: { shape?: RestrictedRoute['shape'], maxDepth?: number, components?: Json } = {}): { schema: unknown, components: Json, record?: unknown } {
   const document = openapi({ 'get /users': marked('1', { 200: json(schema) }) }, options.components)
   const result = documentOf(document, routes({ ...route, shape: options.shape ?? route.shape, maxDepth: options.maxDepth ?? 8 })) as Json
-  const { RestrictedFieldsError: _error, getUsersRecord: record, ...components } = result.components.schemas
+  const { RestrictedFieldsError: _error, getUsersRecord: record, ...components } = withoutLists(result.components.schemas)
   return { schema: result.paths['/users'].get.responses['200'].content['application/json'].schema, components, ...record === undefined ? {} : { record } }
 }
 
 const object = (properties: Json, required = Object.keys(properties)): Json => ({ type: 'object', required, properties })
+
+/** The components but the lists of `only` and `defer` choices, told apart by their names. */
+const withoutLists = (schemas: Json): Json => Object.fromEntries(Object.entries(schemas).filter(([name]) => !name.startsWith('Fields-')))
 
 test('an operation that lost its key is found at the path @fastify/swagger writes for the route URL', async (t) => {
   const table: Array<[string, string]> = [
@@ -219,7 +223,7 @@ test('a named record gets a relaxed twin, made once, and the original stays for 
   const before = structuredClone(document)
   const result = documentOf(document, routes({ ...route, shape: { kind: 'array' } }, { ...route, url: '/users/:id' })) as Json
   t.strictSame(document, before, 'the input is not modified')
-  t.strictSame(result.components.schemas, { user, userRestricted, RestrictedFieldsError: ERROR_SCHEMA })
+  t.strictSame(withoutLists(result.components.schemas), { user, userRestricted, RestrictedFieldsError: ERROR_SCHEMA })
   t.strictSame(result.paths['/users'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/userRestricted' } })
   t.strictSame(result.paths['/users/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/userRestricted' })
   t.strictSame(result.paths['/plain'].get, { responses: { 200: json({ $ref: '#/components/schemas/user' }) } }, 'a route that is not restricted is not touched')
@@ -227,7 +231,7 @@ test('a named record gets a relaxed twin, made once, and the original stays for 
 
 test('twins follow references: recursion, a component that reaches a changing one, name clashes, and what is left alone', async (t) => {
   const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
-  const table: Array<{ title: string, schema: unknown, components: Json, expected: unknown, twins: Json }> = [
+  const table: Array<{ title: string, schema: unknown, components: Json, expected: unknown, twins: Json, dropped?: string[] }> = [
     {
       title: 'a recursive schema has one twin that refers to itself',
       schema: ref('node'),
@@ -289,6 +293,8 @@ test('twins follow references: recursion, a component that reaches a changing on
       schema: ref('page'),
       components: { page: { title: 'page', ...object({ count: {}, results: { type: 'array', items: ref('user') } }) }, user: object({ id: {} }) },
       expected: ref('pageRestricted'),
+      // The envelope, which only its twin replaced, is left out.
+      dropped: ['page'],
       twins: {
         pageRestricted: { title: 'pageRestricted', ...object({ count: {}, results: { type: 'array', items: ref('userRestricted') } }), description: 'As restricted responses send it: any field of the records in `results` may be left out.' },
         userRestricted: { type: 'object', properties: { id: {} }, description: RECORDS_NOTE }
@@ -313,7 +319,8 @@ test('twins follow references: recursion, a component that reaches a changing on
     const envelope = row.title.includes('envelope')
     const result = relax(row.schema, { components: row.components, shape: envelope ? { kind: 'envelope', key: 'results' } : undefined })
     t.strictSame(result.schema, row.expected, row.title)
-    t.strictSame(result.components, { ...row.components, ...row.twins }, `${row.title}: components`)
+    const kept = Object.fromEntries(Object.entries(row.components).filter(([name]) => !(row.dropped ?? []).includes(name)))
+    t.strictSame(result.components, { ...kept, ...row.twins }, `${row.title}: components`)
   }
 })
 
@@ -524,16 +531,18 @@ test('the error component keeps its name when it is already the same schema, and
   ] as Array<[Json, string]>) {
     const document = openapi({ 'get /users': marked('1', {}), 'get /more': marked('2', {}) }, components)
     const result = documentOf(document, routes(route, { ...route, url: '/more' })) as Json
-    t.strictSame(result.components.schemas, { ...components, [name]: ERROR_SCHEMA }, name)
+    t.strictSame(withoutLists(result.components.schemas), { ...components, [name]: ERROR_SCHEMA }, name)
     t.strictSame([result.paths['/users'].get.responses['400'].content['application/json'].schema, result.paths['/more'].get.responses['400'].content['application/json'].schema],
       [{ $ref: `#/components/schemas/${name}` }, { $ref: `#/components/schemas/${name}` }], `${name}: shared by the operations`)
   }
   const bare = documentOf({ openapi: '3.1.0', paths: { '/users': { get: marked('1', {}) } } }, routes(route)) as Json
-  t.strictSame(bare.components, { schemas: { RestrictedFieldsError: ERROR_SCHEMA } }, 'components are added to a document without them')
+  t.strictSame(withoutLists(bare.components.schemas), { RestrictedFieldsError: ERROR_SCHEMA }, 'components are added to a document without them')
 })
 
 test('only and defer are documented as repeated query parameters, added where the route did not declare them', async (t) => {
   const items = { type: 'string', enum: ['id', 'name'] }
+  // The route's choices, `id`, `name` and `*`, as one list among the components, named by a hash of it.
+  const list = { $ref: '#/components/schemas/Fields-a2e19d29' }
   const only = {
     name: 'only',
     in: 'query',
@@ -541,24 +550,34 @@ test('only and defer are documented as repeated query parameters, added where th
     description: 'Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field.',
     style: 'form',
     explode: true,
-    schema: { type: 'array', items: { type: 'string', enum: ['id', 'name', '*'] } }
+    schema: { type: 'array', items: list }
   }
   const defer = {
     name: 'defer',
     in: 'query',
     required: false,
-    description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too.',
+    description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only.',
     style: 'form',
     explode: true,
-    schema: { type: 'array', items }
+    schema: { type: 'array', items: list }
   }
   const page = { name: 'page', in: 'query', schema: { type: 'integer' } }
   const declared = { name: 'only', in: 'query', required: false, description: 'mine', schema: { type: 'array', items } }
   const table: Array<{ title: string, parameters?: Json[], inherited?: Json[], expected: Json[] }> = [
     { title: 'none declared: both added first', parameters: [page], expected: [only, defer, page] },
     { title: 'no parameters at all', expected: [only, defer] },
-    { title: 'declared by the querystring schema: the form is added', parameters: [declared, page], expected: [defer, { ...declared, style: 'form', explode: true }, page] },
-    { title: 'a declared form is kept', parameters: [{ ...declared, style: 'spaceDelimited', explode: false }], expected: [defer, { ...declared, style: 'spaceDelimited', explode: false }] },
+    { title: 'declared by the querystring schema: the form is added, and its paths are the route\'s list', parameters: [declared, page], expected: [defer, { ...declared, schema: { type: 'array', items: list }, style: 'form', explode: true }, page] },
+    { title: 'a declared form is kept', parameters: [{ ...declared, style: 'spaceDelimited', explode: false }], expected: [defer, { ...declared, schema: { type: 'array', items: list }, style: 'spaceDelimited', explode: false }] },
+    {
+      title: 'declared choices of the app\'s own are a list of their own',
+      parameters: [{ ...declared, schema: { type: 'array', items: { type: 'string', enum: ['id'] } } }],
+      expected: [defer, { ...declared, schema: { type: 'array', items: { $ref: '#/components/schemas/Fields-fc949a4d' } }, style: 'form', explode: true }]
+    },
+    {
+      title: 'declared items that are more than a list of choices are left as they are',
+      parameters: [{ ...declared, schema: { type: 'array', items: { ...items, minLength: 1 } } }],
+      expected: [defer, { ...declared, schema: { type: 'array', items: { ...items, minLength: 1 } }, style: 'form', explode: true }]
+    },
     { title: 'a route\'s own parameter that is not an array is left alone', parameters: [{ name: 'only', in: 'query', schema: { type: 'string' } }], expected: [defer, { name: 'only', in: 'query', schema: { type: 'string' } }] },
     { title: 'a path parameter of the same name does not count', parameters: [{ name: 'only', in: 'path', required: true, schema: { type: 'string' } }], expected: [only, defer, { name: 'only', in: 'path', required: true, schema: { type: 'string' } }] },
     { title: 'declared on the path item', inherited: [{ ...declared }], expected: [defer] }
@@ -599,7 +618,7 @@ test('Swagger 2.0: definitions, 400 without anyOf, collectionFormat multi', asyn
     name: 'defer',
     in: 'query',
     required: false,
-    description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too.',
+    description: 'Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only.',
     type: 'array',
     items: { type: 'string', enum: ['id', 'name'] },
     collectionFormat: 'multi'
@@ -650,7 +669,7 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   const result = documentOf(document, list, new Map([['1', hidden], ['2', hidden], ['3', hidden]])) as Json
   t.notMatch(JSON.stringify(result), /secret|phone/, 'no hidden name anywhere')
   const schemas = result.components.schemas
-  t.strictSame(Object.keys(schemas).sort(), ['RestrictedFieldsError', 'getOpenRecord', 'getShallowRecord', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted', 'userVisible'],
+  t.strictSame(Object.keys(withoutLists(schemas)).sort(), ['RestrictedFieldsError', 'getOpenRecord', 'getShallowRecord', 'pageRestricted', 'profileRestricted', 'profileRestricted2', 'userRestricted', 'userVisible'],
     'the originals that named hidden fields are left out; each complete record the client reads is there, without them')
   t.strictSame(schemas.userVisible, { ...object({ id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } }), description: 'As this caller is sent it, complete: the record that a restricted response narrows.' },
     'the complete record keeps its required names but the hidden one')
@@ -661,10 +680,10 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   t.strictSame(schemas.profileRestricted.properties, { city: { type: 'string' } })
   t.strictSame(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
   t.strictSame(schemas.profileRestricted2, { ...object({ city: { type: 'string' } }), description: 'As this caller is sent it.' }, 'below maxDepth, a schema keeps its required names but the hidden one')
-  const parameters = (path: string) => Object.fromEntries(result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameter.schema.items.enum]))
-  t.strictSame(parameters('/users'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city'] })
-  t.strictSame(parameters('/user'), { only: ['id', 'profile', 'profile.city'], defer: ['id', 'profile', 'profile.city'] }, 'the route\'s own parameter too')
-  t.strictSame(parameters('/open'), { only: ['id', 'other', '*'], defer: ['id', 'other'] }, 'a route whose rule hides nothing here is complete')
+  const parameters = (path: string) => Object.fromEntries(result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameterChoices(result, parameter)]))
+  t.strictSame(parameters('/users'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city', '*'] })
+  t.strictSame(parameters('/user'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city', '*'] }, 'the route\'s own parameter too, its paths the route\'s list')
+  t.strictSame(parameters('/open'), { only: ['id', 'other', '*'], defer: ['id', 'other', '*'] }, 'a route whose rule hides nothing here is complete')
   const complete = documentOf(document, list, new Map()) as Json
   t.strictSame(complete, documentOf(document, list), 'a caller from whom nothing is hidden gets the complete document')
   const swagger2 = {
@@ -867,4 +886,20 @@ test('a level that loses branches declaring its fields is no longer closed to th
   t.strictSame(relax({ ...branches, additionalProperties: true }).schema, { type: 'object', properties: { kind: { type: 'string' } }, additionalProperties: true }, 'an open level stays open')
   t.strictSame(relax({ type: 'object', properties: { a: { type: 'string' } }, dependentSchemas: { a: { properties: { b: { type: 'string' } } } }, additionalProperties: false }).schema, { type: 'object', properties: { a: { type: 'string' } } }, 'nor over fields that depend on others')
   t.strictSame(relax({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], then: { required: ['a'] }, additionalProperties: false }).schema, { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, 'branches that declare no field leave it closed')
+})
+
+test('twins that come out equal are one, and a discriminator\'s mapping names the first', async (t) => {
+  const variant = (kind: string, field: string): Json => object({ kind: { type: 'string', enum: [kind] }, [field]: { type: 'integer' } })
+  const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
+  const pet = { oneOf: [ref('cat'), ref('dog')], discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/cat', dog: '#/components/schemas/dog' } } }
+  const document = openapi({ 'get /b': marked('1', { 200: json(ref('pet')) }), 'get /c': marked('2', { 200: json(ref('pet')) }) }, { cat: variant('cat', 'lives'), dog: variant('dog', 'barks'), pet })
+  const list = routes({ ...route, url: '/b' }, { ...route, url: '/c' })
+  const result = documentOf(document, list, new Map([['1', hiddenTrie(['barks'])], ['2', hiddenTrie(['barks', 'lives'])]])) as Json
+  const schemas = result.components.schemas
+  const complete = (path: string): Json => schemas[result.paths[path].get[OPERATION_KEY].statuses['200'].record.$ref.split('/').at(-1)]
+  t.strictSame([complete('/b').discriminator.mapping, complete('/c').discriminator.mapping], [
+    { cat: '#/components/schemas/cat', dog: '#/components/schemas/dogRestricted2' },
+    { cat: '#/components/schemas/catRestricted3', dog: '#/components/schemas/dogRestricted2' }
+  ], 'the dog without barks is one twin, whether lives, which it does not have, is hidden too or not')
+  t.strictSame(Object.keys(schemas).filter((name) => name.startsWith('dog')), ['dogRestricted', 'dogRestricted2'], 'one relaxed dog, one complete dog without barks')
 })

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fastifyRestrictedFields from '../../lib/index.js'
+import { parameterChoices } from '../helpers.js'
 
 type Json = Record<string, any>
 
@@ -55,10 +56,10 @@ for (const version of ['3.0.3', '3.1.0']) {
       t.equal(response.statusCode, 200, url)
       const document = response.json()
       const { User, UserPart, UserRestricted, UserVisible, getPartiesRecord, ...others } = document.components.schemas
-      t.strictSame(Object.keys(others), ['RestrictedFieldsError'])
+      t.strictSame(Object.keys(others).filter((name) => !name.startsWith('Fields-')), ['RestrictedFieldsError'])
       t.strictSame(getPartiesRecord, schemaOf(document, '/parties'), 'the complete record of the x-restricted-fields key')
       t.strictSame(UserPart, { type: 'string', minLength: 9 }, 'the schema pointed into, under a name of its own')
-      t.strictSame(UserRestricted, { type: 'object', properties: { id: { type: 'integer' }, hint: { $ref: '#/components/schemas/UserPart' } }, description: 'As restricted responses send it to this caller: any field may be left out.' })
+      t.strictSame(UserRestricted, { type: 'object', properties: { id: { type: 'integer' }, hint: { $ref: '#/components/schemas/UserPart' } }, description: 'As restricted responses send it: any field may be left out.' })
       t.strictSame(UserVisible.properties, UserRestricted.properties)
       t.strictSame(schemaOf(document, '/me'), { $ref: '#/components/schemas/UserRestricted' })
       t.strictSame(schemaOf(document, '/parties'), { type: 'object', properties: { id: { type: 'integer' }, tax_id: { $ref: '#/components/schemas/UserPart' } } })
@@ -95,7 +96,11 @@ test('a pointer into a response\'s own schema, written by a transform, and a loc
     ResponsePart: { type: 'string', pattern: '^[0-9]{9}$' },
     PersonPart: { type: 'string', format: 'ssn' },
     getAccountsRecord: { type: 'object', properties: { id: { type: 'integer' }, copy: { $ref: '#/components/schemas/ResponsePart' } } },
-    getOwnersRecord: { type: 'object', properties: { person: { $ref: '#/components/schemas/Person' }, backup: { $ref: '#/components/schemas/PersonPart' } } }
+    getOwnersRecord: { type: 'object', properties: { person: { $ref: '#/components/schemas/Person' }, backup: { $ref: '#/components/schemas/PersonPart' } } },
+    ...Object.fromEntries(['/accounts', '/owners'].map((path) => [document.paths[path].get.parameters[0].schema.items.$ref.split('/').at(-1), {
+      type: 'string', enum: parameterChoices(document, document.paths[path].get.parameters[0])
+    }]))
   })
+  t.strictSame(['/accounts', '/owners'].map((path) => parameterChoices(document, document.paths[path].get.parameters[0])), [['id', 'copy', '*'], ['person', 'person.ssn', 'person.name', 'backup', '*']])
   t.strictSame(lines, [])
 })

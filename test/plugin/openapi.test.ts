@@ -15,6 +15,7 @@ import { parse } from 'yaml'
 import { z } from 'zod'
 import fastifyRestrictedFields from '../../lib/index.js'
 import type { RestrictedFieldsOptions } from '../../lib/index.js'
+import { parameterChoices } from '../helpers.js'
 
 type Json = Record<string, any>
 
@@ -163,9 +164,12 @@ test('a shared schema keeps its name for the unrestricted route and gets a relax
   t.strictSame(schemaOf('/users/{id}'), { $ref: '#/components/schemas/userRestricted' })
   t.strictSame(schemaOf('/admin/users/{id}'), { $ref: '#/components/schemas/user' })
   t.strictSame(Object.keys(document.paths['/admin/users/{id}'].get.responses), ['200'], 'a route without the option is not touched')
-  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.style, p.explode, p.schema.items?.enum]), [
-    ['only', 'form', true, [...paths, '*']], ['defer', 'form', true, paths], ['page', undefined, undefined, undefined]
-  ])
+  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.style, p.explode, parameterChoices(document, p)]), [
+    ['only', 'form', true, [...paths, '*']], ['defer', 'form', true, [...paths, '*']], ['page', undefined, undefined, undefined]
+  ], 'one list for both parameters; defer refuses `*`, as its description says')
+  const lists = ['/users', '/users/{id}'].flatMap((path) => document.paths[path].get.parameters.slice(0, 2).map((p: Json) => p.schema.items))
+  t.strictSame(lists, Array(4).fill({ $ref: '#/components/schemas/Fields-' + Object.keys(document.components.schemas).find((name) => name.startsWith('Fields-'))?.slice(7) }),
+    'routes that return the same record share the list')
   t.strictSame(document.paths['/users/{id}'].get.parameters.map((p: Json) => p.name), ['only', 'defer', 'id'], 'added to a route without a querystring schema')
   t.strictSame(document.paths['/users'].get.responses['400'], {
     description: 'Bad Request: a restriction parameter is invalid (`code` says how).',
@@ -237,8 +241,8 @@ test('a Zod route is documented through jsonSchemaTransform, with the parameters
   const schema = document.paths['/users'].get.responses['200'].content['application/json'].schema
   t.strictSame(schema.required, ['count', 'results'], 'the envelope stays as declared')
   t.strictSame([schema.properties.results.items.required, schema.properties.results.items.properties.profile.required], [undefined, undefined])
-  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => [p.name, p.schema.items?.enum]), [
-    ['only', ['id', 'profile', 'profile.city', 'profile.phone', '*']], ['defer', ['id', 'profile', 'profile.city', 'profile.phone']], ['page', undefined]
+  t.strictSame(document.paths['/users'].get.parameters.map((p: Json) => [p.name, parameterChoices(document, p)]), [
+    ['only', ['id', 'profile', 'profile.city', 'profile.phone', '*']], ['defer', ['id', 'profile', 'profile.city', 'profile.phone', '*']], ['page', undefined]
   ])
   const check = await contract(document)
   t.strictSame((await check(t, app, '/users?only=profile.city&only=id')).body, { count: 1, results: [{ id: 1, profile: { city: 'London' } }] })
@@ -362,7 +366,7 @@ test('restrictedFieldsDocument serves each caller, from a route of the app\'s ow
   const complete = JSON.parse(JSON.stringify(app.swagger()))
   const anonymous = await app.inject('/docs')
   t.notMatch(anonymous.body, /phone/)
-  const enums = (path: string): unknown => anonymous.json().paths[path].get.parameters.find((parameter: Json) => parameter.name === 'only').schema.items.enum
+  const enums = (path: string): unknown => parameterChoices(anonymous.json(), anonymous.json().paths[path].get.parameters.find((parameter: Json) => parameter.name === 'only'))
   t.strictSame([enums('/users/{id}'), enums('/tags')], [['id', 'name', 'profile', 'profile.city', '*'], ['tags', '*']], 'a route without a rule keeps every name')
   t.strictSame(anonymous.json().components.schemas.userRestricted.properties, { id: { type: 'integer' }, name: { type: 'string' }, profile: { type: 'object', nullable: true, properties: { city: { type: 'string' } } } })
   t.strictSame(parse((await app.inject('/docs.yaml')).body), anonymous.json(), 'the same document as YAML')

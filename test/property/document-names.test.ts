@@ -10,6 +10,7 @@ import { restrictedDocument } from '../../lib/openapi/document.js'
 import { OPERATION_KEY } from '../../lib/openapi/types.js'
 import type { Json, RestrictedRoute } from '../../lib/openapi/types.js'
 import { hiddenTrie } from '../../lib/hidden-paths.js'
+import { parameterChoices } from '../helpers.js'
 
 // Hidden fields have names of their own, which nothing else spells: any string or key of the document that holds `zq` names one.
 const VISIBLE = ['a', 'b', 'c']
@@ -283,7 +284,7 @@ test('through every description a caller gets, a field hidden from it is never n
       // The rule hides every declared field named zq…, as the staff document's `only` choices declare them.
       const staffDocument = (await app.inject({ url: '/docs', headers: STAFF })).json()
       const only = staffDocument.paths['/things'].get.parameters.find((parameter: Json) => parameter.name === 'only')
-      const declared: string[] = (only.schema ?? only).items.enum
+      const declared = parameterChoices(staffDocument, only) as string[]
       hidden.paths = declared.filter((path) => path.split('.').some((segment) => HIDDEN_MARK.test(segment)) && !HIDDEN_MARK.test(path.split('.').slice(0, -1).join('.')))
         .filter((path, index, all) => !all.some((other) => path.startsWith(`${other}.`)))
       const hiddenNames = [...new Set(hidden.paths.map((path) => path.slice(path.lastIndexOf('.') + 1)))]

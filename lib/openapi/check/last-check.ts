@@ -94,12 +94,21 @@ function response (walk: SchemaWalk, value: unknown, pointer: string, level: Pat
 }
 
 /** The `only` and `defer` choices of an operation's parameters, or of its path's. */
-function restrictionParameters (parameters: unknown, pointer: string, names: readonly string[], level: PathTrie): Finding | null {
+function restrictionParameters (
+  walk: SchemaWalk, parameters: unknown, pointer: string, names: readonly string[], level: PathTrie
+): Finding | null {
   if (!Array.isArray(parameters)) return null
   return first(parameters.entries(), ([index, parameter]) => {
     if (!isRecord(parameter) || parameter.in !== 'query' || !names.includes(parameter.name)) return null
     const here = at(pointer, index)
-    const [items, itemsPointer] = isRecord(parameter.schema) ? [parameter.schema.items, at(at(here, 'schema'), 'items')] : [parameter.items, at(here, 'items')]
+    const [own, ownPointer] = isRecord(parameter.schema)
+      ? [parameter.schema.items, at(at(here, 'schema'), 'items')]
+      : [parameter.items, at(here, 'items')]
+    // The choices may be a list shared among the components; one the document does not hold cannot be checked.
+    const ref: unknown = isRecord(own) ? own.$ref : undefined
+    const shared = typeof ref === 'string' && ref.startsWith('#/') ? walk.resolve(ref) : undefined
+    if (typeof ref === 'string' && shared === undefined) return { pointer: at(ownPointer, '$ref'), position: 'reference', unchecked: true }
+    const [items, itemsPointer] = typeof ref === 'string' ? [shared, ref.slice(1)] : [own, ownPointer]
     return isRecord(items) ? firstPath(items.enum, at(itemsPointer, 'enum'), 'restriction parameter', level) : null
   })
 }
@@ -121,8 +130,8 @@ function routeFinding (walk: SchemaWalk, version: Version, found: Found, hidden:
   return first(restrictedResponses(operation, route, version), ({ key, shape, response: held }) =>
     response(walk, held, at(at(pointer, 'responses'), key), bodyTrie(hidden, shape), version)) ??
     routeFields(walk, operation[OPERATION_KEY], at(pointer, OPERATION_KEY), hidden) ??
-    restrictionParameters(operation.parameters, at(pointer, 'parameters'), names, hidden) ??
-    restrictionParameters(pathItem.parameters, at(at('/paths', found.path), 'parameters'), names, hidden)
+    restrictionParameters(walk, operation.parameters, at(pointer, 'parameters'), names, hidden) ??
+    restrictionParameters(walk, pathItem.parameters, at(at('/paths', found.path), 'parameters'), names, hidden)
 }
 
 /**

@@ -178,7 +178,7 @@ export class Relaxation {
     }
     return relaxing
       ? this.#components.twin(target, `records ${trieKey(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
-        'As restricted responses send it to this caller: any field may be left out.')
+        'As restricted responses send it: any field may be left out.')
       : this.#components.twin(target, `hidden ${trieKey(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
         'As this caller is sent it.')
   }

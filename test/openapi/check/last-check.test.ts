@@ -188,6 +188,10 @@ const table: Row[] = [
     expected: `${OPERATION}/parameters/2/schema/items/enum/3`
   },
   { title: 'defer\'s choices on the path', schema: {}, pathItem: { parameters: ['odd', { name: 'defer', in: 'query', schema: { items: { enum: ['ssn'] } } }] }, expected: '/paths/~1parties/parameters/1/schema/items/enum/0' },
+  { title: 'only\'s choices in a list shared among the components', schema: {}, components: { list: { type: 'string', enum: ['id', 'ssn'] } }, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: ref('list') } }] }, expected: '/components/schemas/list/enum/1' },
+  { title: 'defer\'s shared list that names nothing hidden', schema: {}, components: { list: { type: 'string', enum: ['id'] } }, operation: { parameters: [{ name: 'defer', in: 'query', schema: { items: ref('list') } }] }, expected: null },
+  { title: 'a shared list the document does not hold', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: ref('gone') } }] }, expected: `${OPERATION}/parameters/0/schema/items/$ref` },
+  { title: 'a shared list in another document', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: { $ref: 'other.json#/list' } } }] }, expected: `${OPERATION}/parameters/0/schema/items/$ref` },
   { title: 'Swagger 2.0: only\'s choices', version: '2.0', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', type: 'array', items: { enum: ['ssn'] } }] }, expected: `${OPERATION}/parameters/0/items/enum/0` },
   { title: 'parameters of another name, or not a list', schema: {}, operation: { parameters: [{ name: 'fields', in: 'query', schema: { items: { enum: ['ssn'] } } }] }, pathItem: { parameters: 'odd' }, expected: null }
 ]

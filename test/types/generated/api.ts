@@ -51,7 +51,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description As restricted responses send it to this caller: any field may be left out. */
+        /** @description As restricted responses send it: any field may be left out. */
         userRestricted: {
             id?: number;
             name?: string;
@@ -84,11 +84,19 @@ export interface components {
             error: string;
             message: string;
         };
+        /** @enum {string} */
+        "Fields-2857a285": "id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "*" | "@default" | "@summary";
+        /** @enum {string} */
+        "Fields-838f87af": "id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "*" | "@summary";
         updateUserRecord202: {
             id: number;
             status: string;
             note?: string;
         };
+        /** @enum {string} */
+        "Fields-58a2d3d5": "id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "status" | "note" | "*" | "@summary";
+        /** @enum {string} */
+        "Fields-9a8fd48a": "id" | "name" | "email" | "address" | "address.city" | "address.geo" | "*" | "@summary";
     };
     responses: never;
     parameters: never;
@@ -102,9 +110,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @default, sent without only, is id; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "*" | "@default" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat")[];
+                only?: components["schemas"]["Fields-2857a285"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-2857a285"][];
             };
             header?: never;
             path?: never;
@@ -139,9 +147,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat")[];
+                only?: components["schemas"]["Fields-838f87af"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-838f87af"][];
             };
             header?: never;
             path?: never;
@@ -180,9 +188,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat")[];
+                only?: components["schemas"]["Fields-838f87af"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-838f87af"][];
             };
             header?: never;
             path: {
@@ -223,9 +231,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat")[];
+                only?: components["schemas"]["Fields-838f87af"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-838f87af"][];
             };
             header?: never;
             path: {
@@ -266,9 +274,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "status" | "note" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "address.geo.lat" | "status" | "note")[];
+                only?: components["schemas"]["Fields-58a2d3d5"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-58a2d3d5"][];
             };
             header?: never;
             path: {
@@ -315,9 +323,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "address" | "address.city" | "address.geo")[];
+                only?: components["schemas"]["Fields-9a8fd48a"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9a8fd48a"][];
             };
             header?: never;
             path: {

@@ -15,7 +15,7 @@ export type Error = {
 };
 
 /**
- * A user of the example API. As restricted responses send it to this caller: any field may be left out.
+ * A user of the example API. As restricted responses send it: any field may be left out.
  */
 export type UserRestricted = {
     /**

@@ -51,7 +51,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description As restricted responses send it to this caller: any field may be left out. */
+        /** @description As restricted responses send it: any field may be left out. */
         issueRestricted: {
             id?: number;
             number?: number;
@@ -88,6 +88,8 @@ export interface components {
             error: string;
             message: string;
         };
+        /** @enum {string} */
+        "Fields-9339398f": "id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*";
         updateIssueRecord202: {
             id: number;
             /** @enum {string} */
@@ -106,9 +108,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body")[];
+                only?: components["schemas"]["Fields-9339398f"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9339398f"][];
                 state?: "open" | "closed" | "all";
                 sort?: "created" | "updated" | "comments";
                 direction?: "asc" | "desc";
@@ -148,9 +150,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body")[];
+                only?: components["schemas"]["Fields-9339398f"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9339398f"][];
                 notify?: "all" | "none";
             };
             header?: never;
@@ -196,9 +198,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body")[];
+                only?: components["schemas"]["Fields-9339398f"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9339398f"][];
                 state?: "open" | "closed" | "all";
                 sort?: "created" | "updated" | "comments";
                 direction?: "asc" | "desc";
@@ -239,9 +241,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body")[];
+                only?: components["schemas"]["Fields-9339398f"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9339398f"][];
                 mode?: "replace" | "merge";
             };
             header?: never;
@@ -288,9 +290,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body")[];
+                only?: components["schemas"]["Fields-9339398f"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9339398f"][];
                 reason?: "completed" | "not_planned";
             };
             header?: never;
@@ -326,9 +328,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "number" | "title" | "state" | "labels" | "user" | "user.id" | "user.login" | "body")[];
+                only?: components["schemas"]["Fields-9339398f"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-9339398f"][];
             };
             header?: never;
             path: {

@@ -67,7 +67,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description As restricted responses send it to this caller: any field may be left out. */
+        /** @description As restricted responses send it: any field may be left out. */
         itemRestricted: {
             id?: number;
             name?: string;
@@ -96,6 +96,8 @@ export interface components {
             error: string;
             message: string;
         };
+        /** @enum {string} */
+        "Fields-12b8e1ed": "id" | "name" | "labels" | "owner" | "owner.id" | "owner.name" | "*";
     };
     responses: never;
     parameters: never;
@@ -109,9 +111,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "name" | "labels" | "owner" | "owner.id" | "owner.name" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "labels" | "owner" | "owner.id" | "owner.name")[];
+                only?: components["schemas"]["Fields-12b8e1ed"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-12b8e1ed"][];
                 tag?: string[];
             };
             header?: never;
@@ -144,9 +146,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "name" | "labels" | "owner" | "owner.id" | "owner.name" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "labels" | "owner" | "owner.id" | "owner.name")[];
+                only?: components["schemas"]["Fields-12b8e1ed"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-12b8e1ed"][];
             };
             header?: never;
             path?: never;
@@ -185,9 +187,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). only=* keeps every field. */
-                only?: ("id" | "name" | "labels" | "owner" | "owner.id" | "owner.name" | "*")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "labels" | "owner" | "owner.id" | "owner.name")[];
+                only?: components["schemas"]["Fields-12b8e1ed"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-12b8e1ed"][];
             };
             header?: never;
             path?: never;
