@@ -39,6 +39,7 @@ export const BENCHES: Bench[] = [
   { name: 'browse', file: 'bench/browse.json', args: ['browse.js'], minutes: 2 },
   { name: 'refusals', file: 'bench/refusals.json', args: ['refusals.js'], minutes: 5 },
   { name: 'documents', file: 'bench/documents.json', args: ['documents.js'], minutes: 2 },
+  { name: 'document-size', file: 'bench/document-size.json', args: ['document-size.js', '--write'], minutes: 6 },
   { name: 'types', file: 'bench/types.json', args: ['types.js'], minutes: 3 }
 ]
 
