@@ -163,7 +163,8 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   })
   // Each caller's document leaves out what it may not see: last_login and a profile's phone appear in staff's only.
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi({ uiConfig: { deepLinking: true } }) })
-  // The same routes as MCP tools, for agents: each caller's tools name only the fields it may see, and a call runs the route with its Authorization.
+  // The same routes as MCP tools, for agents: each caller's tools name only the fields it may see,
+  // and a call runs the route with its Authorization.
   await app.register(restrictedFieldsMcp, {
     path: '/mcp',
     name: 'fastify-restricted-fields-example',

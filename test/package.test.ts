@@ -30,7 +30,11 @@ const command = join(consumer, 'node_modules', '.bin', 'fastify-restricted-field
  * and none of them runs a file of the project. Dropping tap's NODE_OPTIONS is not enough, since tap puts its
  * loader back into every child's NODE_OPTIONS; _TAPJS_PROCESSINFO_COVERAGE_=0 is how it is told to record no coverage.
  */
-async function run (command: string, args: string[], cwd: string): Promise<{ code: number | string | null, stdout: string, stderr: string }> {
+async function run (
+  command: string,
+  args: string[],
+  cwd: string
+): Promise<{ code: number | string | null, stdout: string, stderr: string }> {
   const { NODE_OPTIONS, ...rest } = process.env
   const env = { ...rest, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
   return await new Promise((resolve) => {

@@ -70,7 +70,8 @@ test('the same seed draws the same numbers; selections draw distinct paths, as m
 
 test('routes: Fastify\'s path form, the most variant-heavy first, and the declared paths of their records', async (t) => {
   t.equal(fastifyPath('/repos/{owner}/{repo}/issues'), '/repos/:owner/:repo/issues')
-  const route = (path: string, widestUnion: number, unionWidths: number, schema: Record<string, unknown> = {}): DescribedRoute => ({ path, url: path, schema, widestUnion, unionWidths })
+  const route = (path: string, widestUnion: number, unionWidths: number, schema: Record<string, unknown> = {}): DescribedRoute =>
+    ({ path, url: path, schema, widestUnion, unionWidths })
   t.strictSame(byVariants([route('/a', 2, 2), route('/b', 20, 20), route('/c', 2, 5), route('/d', 2, 2)]).map((r) => r.path), ['/b', '/c', '/a', '/d'])
   t.strictSame(declaredPathsOf(route('/u', 0, 0, { type: 'array', items: { $ref: 'user#' } }), { user: { $id: 'user', type: 'object', properties: { id: { type: 'integer' }, org: { type: 'object', properties: { login: { type: 'string' } } } } } }), ['id', 'org', 'org.login'])
   t.strictSame(declaredPathsOf(route('/n', 0, 0, { type: 'string' }), {}), [], 'no object fields, no paths')

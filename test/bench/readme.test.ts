@@ -38,7 +38,11 @@ function run (pairs: number, pinned: boolean): BenchResults {
           '3/5p': { rps: spread(0.951), perCore: spread(0.962, 0.95, 0.97) },
           '3/1': { rps: spread(2), perCore: spread(1.93) }
         },
-        heap: { selections: 60000, records: { before: 12.34 * 2 ** 20, after: 12.96 * 2 ** 20 }, wide: { before: 13 * 2 ** 20, after: 14.06 * 2 ** 20 } }
+        heap: {
+          selections: 60000,
+          records: { before: 12.34 * 2 ** 20, after: 12.96 * 2 ** 20 },
+          wide: { before: 13 * 2 ** 20, after: 14.06 * 2 ** 20 }
+        }
       },
       100: {
         variants: { 1: { rps: 400, perCore: 600 }, 5: { rps: 1000, perCore: 1200 } },
@@ -167,7 +171,13 @@ function scaleApp (plugin: boolean, slow: number): ScaleApp {
     readyMs: 8.25 * slow,
     heap: { start: 10 * 2 ** 20, ready: 120.44 * 2 ** 20, afterFlood: 130 * 2 ** 20 * slow },
     plainStatuses: { 200: 420 },
-    firstSighting: { routes: 410, first: latency(0.5 * slow, 3, 12), second: latency(1, 150 * slow, 1200), statuses: { 200: 818, 500: 2 }, loopDelayMax: 1201 },
+    firstSighting: {
+      routes: 410,
+      first: latency(0.5 * slow, 3, 12),
+      second: latency(1, 150 * slow, 1200),
+      statuses: { 200: 818, 500: 2 },
+      loopDelayMax: 1201
+    },
     mixed: { routes: 40, latency: latency(0.2, 1.5 * slow, 30), loopDelay: { max: 31, p99: 2 }, statuses: { 200: 8000 } },
     quiet: { latency: latency(0.2, 1, 4), loopDelay: { max: 5, p99: 1.25 } },
     flood: { route: '/timeline', widestUnion: 20, selections: 100, seconds: 12.34, flooded: latency(0.3, 900, 1100), others: latency(0.2, 40, 1000), loopDelay: { max: 1100, p99: 800 }, statuses: { 200: 1200 } }
@@ -181,7 +191,15 @@ test('the scale table gives each measure with the plugin and without it, side by
     load: { before: [4.04, 3, 2.5], after: [6, 5, 4] },
     minutes: 12.4,
     description: { title: 'An API', version: '1.0', file: 'api.json', routes: 420, skipped: 24, shared: 582 },
-    settings: { seed: 41, concurrency: 8, mixedRequests: 8000, quietRequests: 2000, floodSelections: 100, floodSeconds: 120, firstSightingSeconds: 300 },
+    settings: {
+      seed: 41,
+      concurrency: 8,
+      mixedRequests: 8000,
+      quietRequests: 2000,
+      floodSelections: 100,
+      floodSeconds: 120,
+      firstSightingSeconds: 300
+    },
     refused: ['/a (CODE_A)', '/b (CODE_B)'],
     apps: { plugin: scaleApp(true, 2), plain: scaleApp(false, 1) }
   }

@@ -10,10 +10,18 @@ import { connect, definitionTokens, taskTokens } from '../../bench/tokens-tables
 import type { ToolDefinition } from '../../bench/tokens-tables.js'
 
 const file = (name: string): string => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8')
-/** A docs page as a reader sees it: each generated figure's value without its markers (test/bench/figures.test.ts holds them to their files). */
+/**
+ * A docs page as a reader sees it: each generated figure's value without its markers
+ * (test/bench/figures.test.ts holds them to their files).
+ */
 const page = (name: string): string => file(name).replace(/<!-- figure [^>]*-->(.*?)<!-- \/figure -->/g, '$1')
 
-interface TaskRow { task: string, calls: string[], tokens: { wholePretty: number, wholeCompact: number, chosen: number, compact: number }, chosenOverWhole: number }
+interface TaskRow {
+  task: string
+  calls: string[]
+  tokens: { wholePretty: number, wholeCompact: number, chosen: number, compact: number }
+  chosenOverWhole: number
+}
 
 test('the token tables of docs/agents.md are those the code makes now, as bench/tokens.json records them, and a list task\'s chosen fields cost at most a fifth of the whole page', async (t) => {
   const app = await buildApp({ store: memoryStore(loadUsers(defaultUsersFile)), pageSize: 10, staffToken: 'bench-staff' })

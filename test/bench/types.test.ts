@@ -16,8 +16,18 @@ const results: TypesResults = {
   description: { title: 'GitHub', restrictedRoutes: 410, generatedBytes: 219_136 },
   base: { restricted: { instantiations: 1000, checkMs: 900 }, plain: { instantiations: 800, checkMs: 850 } },
   runs: [
-    { calls: 1, enumParameters: 0, restricted: { instantiations: 16_419, checkMs: 1200 }, plain: { instantiations: 38_850, checkMs: 2900 } },
-    { calls: 200, enumParameters: 61, restricted: { instantiations: 224_817, checkMs: 4761.4 }, plain: { instantiations: 179_965, checkMs: 36_032 } }
+    {
+      calls: 1,
+      enumParameters: 0,
+      restricted: { instantiations: 16_419, checkMs: 1200 },
+      plain: { instantiations: 38_850, checkMs: 2900 }
+    },
+    {
+      calls: 200,
+      enumParameters: 61,
+      restricted: { instantiations: 224_817, checkMs: 4761.4 },
+      plain: { instantiations: 179_965, checkMs: 36_032 }
+    }
   ]
 }
 

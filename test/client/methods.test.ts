@@ -71,7 +71,10 @@ const item = {
 const note = { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer' }, text: { type: 'string' } } }
 const newItem = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } } }
 
-/** An app as a new user writes one: restricted routes whose calls carry array literals of their own (a body's list, an array body, an array query parameter), beside routes that did not opt in. */
+/**
+ * An app as a new user writes one: restricted routes whose calls carry array literals of their own
+ * (a body's list, an array body, an array query parameter), beside routes that did not opt in.
+ */
 async function itemsApp (): Promise<FastifyInstance> {
   const app = Fastify()
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'items', version: '1' } }, refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) } })
@@ -122,7 +125,10 @@ const issueBody = { type: 'object', required: ['title'], properties: { title: { 
 const repoParams = { type: 'object', required: ['owner'], properties: { owner: { type: 'string' } } }
 const issueParams = { type: 'object', required: ['owner', 'number'], properties: { owner: { type: 'string' }, number: { type: 'integer' } } }
 
-/** An app with GitHub's kind of parameters: enum query parameters beside numbers, booleans and lists of enums; enum path parameters; bodies with enum fields; on every method. */
+/**
+ * An app with GitHub's kind of parameters: enum query parameters beside numbers, booleans and lists of enums;
+ * enum path parameters; bodies with enum fields; on every method.
+ */
 async function issuesApp (): Promise<FastifyInstance> {
   const app = Fastify()
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'issues', version: '1' } }, refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) } })

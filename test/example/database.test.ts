@@ -10,7 +10,8 @@ import { generateUsers } from '../../example/generate-users.js'
 
 const users = generateUsers(30)
 const database = seededDatabase(users)
-// Closed when the last test has run (see end() below): an open database keeps the process alive ten more seconds, for its idle statistics timer.
+// Closed when the last test has run (see end() below): an open database keeps the process alive
+// ten more seconds, for its idle statistics timer.
 after(async () => { await (await database).close() })
 
 async function logged (t: Test) {

@@ -137,7 +137,10 @@ async function stopWithSignal (
   return { bodies, code, messages: lines.map((line) => line.msg), lines }
 }
 
-/** Starts a run now, so that the processes of the tests below start together and share the machine's cores, rather than each waiting for the one before. */
+/**
+ * Starts a run now, so that the processes of the tests below start together and share the machine's cores,
+ * rather than each waiting for the one before.
+ */
 function started<T> (run: Promise<T>): Promise<T> {
   run.catch(() => {})
   return run

@@ -7,7 +7,11 @@ import { generateUsers } from '../../example/generate-users.js'
 import { memoryStore } from '../../example/store.js'
 
 /** The example, listening, and the Vercel AI SDK's MCP client over its HTTP transport, as an agent built on it connects. */
-async function aiSdkClient (t: Test, mcp: RestrictedFieldsMcpOptions, headers: Record<string, string> = {}): Promise<{ client: Awaited<ReturnType<typeof createMCPClient>>, origin: string }> {
+async function aiSdkClient (
+  t: Test,
+  mcp: RestrictedFieldsMcpOptions,
+  headers: Record<string, string> = {}
+): Promise<{ client: Awaited<ReturnType<typeof createMCPClient>>, origin: string }> {
   const app = await buildApp({ store: memoryStore(generateUsers(12)), pageSize: 3, staffToken: 'staff-secret', mcp })
   await app.listen({ port: 0, host: '127.0.0.1' })
   t.teardown(() => app.close())
@@ -35,7 +39,10 @@ test('the AI SDK\'s MCP client finds, describes and calls an operation in discov
   const { client, origin } = await aiSdkClient(t, { mode: 'discovery' }, { authorization: 'Bearer staff-secret' })
   const tools = await client.tools()
   t.strictSame(Object.keys(tools), ['find_operations', 'list_operations', 'describe_operation', 'call_operation'])
-  const text = async (name: string, args: Record<string, unknown>): Promise<string> => ((await tools[name].execute(args, options)) as { content: Array<{ text: string }> }).content[0].text
+  const text = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const result = (await tools[name].execute(args, options)) as { content: Array<{ text: string }> }
+    return result.content[0].text
+  }
   t.match(await text('find_operations', { query: 'list users' }), /^listUsers: \/api\/users\/ /)
   t.match(await text('describe_operation', { operation: 'listUsers' }), /\nFields: id, name, email, is_staff, profile\{\}, posts\{\}, last_login\n/)
   const http = await (await fetch(new URL('/api/users/?only=name&only=last_login', origin), { headers: { authorization: 'Bearer staff-secret' } })).text()

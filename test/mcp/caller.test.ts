@@ -14,7 +14,10 @@ interface Seen { route: string | undefined, params: unknown, query: unknown, ip:
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 
 /** An app whose routes record what their handlers receive; a caller with `x-explode` makes the visibility rule throw. */
-async function recordingApp (t: Test, options: { trustProxy?: boolean } = {}): Promise<{ app: FastifyInstance, seen: Seen[], logs: string[] }> {
+async function recordingApp (
+  t: Test,
+  options: { trustProxy?: boolean } = {}
+): Promise<{ app: FastifyInstance, seen: Seen[], logs: string[] }> {
   const seen: Seen[] = []
   const logs: string[] = []
   const stream = new Writable({ write (chunk, _encoding, done) { logs.push(String(chunk)); done() } })
@@ -28,7 +31,14 @@ async function recordingApp (t: Test, options: { trustProxy?: boolean } = {}): P
   })
   await app.register(restrictedFieldsMcp, { include: () => true })
   const record = async (request: FastifyRequest): Promise<Seen> => {
-    const entry = { route: request.routeOptions.url, params: { ...(request.params as object) }, query: { ...(request.query as object) }, ip: request.ip, host: request.host, protocol: request.protocol }
+    const entry = {
+      route: request.routeOptions.url,
+      params: { ...(request.params as object) },
+      query: { ...(request.query as object) },
+      ip: request.ip,
+      host: request.host,
+      protocol: request.protocol
+    }
     seen.push(entry)
     return entry
   }
@@ -46,7 +56,12 @@ async function recordingApp (t: Test, options: { trustProxy?: boolean } = {}): P
 
 let nextId = 1
 /** One JSON-RPC request posted to the endpoint through `inject`: its HTTP status and body. */
-async function rpc (app: FastifyInstance, method: string, params: unknown, extra: { headers?: Record<string, string>, remoteAddress?: string } = {}): Promise<{ status: number, body: any }> {
+async function rpc (
+  app: FastifyInstance,
+  method: string,
+  params: unknown,
+  extra: { headers?: Record<string, string>, remoteAddress?: string } = {}
+): Promise<{ status: number, body: any }> {
   const response = await app.inject({
     method: 'POST',
     url: '/mcp',

@@ -130,7 +130,11 @@ test('past 30 routes the discovery mode is the default; the mode option chooses 
  * further down its chain, and a route that reaches the head of each chain.
  * Unfolded into a tree, a route's schema would hold about 1.6^25 objects.
  */
-async function expandable (t: Test, chains: number, mcp: RestrictedFieldsMcpOptions = {}): Promise<{ origin: string, app: FastifyInstance }> {
+async function expandable (
+  t: Test,
+  chains: number,
+  mcp: RestrictedFieldsMcpOptions = {}
+): Promise<{ origin: string, app: FastifyInstance }> {
   const logged: Array<Record<string, any>> = []
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } })
   ;(app as unknown as { logged: typeof logged }).logged = logged

@@ -11,7 +11,8 @@ const text = { type: 'string' }
 const id = { type: 'integer' }
 const inner = z.object({ b: z.string(), secret: z.string() })
 
-// One route for each way a hidden name reached the tools: local $defs (Zod 4's and JSON Schema's), propertyNames of any shape, a pattern's schema.
+// One route for each way a hidden name reached the tools: local $defs (Zod 4's and JSON Schema's),
+// propertyNames of any shape, a pattern's schema.
 const ROUTES: Record<string, unknown> = {
   '/zod': z.toJSONSchema(z.object({ id: z.int(), a: inner, c: inner }), { reused: 'ref', target: 'draft-2020-12' }),
   '/defs': { type: 'object', properties: { id, a: { $ref: '#/$defs/inner' } }, $defs: { inner: { type: 'object', required: ['secret'], properties: { b: text, secret: text } } } },

@@ -29,7 +29,10 @@ test('given options are read as the endpoint reads them: header names in lower c
     [{ forwardHeaders: ['X-Agent-Key'], allowedOrigins: ['https://App.example.com/'] }, { forwardHeaders: ['authorization', 'x-agent-key'], allowedOrigins: new Set(['https://app.example.com']) }],
     [{ onRequest: hook, mode: 'discovery' }, { onRequest: [hook], mode: 'discovery' }],
     [{ onRequest: [hook, hook], mode: 'routes' }, { onRequest: [hook, hook], mode: 'routes' }],
-    [{ maxArgumentsLength: 64, bodyLimit: 1024, maxSchemaNodes: 10, maxResultTokens: 100 }, { maxArgumentsLength: 64, bodyLimit: 1024, maxSchemaNodes: 10, maxResultTokens: 100 }]
+    [
+      { maxArgumentsLength: 64, bodyLimit: 1024, maxSchemaNodes: 10, maxResultTokens: 100 },
+      { maxArgumentsLength: 64, bodyLimit: 1024, maxSchemaNodes: 10, maxResultTokens: 100 }
+    ]
   ]
   for (const [options, expected] of cases) {
     const resolved = normalizeMcpOptions(options) as unknown as Record<string, unknown>

@@ -23,8 +23,16 @@ const callOperation = async (app: FastifyInstance, operation: string, args: unkn
 const user = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, ssn: { type: 'string' } } }
 const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }
 
-/** An app with the plugin, swagger (`swaggerOptions`), the endpoint (`mcp`), and the routes `declare` adds; `reached` lists the routes each call ran. */
-async function app (t: Test, swaggerOptions: SwaggerOptions, mcp: RestrictedFieldsMcpOptions, declare: (app: FastifyInstance, reach: (request: FastifyRequest) => void) => Promise<void>): Promise<{ app: FastifyInstance, reached: string[] }> {
+/**
+ * An app with the plugin, swagger (`swaggerOptions`), the endpoint (`mcp`), and the routes `declare` adds;
+ * `reached` lists the routes each call ran.
+ */
+async function app (
+  t: Test,
+  swaggerOptions: SwaggerOptions,
+  mcp: RestrictedFieldsMcpOptions,
+  declare: (app: FastifyInstance, reach: (request: FastifyRequest) => void) => Promise<void>
+): Promise<{ app: FastifyInstance, reached: string[] }> {
   const reached: string[] = []
   const instance = Fastify()
   await instance.register(swagger, swaggerOptions)

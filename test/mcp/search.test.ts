@@ -10,7 +10,10 @@ import type { ValueKind } from '../../lib/mcp/search.js'
 type Json = Record<string, any>
 const record = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, secret_salary: { type: 'number' } } }
 
-/** An app of a few routes in discovery mode, whose anonymous callers may not see `secret_salary`; `mcp` is the endpoint plugin to register. */
+/**
+ * An app of a few routes in discovery mode, whose anonymous callers may not see `secret_salary`;
+ * `mcp` is the endpoint plugin to register.
+ */
 async function app (t: Test, mcp: (fastify: FastifyInstance, options: Json) => Promise<void>): Promise<FastifyInstance> {
   const fastify = Fastify()
   t.teardown(() => fastify.close())

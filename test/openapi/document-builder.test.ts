@@ -31,7 +31,8 @@ function sourceOf (description: string): Record<string, unknown> {
     paths: { '/users': { get: { 'x-restricted-fields': '1', responses: { 200: { description: 'ok', content: { 'application/json': { schema: users } } } } } } }
   }
 }
-const trie = (paths: Record<string, PathTrie>): PathTrie => ({ whole: Object.keys(paths).length === 0, children: new Map(Object.entries(paths)) })
+const trie = (paths: Record<string, PathTrie>): PathTrie =>
+  ({ whole: Object.keys(paths).length === 0, children: new Map(Object.entries(paths)) })
 const hideEmail = new Map([['1', trie({ email: trie({}) })]])
 // A shared example the plugin does not copy: the last check finds the hidden name in it.
 const refused = {

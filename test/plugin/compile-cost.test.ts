@@ -92,7 +92,8 @@ test('a selection estimated too costly to compile while a request waits is writt
 })
 
 test('cacheBytes bounds the compiled serializers a route keeps: one that does not fit evicts, and one that cannot fit is written', async (t) => {
-  for (const { cacheBytes, compiles } of [{ cacheBytes: undefined, compiles: 2 }, { cacheBytes: 20_000, compiles: 3 }, { cacheBytes: 0, compiles: 0 }]) {
+  const cases = [{ cacheBytes: undefined, compiles: 2 }, { cacheBytes: 20_000, compiles: 3 }, { cacheBytes: 0, compiles: 0 }]
+  for (const { cacheBytes, compiles } of cases) {
     const app = Fastify()
     await app.register(fastifyRestrictedFields, cacheBytes === undefined ? {} : { cacheBytes })
     t.teardown(() => app.close())

@@ -16,8 +16,15 @@ const REFUSED = {
   message: "The caller's OpenAPI document would describe a field hidden from this caller, so it is refused (the server's log says where)"
 }
 
-/** An app with one restricted route that hides `secret` from callers without the staff header, documented through `swagger` options; its log lines. */
-async function documentedApp (t: Test, swaggerOptions: Partial<SwaggerOptions>, schema: Json = {}): Promise<{ app: ReturnType<typeof Fastify>, lines: Json[] }> {
+/**
+ * An app with one restricted route that hides `secret` from callers without the staff header,
+ * documented through `swagger` options; its log lines.
+ */
+async function documentedApp (
+  t: Test,
+  swaggerOptions: Partial<SwaggerOptions>,
+  schema: Json = {}
+): Promise<{ app: ReturnType<typeof Fastify>, lines: Json[] }> {
   const lines: Json[] = []
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
   t.teardown(() => app.close())

@@ -74,7 +74,10 @@ async function documentedApp (t: Test) {
 }
 
 /** The caller's document, from each place it is served: Swagger UI's routes and restrictedFieldsDocument, as JSON and as YAML. */
-async function documents (app: Awaited<ReturnType<typeof documentedApp>>, headers: Record<string, string> = {}): Promise<Array<[string, Json]>> {
+async function documents (
+  app: Awaited<ReturnType<typeof documentedApp>>,
+  headers: Record<string, string> = {}
+): Promise<Array<[string, Json]>> {
   const served: Array<[string, Json]> = []
   for (const url of ['/documentation/json', '/docs']) served.push([url, (await app.inject({ url, headers })).json()])
   for (const url of ['/documentation/yaml', '/docs.yaml']) served.push([url, parse((await app.inject({ url, headers })).body)])

@@ -40,7 +40,10 @@ async function mcpRequest (
 }
 
 /** What a caller is served: its document, in JSON and YAML, and its tools. */
-async function served (app: FastifyInstance, headers: Record<string, string> = {}): Promise<{ status: number[], document: Json, text: string }> {
+async function served (
+  app: FastifyInstance,
+  headers: Record<string, string> = {}
+): Promise<{ status: number[], document: Json, text: string }> {
   const json = await app.inject({ url: '/documentation/json', headers })
   const yaml = await app.inject({ url: '/documentation/yaml', headers })
   const tools = await mcpRequest(app, '/mcp', headers, 'tools/list')
@@ -239,7 +242,8 @@ const responseSchema = (document: Json, path: string): Json => {
 
 for (const version of ['3.0.3', '3.1.0', '2.0']) {
   test(`${version}: a hidden path that runs through a name a pattern matches is left out of the pattern's schema, wherever @fastify/swagger puts it`, async (t) => {
-    // The pattern matches a declared name, and the hidden path goes on below it: OpenAPI 3 moves the pattern's schema to additionalProperties.
+    // The pattern matches a declared name, and the hidden path goes on below it:
+    // OpenAPI 3 moves the pattern's schema to additionalProperties.
     const limits = { type: 'object', additionalProperties: true, default: { daily: 'val', secret: 'val', monthly: 'val' } }
     const account = { type: 'object', properties: { limits } }
     const app = await leakApp(t, version, ['account.limits.secret'], (app) => {

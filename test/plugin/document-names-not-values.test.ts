@@ -18,7 +18,12 @@ const base = { id: { type: 'integer' }, name: { type: 'string' } }
 const LIST = { method: 'POST' as const, url: '/mcp', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }
 
 /** An app whose one restricted route declares `properties` and hides `hidden` from callers without the staff header. */
-async function served (t: Test, properties: Json, hidden: string[], extra: Json = {}): Promise<{ document: Json, tools: Json, lines: Json[] }> {
+async function served (
+  t: Test,
+  properties: Json,
+  hidden: string[],
+  extra: Json = {}
+): Promise<{ document: Json, tools: Json, lines: Json[] }> {
   const lines: Json[] = []
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
   t.teardown(() => app.close())

@@ -64,7 +64,8 @@ async function vocabularyApp (t: Test, version: string, routes = ROUTES, hidden 
   for (const [url, { schema, reply, links }] of Object.entries(routes)) {
     // Swagger 2.0 has no links.
     const linked = links === undefined || version === '2.0' ? {} : { links }
-    app.get(url, { restrictFields: true, schema: { operationId: operationIdOf(url), response: { 200: schema } }, ...linked }, async () => reply)
+    const routeSchema = { operationId: operationIdOf(url), response: { 200: schema } }
+    app.get(url, { restrictFields: true, schema: routeSchema, ...linked }, async () => reply)
   }
   app.get('/docs', async (request) => app.restrictedFieldsDocument(request))
   await app.ready()
@@ -74,7 +75,10 @@ async function vocabularyApp (t: Test, version: string, routes = ROUTES, hidden 
 const operationIdOf = (url: string): string => 'get' + url.slice(1).split('-').map((word) => word[0].toUpperCase() + word.slice(1)).join('')
 
 /** The caller's document from Swagger UI's route and from restrictedFieldsDocument. */
-async function documents (app: Awaited<ReturnType<typeof vocabularyApp>>, headers: Record<string, string> = {}): Promise<Array<[string, Json]>> {
+async function documents (
+  app: Awaited<ReturnType<typeof vocabularyApp>>,
+  headers: Record<string, string> = {}
+): Promise<Array<[string, Json]>> {
   const served: Array<[string, Json]> = []
   for (const url of ['/documentation/json', '/docs']) {
     const response = await app.inject({ url, headers })

@@ -92,13 +92,19 @@ const shapes: Shape[] = [
   },
   {
     title: 'TypeBox Intersect',
-    record: Type.Intersect([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Object({ email: Type.Union([Type.String(), Type.Null()]) })]),
+    record: Type.Intersect([
+      Type.Object({ id: Type.Integer(), name: Type.String() }),
+      Type.Object({ email: Type.Union([Type.String(), Type.Null()]) })
+    ]),
     records: [{ id: 1, name: 'a', email: null }, { id: 2, name: 'b', email: 'b@x' }],
     selections: ['', 'only=email', 'defer=id', 'only=name,email']
   },
   {
     title: 'TypeBox 0.34 Intersect',
-    record: Type034.Intersect([Type034.Object({ id: Type034.Integer(), name: Type034.String() }), Type034.Object({ email: Type034.Union([Type034.String(), Type034.Null()]) })]),
+    record: Type034.Intersect([
+      Type034.Object({ id: Type034.Integer(), name: Type034.String() }),
+      Type034.Object({ email: Type034.Union([Type034.String(), Type034.Null()]) })
+    ]),
     records: [{ id: 1, name: 'a', email: null }, { id: 2, name: 'b', email: 'b@x' }],
     selections: ['', 'only=email', 'defer=id', 'only=name,email']
   },
@@ -223,7 +229,10 @@ const shapes: Shape[] = [
   },
   {
     title: 'a Zod codec a handler returns decoded',
-    record: z.object({ id: z.int(), at: z.codec(z.iso.datetime(), z.date(), { decode: (text) => new Date(text), encode: (date) => date.toISOString() }) }),
+    record: z.object({
+      id: z.int(),
+      at: z.codec(z.iso.datetime(), z.date(), { decode: (text) => new Date(text), encode: (date) => date.toISOString() })
+    }),
     records: [{ id: 1, at: new Date(0) }],
     selections: ['', 'only=at', 'defer=at'],
     zod: true

@@ -23,7 +23,8 @@ function appWithLog (): { app: FastifyInstance, lines: Array<{ level: number, ms
   return { app: Fastify({ logger: { level: 'warn', stream } }), lines }
 }
 
-const levelAndMessage = (lines: Array<{ level: number, msg: string }>): Array<[number, string]> => lines.map((line) => [line.level, line.msg])
+const levelAndMessage = (lines: Array<{ level: number, msg: string }>): Array<[number, string]> =>
+  lines.map((line) => [line.level, line.msg])
 
 test('a route declared before the registration is awaited is not restricted, and the ready app warns with the likely cause', async (t) => {
   const { app, lines } = appWithLog()

@@ -24,7 +24,12 @@ const documents = records.map((record) => {
   return { toJSON: () => fields }
 })
 
-async function appWith (t: Test, options: RestrictedFieldsOptions, route: Record<string, unknown> = { restrictFields: true }, payload: unknown = records) {
+async function appWith (
+  t: Test,
+  options: RestrictedFieldsOptions,
+  route: Record<string, unknown> = { restrictFields: true },
+  payload: unknown = records
+) {
   const app = Fastify()
   app.decorateRequest('role', undefined)
   app.addHook('onRequest', async (request) => { request.role = request.headers['x-role'] as string | undefined })

@@ -79,7 +79,10 @@ function closedKeys (schema: Schema): Schema {
   return copy
 }
 
-/** A composed record schema and records that fit it: members of an allOf, properties beside an allOf, variants with a discriminator, or if/then/else. */
+/**
+ * A composed record schema and records that fit it: members of an allOf, properties beside an allOf,
+ * variants with a discriminator, or if/then/else.
+ */
 export interface ComposedCase {
   schema: Schema
   records: unknown[]
@@ -102,7 +105,12 @@ function withKind (schema: Schema, kind: string): Schema {
   return { ...schema, properties: { kind: { const: kind }, ...schema.properties }, required: ['kind', ...schema.required] }
 }
 
-function composedOf (kind: string, first: Schema, second: Schema, at: number): fc.Arbitrary<{ schema: Schema, records: fc.Arbitrary<unknown>, paths: string[] }> {
+function composedOf (
+  kind: string,
+  first: Schema,
+  second: Schema,
+  at: number
+): fc.Arbitrary<{ schema: Schema, records: fc.Arbitrary<unknown>, paths: string[] }> {
   if (kind === 'allOf' || kind === 'properties+allOf') {
     const [left, right] = split(first, at)
     const schema = kind === 'allOf' ? { allOf: [left, right] } : { ...left, allOf: [right] }

@@ -84,7 +84,10 @@ test('selections of the most variant-heavy routes of a large public description 
   }
 
   const selection = fc.integer({ min: 0, max: SAMPLE - 1 }).chain((index) =>
-    fc.record({ index: fc.constant(index), names: fc.uniqueArray(fc.constantFrom(...declared[index].paths), { minLength: 1, maxLength: 4 }) }))
+    fc.record({
+      index: fc.constant(index),
+      names: fc.uniqueArray(fc.constantFrom(...declared[index].paths), { minLength: 1, maxLength: 4 })
+    }))
   let checked = 0
   let compiled = 0
   const seen = new Set<string>()

@@ -48,7 +48,10 @@ test('every tool result validates against its own output schema, as the MCP SDK\
       await client.listTools()
       // A path below a hidden one is hidden too: the caller may not name it, as a field that does not exist.
       const visible = (path: string): boolean => !hidden.some((gone) => path === gone || path.startsWith(`${gone}.`))
-      const args = { ...c.only === null ? {} : { only: c.only.filter(visible) }, ...c.defer === null ? {} : { defer: c.defer.filter(visible) } }
+      const args = {
+        ...c.only === null ? {} : { only: c.only.filter(visible) },
+        ...c.defer === null ? {} : { defer: c.defer.filter(visible) }
+      }
       // The SDK's client validates structuredContent against the listed output schema and throws -32602 when it fails.
       const result = await client.callTool({ name: 'getThings', arguments: args })
       if (result.isError === true) throw new Error(`the call failed: ${JSON.stringify(result.content)}`)

@@ -70,7 +70,8 @@ const table: Array<{ keyword: string, value: unknown, level?: Json, hidden?: str
     hidden: ['owner.ssn'],
     expected: { below: ['ssn'], schema: { type: 'object' } }
   },
-  // A field hidden whole at the level: the schema of undeclared names may describe it (@fastify/swagger puts a pattern's there), and keeps its structure alone.
+  // A field hidden whole at the level: the schema of undeclared names may describe it
+  // (@fastify/swagger puts a pattern's there), and keeps its structure alone.
   {
     keyword: 'additionalProperties',
     value: { type: 'object', properties: { pin: { type: 'string', enum: ['1'] } }, items: [{ const: 1 }], default: { pin: '1' }, examples: [{}], required: ['pin'], dependentSchemas: { pin: {} }, propertyNames: { enum: ['pin'] }, dependencies: { pin: ['puk'] }, 'x-order': ['pin'], $defs: { a: { const: 1 } } },
