@@ -121,7 +121,8 @@ function unionsOf (schema: Json, shared: Map<string, Json>): { widest: number, s
 
 /** Every GET route of the description with a JSON 200 response whose records have fields, in the description's order. */
 export function describe (openapi: Json = readDescription(), annotations = false): Description {
-  const shared = Object.entries((openapi.components?.schemas ?? {}) as Json).map(([name, schema]) => ({ ...(jsonSchemaOf(schema, annotations) as Json), $id: name }))
+  const shared = Object.entries((openapi.components?.schemas ?? {}) as Json)
+    .map(([name, schema]) => ({ ...(jsonSchemaOf(schema, annotations) as Json), $id: name }))
   const byId = new Map(shared.map((schema) => [schema.$id as string, schema]))
   const routes: DescribedRoute[] = []
   const skipped: Description['skipped'] = []
@@ -296,7 +297,10 @@ function saysWhat (schema: unknown): boolean {
   return schema !== null && typeof schema === 'object' && VALUE_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword))
 }
 
-/** Two generated parts of one value (an `allOf`, a choice beside properties) as one, at every depth: members may each declare a nested field's own fields. */
+/**
+ * Two generated parts of one value (an `allOf`, a choice beside properties) as one, at every depth:
+ * members may each declare a nested field's own fields.
+ */
 function merge (a: unknown, b: unknown): unknown {
   if (a === undefined) return b
   if (Array.isArray(a) && Array.isArray(b)) return b.map((item, index) => merge(a[index], item))

@@ -104,7 +104,9 @@ async function row (request: string, work: () => Promise<number[]>): Promise<Row
   clearInterval(timer)
   histogram.disable()
   const round = (value: number): number => Math.round(value * 10) / 10
-  const result = { request, ms: round(ms), loopBlockMs: round(histogram.max / 1e6), timerGapMs: round(gap), builds: builds - buildsBefore, status }
+  const result = {
+    request, ms: round(ms), loopBlockMs: round(histogram.max / 1e6), timerGapMs: round(gap), builds: builds - buildsBefore, status
+  }
   process.stderr.write(`  ${JSON.stringify(result)}\n`)
   return result
 }
@@ -114,7 +116,8 @@ async function main (): Promise<void> {
   process.stderr.write('  declaring GitHub\'s routes\n')
   const app = await githubApp()
   process.stderr.write(`  made in ${Math.round(performance.now() - startedAt)} ms, ready() ${Math.round(readiness.readyMs)} ms, the plugin's onReady hooks ${Math.round(readiness.pluginHooksMs)} ms\n`)
-  // The body is read as a stream, as a socket takes it: inject's own copy and decoding of a whole body is the client's work, not the server's.
+  // The body is read as a stream, as a socket takes it: inject's own copy and decoding of a whole body
+  // is the client's work, not the server's.
   const get = async (url: string, caller: string): Promise<number> => {
     const response = await app.inject({ url, headers: { authorization: caller }, payloadAsStream: true })
     for await (const chunk of response.stream()) bytesRead += (chunk as Buffer).length
@@ -127,7 +130,9 @@ async function main (): Promise<void> {
     payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_operations', arguments: { query: 'list issues of a repository' } } }
   })).statusCode
   const rows: Row[] = []
-  const once = async (request: string, url: string, caller: string): Promise<void> => { rows.push(await row(request, async () => [await get(url, caller)])) }
+  const once = async (request: string, url: string, caller: string): Promise<void> => {
+    rows.push(await row(request, async () => [await get(url, caller)]))
+  }
   const eight = async (request: string, url: string, caller: string): Promise<void> => {
     rows.push(await row(request, async () => await Promise.all(Array.from({ length: 8 }, async () => await get(url, caller)))))
   }

@@ -74,7 +74,9 @@ export interface FloodApp {
 const projectFile = (name: string): string => fileURLToPath(new URL(`../../${name}`, import.meta.url))
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+  if (sorted.length === 0) return 0
+  const half = sorted.length / 2
+  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[half - 1] + sorted[half]) / 2
 }
 
 async function measure (withPlugin: boolean, which: number): Promise<FloodApp> {

@@ -100,7 +100,14 @@ async function main (): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${process.platform} ${release()}` },
     load: { before: loadBefore, after: loadavg() },
     minutes: (Date.now() - started) / 60_000,
-    settings: { seed: SEED, routes: ROUTES, sweepSelections: SWEEP_SELECTIONS, floodSelections: FLOOD_SELECTIONS, floodRoute: FLOOD_ROUTE, cacheBytes: CACHE_BYTES },
+    settings: {
+      seed: SEED,
+      routes: ROUTES,
+      sweepSelections: SWEEP_SELECTIONS,
+      floodSelections: FLOOD_SELECTIONS,
+      floodRoute: FLOOD_ROUTE,
+      cacheBytes: CACHE_BYTES
+    },
     bounds,
     apps
   }

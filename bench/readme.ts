@@ -147,7 +147,10 @@ export function microSection (micro: MicroResults): string {
   ].join('\n')
 }
 
-/** Replaces what lies between `<!-- name -->` and `<!-- /name -->` in a file's text; throws, naming the file, when the markers are missing. */
+/**
+ * Replaces what lies between `<!-- name -->` and `<!-- /name -->` in a file's text; throws, naming the
+ * file, when the markers are missing.
+ */
 function between (text: string, file: string, name: string, content: string, block: boolean): string {
   const open = `<!-- ${name} -->`
   const close = `<!-- /${name} -->`
@@ -196,7 +199,16 @@ export interface ScaleApp {
   firstSighting: { routes: number, first: Latency, second: Latency, statuses: Record<string, number>, loopDelayMax: number }
   mixed: { routes: number, latency: Latency, loopDelay: { max: number, p99: number }, statuses: Record<string, number> }
   quiet: { latency: Latency, loopDelay: { max: number, p99: number } }
-  flood: { route: string, widestUnion: number, selections: number, seconds: number, flooded: Latency, others: Latency, loopDelay: { max: number, p99: number }, statuses: Record<string, number> }
+  flood: {
+    route: string,
+    widestUnion: number,
+    selections: number,
+    seconds: number,
+    flooded: Latency,
+    others: Latency,
+    loopDelay: { max: number, p99: number },
+    statuses: Record<string, number>
+  }
 }
 
 /** What bench/scale.json holds. */
@@ -207,7 +219,15 @@ export interface ScaleResults {
   load: { before: number[], after: number[] }
   minutes: number
   description: { title: string, version: string, file: string, routes: number, skipped: number, shared: number }
-  settings: { seed: number, concurrency: number, mixedRequests: number, quietRequests: number, floodSelections: number, floodSeconds: number, firstSightingSeconds: number }
+  settings: {
+    seed: number,
+    concurrency: number,
+    mixedRequests: number,
+    quietRequests: number,
+    floodSelections: number,
+    floodSeconds: number,
+    firstSightingSeconds: number
+  }
   refused: string[]
   apps: { plugin: ScaleApp, plain: ScaleApp }
 }

@@ -16,7 +16,8 @@ import { pathToFileURL } from 'node:url'
 import { APIS, refusalRun } from './refusal-run.js'
 
 /** The rules each description is read with: nothing hidden, then six seeds (`REFUSAL_RULES` sets how many). */
-const SEEDS: ReadonlyArray<number | null> = [null, ...Array.from({ length: Number(process.env.REFUSAL_RULES ?? 6) }, (_, index) => index + 1)]
+const RULE_SEEDS = Number(process.env.REFUSAL_RULES ?? 6)
+const SEEDS: ReadonlyArray<number | null> = [null, ...Array.from({ length: RULE_SEEDS }, (_, index) => index + 1)]
 
 async function main (): Promise<void> {
   const apis = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(APIS)

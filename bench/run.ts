@@ -43,8 +43,8 @@ import { cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import {
-  HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, TOP_LEVEL_FIELDS, WIDE_FIELDS, WIDE_SELECTED, churnSelections, nestedUserLists, neverSeenLists, seenAgainSelections,
-  userLists, wideLists
+  HIDDEN_BY_RULE, SEEN_AGAIN_CACHE_SIZE, SELECTED, TOP_LEVEL_FIELDS, WIDE_FIELDS, WIDE_SELECTED,
+  churnSelections, nestedUserLists, neverSeenLists, seenAgainSelections, userLists, wideLists
 } from './data.js'
 import { CALIBRATION } from './readme.js'
 import { writeReadme } from './write-readme.js'
@@ -299,13 +299,19 @@ async function fetchBody (url: string): Promise<string> {
 async function checkVariants ({ origin }: Server, used: Variant[]): Promise<void> {
   for (const variant of used) {
     if (variant.sameRecordsAs !== undefined) {
-      const [body, expected] = await Promise.all([fetchBody(origin + variant.path), fetchBody(origin + variantById(variant.sameRecordsAs).path)])
+      const [body, expected] = await Promise.all([
+        fetchBody(origin + variant.path),
+        fetchBody(origin + variantById(variant.sameRecordsAs).path)
+      ])
       if (JSON.stringify(JSON.parse(body).data?.records) !== expected) fail(`variant ${variant.id} answers other records than variant ${variant.sameRecordsAs}`)
     }
     if (variant.sameAs === undefined) continue
     const queries = variant.cycle === undefined ? [''] : cycles[variant.cycle].map((set) => `?only=${set}`)
     for (const query of queries) {
-      const [body, expected] = await Promise.all([fetchBody(origin + variant.path + query), fetchBody(origin + variantById(variant.sameAs).path + query)])
+      const [body, expected] = await Promise.all([
+        fetchBody(origin + variant.path + query),
+        fetchBody(origin + variantById(variant.sameAs).path + query)
+      ])
       if (body !== expected) fail(`variant ${variant.id} sends other bytes than variant ${variant.sameAs}${query === '' ? '' : ` for ${query}`}`)
     }
   }
@@ -353,7 +359,9 @@ async function heapUsed (origin: string): Promise<number> {
  * selections never sent before, on a route that served nothing else: what a
  * stream of new field sets leaves behind.
  */
-async function heapAfterNeverSeen (origin: string, path: string, fields: readonly string[], nested: readonly string[]): Promise<{ before: number, after: number }> {
+async function heapAfterNeverSeen (
+  origin: string, path: string, fields: readonly string[], nested: readonly string[]
+): Promise<{ before: number, after: number }> {
   const lists = neverSeenLists(fields, nested, NEVER_SEEN)
   let position = 0
   const before = await heapUsed(origin)
@@ -378,7 +386,9 @@ interface Spread { median: number, q1: number, q3: number, min: number, max: num
 
 function spread (values: number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b)
-  return { median: quantile(sorted, 0.5), q1: quantile(sorted, 0.25), q3: quantile(sorted, 0.75), min: sorted[0], max: sorted[sorted.length - 1] }
+  return {
+    median: quantile(sorted, 0.5), q1: quantile(sorted, 0.25), q3: quantile(sorted, 0.75), min: sorted[0], max: sorted[sorted.length - 1]
+  }
 }
 
 interface Pair { overFirst: boolean, over: Slice, under: Slice }
@@ -391,7 +401,8 @@ async function benchPageSize (pageSize: number) {
     await checkVariants(server, used)
     // Compiled serializers, memoized selections and the JIT are warm before anything counts.
     for (const variant of used) {
-      await measure(server.origin, variant, WARM_UP_SECONDS, variant.cycle === undefined ? undefined : WARM_UP_PASSES * cycles[variant.cycle].length)
+      const passes = variant.cycle === undefined ? undefined : WARM_UP_PASSES * cycles[variant.cycle].length
+      await measure(server.origin, variant, WARM_UP_SECONDS, passes)
     }
     const pairs: Record<string, Pair[]> = Object.fromEntries(active.map((r) => [r.name, []]))
     const slices: Record<string, Slice[]> = Object.fromEntries(used.map((v) => [v.id, []]))
@@ -439,8 +450,11 @@ type PageResult = Awaited<ReturnType<typeof benchPageSize>>
 
 /** One line: which ratios with a target meet it, in measured throughput, at the page sizes they are judged at. */
 function verdict (results: Record<number, PageResult>, seconds: number): string {
-  const judged = ratios.filter((ratio) => ratio.target !== null && ratio.over !== ratio.under && pageSizes.some((size) => targetAt(ratio, size) && results[size].ratios[ratio.name] !== undefined))
-  const missed = judged.filter((ratio) => pageSizes.some((size) => targetAt(ratio, size) && results[size].ratios[ratio.name] !== undefined && results[size].ratios[ratio.name].rps.median < ratio.target!))
+  const resultAtTarget = (ratio: Ratio, size: number): boolean => targetAt(ratio, size) && results[size].ratios[ratio.name] !== undefined
+  const judged = ratios.filter((ratio) =>
+    ratio.target !== null && ratio.over !== ratio.under && pageSizes.some((size) => resultAtTarget(ratio, size)))
+  const missed = judged.filter((ratio) =>
+    pageSizes.some((size) => resultAtTarget(ratio, size) && results[size].ratios[ratio.name].rps.median < ratio.target!))
   const took = `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`
   return missed.length === 0
     ? `Targets: all ${judged.length} met (${took}).`

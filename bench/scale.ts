@@ -47,15 +47,20 @@ function progress (what: string): void {
 }
 
 /** One app, with the plugin or without it, measured in this process. */
-async function measure (withPlugin: boolean, refusedElsewhere: readonly string[], floodPath: string | null): Promise<ScaleApp & { refusedPaths: string[], floodPath: string }> {
+async function measure (
+  withPlugin: boolean, refusedElsewhere: readonly string[], floodPath: string | null
+): Promise<ScaleApp & { refusedPaths: string[], floodPath: string }> {
   const description = describe()
   if (ROUTES < description.routes.length) {
     const kept = new Set(byVariants(description.routes).slice(0, ROUTES / 2))
-    description.routes = description.routes.filter((route, index) => kept.has(route) || index % Math.ceil(2 * description.routes.length / ROUTES) === 0)
+    const every = Math.ceil(2 * description.routes.length / ROUTES)
+    description.routes = description.routes.filter((route, index) => kept.has(route) || index % every === 0)
   }
   const shared = Object.fromEntries(description.shared.map((schema) => [schema.$id as string, schema]))
   const sharedMap = new Map(Object.entries(shared))
-  const bodies = new Map(description.routes.map((route, index) => [route.path, generate(route.schema, sharedMap, seededRandom(SEED + index))]))
+  const bodies = new Map(description.routes.map((route, index) => [
+    route.path, generate(route.schema, sharedMap, seededRandom(SEED + index))
+  ]))
   const heapBefore = await gcHeap()
   progress(`read ${description.routes.length} routes; declaring them`)
 
@@ -121,8 +126,10 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
   }
   sightings.disable()
 
-  // Mixed traffic: 40 routes spread evenly over the description; on each, no parameters (40%), one of its four usual selections (50%), a new one (10%).
-  const mixed = restricted.filter((_, index) => index % Math.max(1, Math.floor(restricted.length / MIXED_ROUTES)) === 0).slice(0, MIXED_ROUTES)
+  // Mixed traffic: 40 routes spread evenly over the description; on each, no parameters (40%), one of
+  // its four usual selections (50%), a new one (10%).
+  const step = Math.max(1, Math.floor(restricted.length / MIXED_ROUTES))
+  const mixed = restricted.filter((_, index) => index % step === 0).slice(0, MIXED_ROUTES)
   const usual = new Map(mixed.map(({ route, paths }) => [route.path, Array.from({ length: 4 }, () => onlyOf(paths))]))
   const mixedUrl = (): string => {
     const { route, paths } = mixed[Math.floor(random() * mixed.length)]
@@ -185,7 +192,9 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
     readyMs: readyAt - declaredAt,
     heap: { start: heapBefore, ready: heapReady, afterFlood: heapAfter },
     plainStatuses,
-    firstSighting: { routes: first.length, first: latency(first), second: latency(second), statuses: firstStatuses, loopDelayMax: sightings.max / 1e6 },
+    firstSighting: {
+      routes: first.length, first: latency(first), second: latency(second), statuses: firstStatuses, loopDelayMax: sightings.max / 1e6
+    },
     mixed: { routes: mixed.length, latency: latency(mixedRun.times.flat()), loopDelay: mixedRun.loopDelay, statuses: mixedRun.statuses },
     quiet: { latency: latency(quiet.times.flat()), loopDelay: quiet.loopDelay },
     flood: {
@@ -203,7 +212,9 @@ async function measure (withPlugin: boolean, refusedElsewhere: readonly string[]
 }
 
 /** Runs one app in a child process with the garbage collector exposed, and reads its results. */
-async function child (withPlugin: boolean, refused: readonly string[], floodPath: string | null): Promise<ScaleApp & { refusedPaths: string[], floodPath: string }> {
+async function child (
+  withPlugin: boolean, refused: readonly string[], floodPath: string | null
+): Promise<ScaleApp & { refusedPaths: string[], floodPath: string }> {
   const app = withPlugin ? 'plugin' : 'plain'
   return await childResults(fileURLToPath(import.meta.url), ['child', app, JSON.stringify({ refused, floodPath })], app)
 }
@@ -226,8 +237,23 @@ async function main (): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${process.platform} ${release()}` },
     load: { before: loadBefore, after: loadavg() },
     minutes: (Date.now() - started) / 60_000,
-    description: { title: description.title, version: description.version, file: 'github.com/api.github.com.json', routes: description.routes.length, skipped: description.skipped.length, shared: description.shared.length },
-    settings: { seed: SEED, concurrency: CONCURRENCY, mixedRequests: MIXED_REQUESTS, quietRequests: QUIET_REQUESTS, floodSelections: FLOOD_SELECTIONS, floodSeconds: FLOOD_SECONDS, firstSightingSeconds: FIRST_SIGHTING_SECONDS },
+    description: {
+      title: description.title,
+      version: description.version,
+      file: 'github.com/api.github.com.json',
+      routes: description.routes.length,
+      skipped: description.skipped.length,
+      shared: description.shared.length
+    },
+    settings: {
+      seed: SEED,
+      concurrency: CONCURRENCY,
+      mixedRequests: MIXED_REQUESTS,
+      quietRequests: QUIET_REQUESTS,
+      floodSelections: FLOOD_SELECTIONS,
+      floodSeconds: FLOOD_SECONDS,
+      firstSightingSeconds: FIRST_SIGHTING_SECONDS
+    },
     refused: withPlugin.refusedPaths,
     apps: { plugin: strip(withPlugin), plain: strip(plain) }
   }

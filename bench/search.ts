@@ -44,7 +44,10 @@ function progress (what: string): void {
   process.stderr.write(`  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${what}\n`)
 }
 
-/** A plain BM25 (k1 1.2, b 0.75) over every text of an operation as one bag of lower-case words: no stems, no stop words, no field weights. */
+/**
+ * A plain BM25 (k1 1.2, b 0.75) over every text of an operation as one bag of lower-case words: no
+ * stems, no stop words, no field weights.
+ */
 function plainBm25 (texts: readonly string[]): (query: string) => number[] {
   const k1 = 1.2
   const b = 0.75
@@ -76,12 +79,16 @@ function plainBm25 (texts: readonly string[]): (query: string) => number[] {
 
 /** Top-1 and top-5 of ranked answers, and the tasks whose operation is not in the top five. */
 function scores (ranked: readonly Ranked[]): Json {
-  const hit = (found: readonly string[], expected: readonly string[], k: number): boolean => found.slice(0, k).some((name) => expected.includes(name))
-  const share = (k: number): number => Math.round(1000 * ranked.filter(({ found, expected }) => hit(found, expected, k)).length / ranked.length) / 1000
+  const hit = (found: readonly string[], expected: readonly string[], k: number): boolean =>
+    found.slice(0, k).some((name) => expected.includes(name))
+  const share = (k: number): number =>
+    Math.round(1000 * ranked.filter(({ found, expected }) => hit(found, expected, k)).length / ranked.length) / 1000
   return {
     top1: share(1),
     top5: share(5),
-    missedTop5: ranked.filter(({ found, expected }) => !hit(found, expected, 5)).map(({ task, expected, found }) => ({ task, expected, found: found.slice(0, 3) }))
+    missedTop5: ranked
+      .filter(({ found, expected }) => !hit(found, expected, 5))
+      .map(({ task, expected, found }) => ({ task, expected, found: found.slice(0, 3) }))
   }
 }
 
@@ -111,7 +118,9 @@ const cpuMs = (): number => {
  * and longest time of one search, and the process's CPU time per search (on a
  * busy machine, wall time is mostly waiting for a core).
  */
-async function ask (tasks: readonly Task[], find: (query: string) => Promise<string>): Promise<{ ranked: Ranked[], medianMs: number, maxMs: number, cpuMs: number }> {
+async function ask (
+  tasks: readonly Task[], find: (query: string) => Promise<string>
+): Promise<{ ranked: Ranked[], medianMs: number, maxMs: number, cpuMs: number }> {
   const times: number[] = []
   const ranked: Ranked[] = []
   const cpuBefore = cpuMs()
@@ -122,7 +131,8 @@ async function ask (tasks: readonly Task[], find: (query: string) => Promise<str
     ranked.push({ task, expected: operations.map((id) => toolName(id, '')), found: namesOf(text) })
   }
   const cpu = (cpuMs() - cpuBefore) / tasks.length
-  return { ranked, medianMs: Math.round(median(times) * 1000) / 1000, maxMs: Math.round(Math.max(...times) * 1000) / 1000, cpuMs: Math.round(cpu * 1000) / 1000 }
+  const thousandths = (value: number): number => Math.round(value * 1000) / 1000
+  return { ranked, medianMs: thousandths(median(times)), maxMs: thousandths(Math.max(...times)), cpuMs: thousandths(cpu) }
 }
 
 /** The CPU time of the search alone, on the view's own index (no protocol around it): per search, and per hundred operations. */
@@ -133,7 +143,13 @@ async function searchCpu (document: Json, include: IncludeTools, tasks: readonly
   const build = await watched(async () => await view.find(''))
   const buildCpuMs = Math.round(cpuMs() - before)
   const { cpuMs: perSearch } = await ask(tasks, async (query) => await view.find(query, 5))
-  return { indexBuildCpuMs: buildCpuMs, indexBuildMs: build.ms, indexBuildLoopDelayMaxMs: build.loopDelayMaxMs, cpuMsPerSearch: perSearch, cpuMsPer100Operations: Math.round(100_000 * perSearch / operations) / 1000 }
+  return {
+    indexBuildCpuMs: buildCpuMs,
+    indexBuildMs: build.ms,
+    indexBuildLoopDelayMaxMs: build.loopDelayMaxMs,
+    cpuMsPerSearch: perSearch,
+    cpuMsPer100Operations: Math.round(100_000 * perSearch / operations) / 1000
+  }
 }
 
 /** How many tasks name no operation the view searches: none of them can be found, whatever the ranking (counted without searching). */
@@ -242,7 +258,10 @@ function result (
     tasksOutsideTheSearch: outsideTheSearch(tasks, operations),
     findOperations: { top1: found.top1, top5: found.top5 },
     bm25: { top1: floor.top1, top5: floor.top5 },
-    shortOfTargets: { top1: Math.max(0, Math.round(1000 * (TARGETS.top1 - found.top1)) / 1000), top5: Math.max(0, Math.round(1000 * (TARGETS.top5 - found.top5)) / 1000) },
+    shortOfTargets: {
+      top1: Math.max(0, Math.round(1000 * (TARGETS.top1 - found.top1)) / 1000),
+      top5: Math.max(0, Math.round(1000 * (TARGETS.top5 - found.top5)) / 1000)
+    },
     search: { medianMs: asked.medianMs, maxMs: asked.maxMs, cpuMs: asked.cpuMs, ...own },
     firstSearch: first,
     ...long === undefined ? {} : { query64kB: { ms: long.ms, answer: long.value } },

@@ -88,7 +88,8 @@ const TASK_TARGET = 1500
 
 /** The arguments an operation cannot go without: each path parameter, a value of its type. */
 function pathArguments (document: Json, operation: DocumentOperation): Json {
-  const parameters = [...operation.operation.parameters ?? [], ...operation.pathItem.parameters ?? []].map((parameter: unknown) => documentParameter(document, parameter))
+  const parameters = [...operation.operation.parameters ?? [], ...operation.pathItem.parameters ?? []]
+    .map((parameter: unknown) => documentParameter(document, parameter))
   return Object.fromEntries(parameters.filter((parameter): parameter is Json => parameter?.in === 'path').map((parameter) => {
     const type = Array.isArray(parameter.schema?.type) ? parameter.schema.type[0] : parameter.schema?.type
     return [parameter.name, type === 'integer' || type === 'number' ? 1 : 'octocat']
@@ -115,7 +116,14 @@ async function resultsAgainstBudget (client: Client, document: Json): Promise<Js
     if (result.isError === true && result.content[0].text.includes('FST_RESTRICTED_FIELDS_RESULT_TOO_LARGE')) refused++
     else if (result.isError === true) failed++
   }
-  return { budget: RESULT_TOKENS, operations: operations.length, largestResult: largest, answeredWithBudgetMessage: refused, otherErrors: failed, resultsOverBudget: overBudget }
+  return {
+    budget: RESULT_TOKENS,
+    operations: operations.length,
+    largestResult: largest,
+    answeredWithBudgetMessage: refused,
+    otherErrors: failed,
+    resultsOverBudget: overBudget
+  }
 }
 
 /** Set to leave out the per-route tools' list, which takes minutes on a loaded machine: the discovery task and the budget only. */
@@ -199,13 +207,20 @@ async function github (): Promise<Json> {
         wholeResponse: { compact: tokens(whole), pretty: tokens(wholePretty) }
       },
       resultBudget: budget,
-      firstList: { routesMode: firstList === null ? null : { ms: firstList.ms, loopDelayMaxMs: firstList.loopDelayMaxMs }, discoveryFirstFind: { ms: firstFind.ms, loopDelayMaxMs: firstFind.loopDelayMaxMs } },
+      firstList: {
+        routesMode: firstList === null ? null : { ms: firstList.ms, loopDelayMaxMs: firstList.loopDelayMaxMs },
+        discoveryFirstFind: { ms: firstFind.ms, loopDelayMaxMs: firstFind.loopDelayMaxMs }
+      },
       repeatedList: DISCOVERY_ONLY
         ? null
         : {
             pairs: REPEATS,
             medianMs: { routes: round(median(ms.routes)), discovery: round(median(ms.discovery)), get: round(median(ms.get)) },
-            medianRatioToGet: { routes: round(median(ratios.routes)), discovery: round(median(ratios.discovery)), calibration: round(median(ratios.calibration)) }
+            medianRatioToGet: {
+              routes: round(median(ratios.routes)),
+              discovery: round(median(ratios.discovery)),
+              calibration: round(median(ratios.calibration))
+            }
           }
     }
   } finally {
@@ -228,8 +243,14 @@ function stripe (): Json {
       description: 'stripe.com.json, every GET operation, tools made from the description itself',
       operations: value.length,
       sharedSchemas: Object.keys(openapi.components.schemas).length,
-      routesMode: { ms, loopDelayMaxMs, heapGrowthMb: Math.round((heapAfter - heapBefore) / 1e6), ...listTokens(value.map((tool) => tool.definition)) },
-      discoveryMode: { definitions: tokens(DISCOVERY_TOOLS), find: { operation: name, tokens: tokens(find) }, describeTokens: tokens(view.describe(name, undefined, { left: Infinity, spend () {} } as never) ?? '') }
+      routesMode: {
+        ms, loopDelayMaxMs, heapGrowthMb: Math.round((heapAfter - heapBefore) / 1e6), ...listTokens(value.map((tool) => tool.definition))
+      },
+      discoveryMode: {
+        definitions: tokens(DISCOVERY_TOOLS),
+        find: { operation: name, tokens: tokens(find) },
+        describeTokens: tokens(view.describe(name, undefined, { left: Infinity, spend () {} } as never) ?? '')
+      }
     }
   })
 }

@@ -28,7 +28,12 @@ export const TASKS: Task[] = [
 ]
 
 interface ToolResult { content: Array<{ text: string }>, structuredContent?: unknown }
-export interface ToolDefinition { name: string, description?: string, inputSchema: { properties?: Record<string, unknown> }, outputSchema?: unknown }
+export interface ToolDefinition {
+  name: string
+  description?: string
+  inputSchema: { properties?: Record<string, unknown> }
+  outputSchema?: unknown
+}
 
 export async function connect (origin: string, staff: boolean, staffToken: string): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' })

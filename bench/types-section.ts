@@ -20,7 +20,10 @@ export interface TypesResults {
   description: { title: string, restrictedRoutes: number, generatedBytes: number }
   /** A file with no call, through each client: its imports and the generated types. */
   base: { restricted: TypeCost, plain: TypeCost }
-  /** By count of calls: the restricted client's cost and plain openapi-fetch's, the instantiations less the file with no call's, the whole file's check time. */
+  /**
+   * By count of calls: the restricted client's cost and plain openapi-fetch's, the instantiations less
+   * the file with no call's, the whole file's check time.
+   */
   runs: Array<{ calls: number, enumParameters: number, restricted: TypeCost, plain: TypeCost }>
 }
 

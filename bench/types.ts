@@ -60,7 +60,10 @@ function valueOf (schema: Json = {}): string {
   return "'x'"
 }
 
-/** A call of each restricted GET operation whose 200 record has named fields: its path parameters, its first enum query parameter, three fields. */
+/**
+ * A call of each restricted GET operation whose 200 record has named fields: its path parameters, its
+ * first enum query parameter, three fields.
+ */
 function callsOf (document: Json): Call[] {
   const calls: Call[] = []
   for (const [path, item] of Object.entries(document.paths as Json)) {
@@ -92,11 +95,22 @@ function source (calls: readonly Call[], restricted: boolean): string {
   ].join('\n')
 }
 
-/** What the compiler has and `tsc --extendedDiagnostics` reads, without declaring it: its timers, and the checker's count of instantiations. */
+/**
+ * What the compiler has and `tsc --extendedDiagnostics` reads, without declaring it: its timers, and
+ * the checker's count of instantiations.
+ */
 const internal = ts as typeof ts & { performance: { enable: () => void, disable: () => void, getDuration: (name: string) => number } }
 type CountingChecker = ts.TypeChecker & { getInstantiationCount: () => number }
 
-const OPTIONS: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [] }
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: []
+}
 
 /** A compiler host that parses each file once, across programs: the generated types are parsed once, and every program checks its own. */
 function cachingHost (): ts.CompilerHost {
@@ -117,7 +131,9 @@ function check (host: ts.CompilerHost, file: string): TypeCost & { errorLines: n
   const diagnostics = ts.getPreEmitDiagnostics(program)
   const checkMs = internal.performance.getDuration('Check')
   internal.performance.disable()
-  const errorLines = diagnostics.map((diagnostic) => diagnostic.file === undefined || diagnostic.start === undefined ? -1 : diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line)
+  const errorLines = diagnostics.map((diagnostic) => diagnostic.file === undefined || diagnostic.start === undefined
+    ? -1
+    : diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line)
   return { instantiations: (program.getTypeChecker() as CountingChecker).getInstantiationCount(), checkMs: Math.round(checkMs), errorLines }
 }
 
@@ -135,7 +151,8 @@ async function main (): Promise<void> {
     writeFileSync(join(work, 'restricted.d.ts'), generated)
     const host = cachingHost()
     const file = (name: string, text: string): string => { writeFileSync(join(work, name), text); return join(work, name) }
-    // Calls that do not type-check with either client (a parameter the description types otherwise) are left out, so both check the same calls.
+    // Calls that do not type-check with either client (a parameter the description types otherwise)
+    // are left out, so both check the same calls.
     let calls = callsOf(document).slice(0, Math.max(...COUNTS) + 40)
     const refused = new Set<number>()
     const offset = source([], true).split('\n').length - 1
@@ -146,21 +163,35 @@ async function main (): Promise<void> {
     if (calls.length < Math.max(...COUNTS)) throw new Error(`only ${calls.length} calls type-check with both clients`)
     const base = { restricted: check(host, file('restricted-0.ts', source([], true))), plain: check(host, file('plain-0.ts', source([], false))) }
     // The check time stays the whole file's: a difference of two times on a busy machine is noise.
-    const less = (cost: TypeCost, zero: TypeCost): TypeCost => ({ instantiations: cost.instantiations - zero.instantiations, checkMs: cost.checkMs })
+    const less = (cost: TypeCost, zero: TypeCost): TypeCost => ({
+      instantiations: cost.instantiations - zero.instantiations, checkMs: cost.checkMs
+    })
     const runs: TypesResults['runs'] = []
     for (const count of COUNTS) {
       const some = calls.slice(0, count)
       const restricted = check(host, file(`restricted-${count}.ts`, source(some, true)))
       const plain = check(host, file(`plain-${count}.ts`, source(some, false)))
       if (restricted.errorLines.length + plain.errorLines.length > 0) throw new Error(`the ${count} calls do not type-check`)
-      runs.push({ calls: count, enumParameters: some.filter((call) => call.enumLiteral).length, restricted: less(restricted, base.restricted), plain: less(plain, base.plain) })
+      runs.push({
+        calls: count,
+        enumParameters: some.filter((call) => call.enumLiteral).length,
+        restricted: less(restricted, base.restricted),
+        plain: less(plain, base.plain)
+      })
       process.stderr.write(`  ${count} calls: restricted ${JSON.stringify(runs.at(-1)?.restricted)}, openapi-fetch ${JSON.stringify(runs.at(-1)?.plain)}\n`)
     }
     const results: TypesResults = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, typescript: ts.version, loadavg: loadavg()[0] },
-      description: { title, restrictedRoutes: Object.values(document.paths as Json).filter((item) => item.get?.['x-restricted-fields'] !== undefined).length, generatedBytes: Buffer.byteLength(generated) },
-      base: { restricted: { instantiations: base.restricted.instantiations, checkMs: base.restricted.checkMs }, plain: { instantiations: base.plain.instantiations, checkMs: base.plain.checkMs } },
+      description: {
+        title,
+        restrictedRoutes: Object.values(document.paths as Json).filter((item) => item.get?.['x-restricted-fields'] !== undefined).length,
+        generatedBytes: Buffer.byteLength(generated)
+      },
+      base: {
+        restricted: { instantiations: base.restricted.instantiations, checkMs: base.restricted.checkMs },
+        plain: { instantiations: base.plain.instantiations, checkMs: base.plain.checkMs }
+      },
       runs
     }
     writeFileSync(projectFile('bench/types.json'), JSON.stringify(results, null, 2) + '\n')

@@ -127,7 +127,9 @@ export class CompileBudget {
    * unbounded one (`{ msPerSecond: Infinity, burstMs: Infinity }`): what they
    * check must not hang on how busy the machine is.
    */
-  configure ({ msPerSecond = COMPILE_MS_PER_SECOND, burstMs = COMPILE_BURST_MS, now = () => performance.now() }: CompileBudgetOptions = {}): void {
+  configure (
+    { msPerSecond = COMPILE_MS_PER_SECOND, burstMs = COMPILE_BURST_MS, now = () => performance.now() }: CompileBudgetOptions = {}
+  ): void {
     this.#perMs = msPerSecond / 1000
     this.#burst = burstMs
     this.#now = now

@@ -165,7 +165,10 @@ export const ArgumentsTooLongError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS
   'FST_RESTRICTED_FIELDS_ARGUMENTS_TOO_LONG', 'The arguments are too long: at most %d characters of query string are allowed', 400, RangeError, false
 )
 
-/** 400, as an MCP tool's error result: the route's reply is larger than one result may be (`maxResultTokens`); the message says how to ask for less. */
+/**
+ * 400, as an MCP tool's error result: the route's reply is larger than one result may be
+ * (`maxResultTokens`); the message says how to ask for less.
+ */
 export const ResultTooLargeError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_RESULT_TOO_LARGE', 400, [string]> = createError(
   'FST_RESTRICTED_FIELDS_RESULT_TOO_LARGE', '%s', 400, RangeError, false
 )
@@ -175,7 +178,10 @@ export const ToolFailedError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_TOOL_
   'FST_RESTRICTED_FIELDS_TOOL_FAILED', 'The route failed to answer; the server logged why', 500, Error, false
 )
 
-/** Thrown when the app becomes ready: the MCP endpoint describes its tools from the OpenAPI document, which needs @fastify/swagger in OpenAPI 3 mode. */
+/**
+ * Thrown when the app becomes ready: the MCP endpoint describes its tools from the OpenAPI document,
+ * which needs @fastify/swagger in OpenAPI 3 mode.
+ */
 export const McpWithoutDocumentError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_MCP_WITHOUT_DOCUMENT', 500, []> = createError(
   'FST_RESTRICTED_FIELDS_MCP_WITHOUT_DOCUMENT',
   'The MCP endpoint describes its tools from the OpenAPI document: register @fastify/swagger (with an openapi option) and then fastify-restricted-fields before it',

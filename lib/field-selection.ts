@@ -12,11 +12,17 @@ import type { TopLevel } from './types/selection.js'
 export interface FieldSelection<P extends string = string> {
   /** True when `only`, `defer` or the route's default fields restrict the response. */
   readonly restricted: boolean
-  /** Top-level fields the response will contain, in the order the route writes them (required ones first, as fast-json-stringify writes them). */
+  /**
+   * Top-level fields the response will contain, in the order the route writes them (required ones
+   * first, as fast-json-stringify writes them).
+   */
   readonly fields: ReadonlyArray<TopLevel<P>>
   /** Every dotted path the response will contain, parents before children, in the order the route writes them. */
   readonly paths: readonly P[]
-  /** Whether the response will contain `path` (a field name or a dotted path); with a type provider, only the route's declared paths compile. */
+  /**
+   * Whether the response will contain `path` (a field name or a dotted path); with a type provider,
+   * only the route's declared paths compile.
+   */
   has: (path: P) => boolean
 }
 

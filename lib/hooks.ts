@@ -5,7 +5,8 @@
  * chooses for the reply and hand it to Fastify.
  */
 import type {
-  FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
+  FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod,
+  preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler
 } from 'fastify'
 import { HiddenFieldsUnknownError, SelectionNotReadError } from './errors.js'
 import type { HiddenFieldsRoute } from './options.js'
@@ -96,7 +97,14 @@ type SerializationDone = (error: Error | null, payload?: unknown) => void
  * request; `whole` stands for no parameters (every field the request may see).
  * Throws a coded 400 error for bad parameters.
  */
-function select (request: FastifyRequest, spec: RouteSpec, unrestricted: FieldSelection, query: Query | null, readSelection: SelectionReader, whole: Selection | null): void {
+function select (
+  request: FastifyRequest,
+  spec: RouteSpec,
+  unrestricted: FieldSelection,
+  query: Query | null,
+  readSelection: SelectionReader,
+  whole: Selection | null
+): void {
   const carrier = request as SelectionCarrier
   let parsed: Selection | null = null
   try {
@@ -117,9 +125,13 @@ function select (request: FastifyRequest, spec: RouteSpec, unrestricted: FieldSe
 }
 
 /** Sets the reply's serializer for what the request may see of this status; the payload itself, which later hooks see, is never changed. */
-function restrictReply (state: RouteState, request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS): void {
+function restrictReply (
+  state: RouteState, request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS
+): void {
   const carrier = request as SelectionCarrier
-  const serializer = state.serializers.serializerFor(status, carrier[kSelection] as Selection | null, carrier[kVisibility] as Visibility<Selection> | null, reply)
+  const selection = carrier[kSelection] as Selection | null
+  const visibility = carrier[kVisibility] as Visibility<Selection> | null
+  const serializer = state.serializers.serializerFor(status, selection, visibility, reply)
   if (serializer !== null) reply.serializer(serializer)
 }
 
@@ -166,7 +178,9 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
   }
 
   /** An earlier hook replied before the parameters were read, so they are read now. */
-  function readLate (request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS, payload: unknown, done: SerializationDone): void {
+  function readLate (
+    request: FastifyRequest, reply: FastifyReply, status: StatusSpec | typeof UNDECLARED_STATUS, payload: unknown, done: SerializationDone
+  ): void {
     restrictFieldsParse(request, reply, (error) => {
       if (error !== undefined) {
         done(error)
@@ -222,7 +236,10 @@ function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: Visibi
     done()
   }
 
-  /** Takes the rule's answer and reads the selection against what it leaves visible; an answer that is not declared names fails the rule. */
+  /**
+   * Takes the rule's answer and reads the selection against what it leaves visible; an answer that is
+   * not declared names fails the rule.
+   */
   function selectVisible (request: FastifyRequest, hidden: unknown): void {
     const carrier = request as SelectionCarrier
     let visibility: Visibility<Selection>

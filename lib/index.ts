@@ -2,9 +2,10 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredPaths } from './schema/paths.js'
 import {
-  DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
-  SelectionNotReadError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
+  DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError,
+  InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError, SelectionNotReadError,
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
+  UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
 import type { DocumentOptions } from './openapi/callers.js'
@@ -44,7 +45,9 @@ declare module 'fastify' {
      * route types do not carry this option to the request: with a `resultsKey` of its own here,
      * the types cannot tell where the records sit, and its paths are checked when it is declared.
      */
-    restrictFields?: boolean | RestrictFieldsRouteOptions<RoutePaths<TypeProvider, SchemaCompiler>> | (RestrictFieldsRouteOptions & { readonly resultsKey: string })
+    restrictFields?: boolean
+      | RestrictFieldsRouteOptions<RoutePaths<TypeProvider, SchemaCompiler>>
+      | (RestrictFieldsRouteOptions & { readonly resultsKey: string })
   }
   interface FastifyInstance {
     /**
@@ -137,7 +140,8 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     const paths = declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
     declaredByAnyRoute.add(spec.tree)
-    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), { shared, ownCompiler: routeOptions.serializerCompiler !== undefined })
+    const compiling = { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
+    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling)
     const hooks = restrictedHooks(spec, state)
     const server = this
     preparing.push(() => state.serializers.prepare(server))
@@ -217,9 +221,13 @@ export { plugin as 'module.exports' }
 export type { DeclaredPaths, Deferred, NarrowedReply, OnlyName, RecordsKind, Restricted, RouteFields, RouteFieldsOf, RoutePath, RoutePaths, RouteShape, Selected, Selection, TypeDepth } from './types/selection.js'
 export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Loader, Planner, RelationSource, TableShape } from './orm/load.js'
 export type { LoadCheck } from './options.js'
-export type { FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions, SwaggerUiOptions, SwaggerUiVisibility }
+export type {
+  FieldSelection, HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions,
+  SwaggerUiOptions, SwaggerUiVisibility
+}
 export {
-  DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError, InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
-  SelectionNotReadError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError
+  DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError,
+  InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError, SelectionNotReadError,
+  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
+  UnsupportedSchemaError
 }

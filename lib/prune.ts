@@ -54,7 +54,9 @@ function linked (links: Links, link: JsonSchema): JsonSchema {
   return { $ref: '#/$defs/' + key }
 }
 
-function objectSchema (tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean, links: Links): JsonSchema {
+function objectSchema (
+  tree: FieldTree, projection: Projection, nullable: boolean, options: PruneOptions, open: boolean, links: Links
+): JsonSchema {
   const variants = tree.variants
   const merged = (): JsonSchema => {
     const schema: JsonSchema = {
@@ -87,7 +89,12 @@ function objectSchema (tree: FieldTree, projection: Projection, nullable: boolea
   // fast-json-stringify tests only the `if` of a branch, not the branch it then writes.
   for (let index = kept.length - 1; index >= 0; index--) {
     const test = variants.tests[index]
-    chain = test === null ? kept[index] : index === 0 ? { if: test, then: kept[index], else: chain } : linked(links, { if: test, then: kept[index], else: chain })
+    if (test === null) {
+      chain = kept[index]
+    } else {
+      const branch = { if: test, then: kept[index], else: chain }
+      chain = index === 0 ? branch : linked(links, branch)
+    }
   }
   return nullable ? { if: { type: 'null' }, then: { type: 'null' }, else: chain } : chain
 }

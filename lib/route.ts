@@ -20,7 +20,10 @@ import type { StandardSchema } from './standard-schema.js'
  * response schema with object fields, each with its own StatusSpec.
  */
 export interface StatusSpec {
-  /** The response status key the schema was read from (`'201'`, `'2xx'`), passed on to the serializer compiler; undefined for a `fields` route. */
+  /**
+   * The response status key the schema was read from (`'201'`, `'2xx'`), passed on to the serializer
+   * compiler; undefined for a `fields` route.
+   */
   readonly key: string | undefined
   readonly tree: FieldTree
   readonly shape: PayloadShape
@@ -74,7 +77,9 @@ function successKeys (response: Record<string, any>): string[] {
   return ['200', '2xx', '2XX', ...codes].filter((key) => Object.hasOwn(response, key) && SUCCESS_RANGE.test(key))
 }
 
-function statusSpec (key: string | undefined, tree: FieldTree, shape: PayloadShape, declared: DeclaredResponse | null, standard: StandardSchema | null): StatusSpec {
+function statusSpec (
+  key: string | undefined, tree: FieldTree, shape: PayloadShape, declared: DeclaredResponse | null, standard: StandardSchema | null
+): StatusSpec {
   return Object.freeze({ key, tree, shape, declared, standard })
 }
 

@@ -65,7 +65,9 @@ function declaredSet (paths: readonly string[], tree: FieldTree, route: string, 
 }
 
 /** Checks a route's field sets and default fields against its declared tree, once, when it is declared. */
-export function resolveFieldSets (fieldSets: Readonly<Record<string, readonly string[]>>, defaultFields: readonly string[] | null, tree: FieldTree, route: string): FieldSets {
+export function resolveFieldSets (
+  fieldSets: Readonly<Record<string, readonly string[]>>, defaultFields: readonly string[] | null, tree: FieldTree, route: string
+): FieldSets {
   const sets = new Map<string, FieldPath[]>()
   for (const [name, paths] of Object.entries(fieldSets)) sets.set(name, declaredSet(paths, tree, route, `field set '@${name}'`))
   return {
@@ -109,7 +111,9 @@ export interface SelectionRules extends FieldSets {
 type Query = Record<string, unknown> | null | undefined
 
 /** Whether a query carries any restriction parameter; the common answer, no, allocates nothing. */
-export function hasRestriction (query: Record<string, unknown> | null | undefined, rules: SelectionRules): query is Record<string, unknown> {
+export function hasRestriction (
+  query: Record<string, unknown> | null | undefined, rules: SelectionRules
+): query is Record<string, unknown> {
   if (query === null || query === undefined) return false
   return query[rules.onlyParam] !== undefined || query[rules.onlyListParam] !== undefined ||
     query[rules.deferParam] !== undefined || query[rules.deferListParam] !== undefined
@@ -374,7 +378,9 @@ export function unrequestedSelection (tree: FieldTree, rules: SelectionRules): S
 }
 
 /** The selection of the raw values of `only` and `defer` (null: absent). */
-function buildSelection (onlyValues: readonly string[] | null, deferValues: readonly string[] | null, tree: FieldTree, rules: SelectionRules): Selection {
+function buildSelection (
+  onlyValues: readonly string[] | null, deferValues: readonly string[] | null, tree: FieldTree, rules: SelectionRules
+): Selection {
   const parser = new SelectionParser(rules, tree)
   // Without `only`, the route's default fields, or every field.
   const onlyTrie: PathTrie = { whole: onlyValues === null && rules.defaultFields === null, children: new Map() }

@@ -29,7 +29,10 @@ import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WriterGaveUp, givesUpAtOnce, writerRoute } from './write.js'
 import type { Serializer, WriterRoute } from './write.js'
 
-/** How a route's schemas are compiled: the shared schemas its `$ref`s may reach, and whether the route has a serializer compiler of its own. */
+/**
+ * How a route's schemas are compiled: the shared schemas its `$ref`s may reach, and whether the route
+ * has a serializer compiler of its own.
+ */
 export interface RouteCompiling {
   readonly shared: Readonly<Record<string, JsonSchema>>
   readonly ownCompiler: boolean
@@ -41,7 +44,9 @@ export interface RouteCompiling {
  * the schema reaches, and not the others (lib/compile.ts); should it
  * refuse them (a `$ref` to an id nested in a shared schema), Fastify's compiler is asked.
  */
-function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSchema, compiling: RouteCompiling, reached = reachedSchemas(schema, compiling.shared)): Serializer | null {
+function compileOrNull (
+  reply: FastifyReply, status: StatusSpec, schema: JsonSchema, compiling: RouteCompiling, reached = reachedSchemas(schema, compiling.shared)
+): Serializer | null {
   try {
     // A Standard Schema route's compiler takes its own kind of schema, not JSON Schema: the app's fast-json-stringify does.
     if (status.standard !== null) return compileWithFastJsonStringify(reply.server, schema)
@@ -67,7 +72,9 @@ function compileOrNull (reply: FastifyReply, status: StatusSpec, schema: JsonSch
  * belong) goes to `chosen`, which tests each record as the route's own
  * serializer does, and fails as it fails.
  */
-function taggedRecordsSerializer (declared: DeclaredResponse, { name, values }: VariantTag, shared: Serializer, chosen: Serializer): Serializer {
+function taggedRecordsSerializer (
+  declared: DeclaredResponse, { name, values }: VariantTag, shared: Serializer, chosen: Serializer
+): Serializer {
   const { shape, tree } = declared
   const isOfAVariant = (record: unknown): boolean => record === null
     ? tree.nullable
@@ -130,8 +137,11 @@ class StatusSerializers {
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
     const variants = status.declared?.tree.variants ?? null
     this.#tag = variants === null ? null : variantTag(variants)
-    this.#writer = new ProjectionWriter(writerRoute(status.shape, status.declared), (schema) => compileBudget.timed(() => compileOrNull(this.#writingFor!, status, schema, compiling)),
-      (variants, instead) => this.#testerFor(this.#writingFor!.server)?.chooser(variants.tests, instead) ?? null)
+    this.#writer = new ProjectionWriter(
+      writerRoute(status.shape, status.declared),
+      (schema) => compileBudget.timed(() => compileOrNull(this.#writingFor!, status, schema, compiling)),
+      (variants, instead) => this.#testerFor(this.#writingFor!.server)?.chooser(variants.tests, instead) ?? null
+    )
     this.#encoded = writerRoute(status.shape, null)
   }
 
@@ -168,7 +178,9 @@ class StatusSerializers {
    * the request sees of the status when a rule hides some fields, and
    * `hidden` the paths it hides.
    */
-  restricted (reply: FastifyReply, projection: Projection, key: string, selection: Selection | null, visible: Visible | null, hidden: PathTrie | null): Serializer {
+  restricted (
+    reply: FastifyReply, projection: Projection, key: string, selection: Selection | null, visible: Visible | null, hidden: PathTrie | null
+  ): Serializer {
     // A leaf with hidden paths inside its value is never compiled: the compiled serializer would write it whole.
     const restricted = (visible?.strips === true ? undefined : this.#compiled(reply, key, projection, selection)) ??
       this.#writing(reply, projection, visible?.tree ?? this.#status.tree, visible?.strips === true ? hidden : null)
@@ -186,7 +198,8 @@ class StatusSerializers {
     let serializer = this.#cache.get(key)
     // A field set alone is one of the few the server named: it is compiled on first use, within the compilation budget.
     // While the process has spent its compile time, the selection is written, and may be admitted on a later sighting.
-    if (serializer === undefined && status.declared !== null && compileBudget.allows() && (selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key))) {
+    const admitted = (): boolean => selection?.named === true ? this.#cache.admitOnFirstUse() : this.#cache.admit(key)
+    if (serializer === undefined && status.declared !== null && compileBudget.allows() && admitted()) {
       // A refusal is cached too (as null), so it is not tried again.
       const compiled = compileBudget.timed(() => this.#compileSelection(reply, status.declared!, projection))
       serializer = compiled?.serializer ?? null
@@ -203,7 +216,9 @@ class StatusSerializers {
    * tagged variants that all keep the same fields, the records are written
    * by the schema they share, once their tags are checked.
    */
-  #compileSelection (reply: FastifyReply, declared: DeclaredResponse, projection: Projection): { serializer: Serializer | null, bytes: number } | null {
+  #compileSelection (
+    reply: FastifyReply, declared: DeclaredResponse, projection: Projection
+  ): { serializer: Serializer | null, bytes: number } | null {
     const status = this.#status
     const schema = pruneSchema(declared, projection, { defaults: true, variants: 'choose' })
     const reached = reachedSchemas(schema, this.#compiling.shared)
@@ -355,7 +370,9 @@ export class RouteSerializers {
    * (null: everything); null when the route's own serializer sends it as is.
    * The payload itself, which later hooks see, is never changed.
    */
-  serializerFor (status: StatusSpec | typeof UNDECLARED_STATUS, selection: Selection | null, visibility: Visibility<unknown> | null, reply: FastifyReply): Serializer | null {
+  serializerFor (
+    status: StatusSpec | typeof UNDECLARED_STATUS, selection: Selection | null, visibility: Visibility<unknown> | null, reply: FastifyReply
+  ): Serializer | null {
     if (status === UNDECLARED_STATUS) {
       // No fields to choose from: what the rule hides is removed wherever it appears.
       return visibility === null ? null : strippingSerializer(visibility.hidden!, this.#spec.primary.shape)
@@ -364,7 +381,9 @@ export class RouteSerializers {
     const visible = visibility === null ? null : this.#visibleTree(visibility, status)
     const serializers = this.#statuses.get(status)!
     const hidden = visibility?.hidden ?? null
-    if (status.tree === this.#spec.tree) return serializers.restricted(reply, selection.projection, selection.key, selection, visible, hidden)
+    if (status.tree === this.#spec.tree) {
+      return serializers.restricted(reply, selection.projection, selection.key, selection, visible, hidden)
+    }
     const { projection, key } = this.#projection(status, selection, visible)
     return serializers.restricted(reply, projection, key, null, visible, hidden)
   }

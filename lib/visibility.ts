@@ -200,7 +200,11 @@ export class VisibilityCache<V extends Visibility<unknown>> {
    * route declares it (one rule may serve several routes) and is an error
    * otherwise (a typo must not silently show a field).
    */
-  constructor (tree: FieldTree, unhidden: V, create: (visible: Visible, hidden: PathTrie) => V, declaredElsewhere: (path: string) => boolean, route: string) {
+  constructor (
+    tree: FieldTree,
+    unhidden: V,
+    create: (visible: Visible, hidden: PathTrie) => V, declaredElsewhere: (path: string) => boolean, route: string
+  ) {
     this.#tree = tree
     this.#unhidden = unhidden
     this.#create = create

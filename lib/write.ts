@@ -141,7 +141,11 @@ export class ProjectionWriter {
    * `tests` runs a level's variant tests as that compiler would, without compiling a chooser
    * (lib/variant-chooser.ts), `instead` where a test cannot run so; null where it cannot at all, and the chooser is compiled.
    */
-  constructor (route: WriterRoute, compile: (schema: JsonSchema) => Serializer | null, tests?: (variants: Variants, instead: () => VariantIndex | null) => VariantIndex | null) {
+  constructor (
+    route: WriterRoute,
+    compile: (schema: JsonSchema) => Serializer | null,
+    tests?: (variants: Variants, instead: () => VariantIndex | null) => VariantIndex | null
+  ) {
     this.#route = route
     this.#compile = compile
     this.#tests = tests
@@ -286,7 +290,8 @@ export class ProjectionWriter {
       const afterNames = order.slice(at + 1)
       const half = (kept: string[], open: boolean): JsonSchema => {
         const schema: JsonSchema = { ...localDefinitions, type: 'object', properties: Object.fromEntries(kept.map((name) => [name, properties[name]])) }
-        const checked = open ? kept.filter((name) => required.includes(name)) : [...kept.filter((name) => required.includes(name)), ...undeclared]
+        const keptRequired = kept.filter((name) => required.includes(name))
+        const checked = open ? keptRequired : [...keptRequired, ...undeclared]
         if (checked.length > 0) schema.required = checked
         if (open && additionalProperties !== undefined) schema.additionalProperties = additionalProperties
         if (open && patternProperties !== undefined) schema.patternProperties = patternProperties

@@ -65,7 +65,9 @@ export function heaviestFields (reply: unknown, fields: RouteFieldsDescription |
  * own description has them, and the arguments that page it; null when the
  * reply fits.
  */
-export function oversizedResult (body: string, budget: number, fields: RouteFieldsDescription | undefined, queryArguments: readonly string[]): InstanceType<typeof ResultTooLargeError> | null {
+export function oversizedResult (
+  body: string, budget: number, fields: RouteFieldsDescription | undefined, queryArguments: readonly string[]
+): InstanceType<typeof ResultTooLargeError> | null {
   const tokens = estimatedTokens(body)
   if (tokens <= budget) return null
   let reply: unknown

@@ -14,7 +14,10 @@ type Json = Record<string, any>
 
 const COMPONENT_PREFIX = '#/components/schemas/'
 
-/** OpenAPI keywords with no meaning in JSON Schema, and the plugin's own key: strict validators refuse them, and they cost an agent tokens. */
+/**
+ * OpenAPI keywords with no meaning in JSON Schema, and the plugin's own key: strict validators refuse
+ * them, and they cost an agent tokens.
+ */
 const OPENAPI_ONLY: ReadonlySet<string> = new Set([...OPENAPI_KEYWORDS, OPERATION_KEY])
 
 /** A nullable schema as JSON Schema: `null` added to its type, or to its choices. */
@@ -162,7 +165,12 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
       // Written in place, the schema takes them as its own, unless it has keywords of the same names.
       const merged = keys.length === 0
         ? target
-        : withMemberProperties(target.$ref === undefined && keys.every((key) => !Object.hasOwn(target, key)) ? { ...target, ...beside } : { ...beside, allOf: [target] }, value, components, budget)
+        : withMemberProperties(
+          target.$ref === undefined && keys.every((key) => !Object.hasOwn(target, key))
+            ? { ...target, ...beside }
+            : { ...beside, allOf: [target] },
+          value, components, budget
+        )
       return openapi30 && nullable === true ? withNull(merged) : merged
     }
     const converted: Json = {}
@@ -170,7 +178,8 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
       if (OPENAPI_ONLY.has(keyword)) continue
       const holds = keywordOf(keyword)?.holds
       if ((holds === 'schemaMap' || holds === 'namesOrSchemaMap') && isRecord(member)) {
-        converted[keyword] = Object.fromEntries(Object.entries(member).map(([name, property]) => [name, Array.isArray(property) ? property : convert(property)]))
+        converted[keyword] = Object.fromEntries(Object.entries(member)
+          .map(([name, property]) => [name, Array.isArray(property) ? property : convert(property)]))
       } else if (holds === 'schema' || holds === 'schemas' || holds === 'schemaOrSchemas') {
         converted[keyword] = convert(member)
       } else {

@@ -22,7 +22,10 @@ export interface RestrictedFieldsMcpOptions {
   instructions?: string
   /** Which `GET` operations become tools. Default: those of the opted-in routes. */
   include?: IncludeTools
-  /** The request headers a call passes on to its route, besides `authorization`: whatever else the app's authentication reads. Default: none. */
+  /**
+   * The request headers a call passes on to its route, besides `authorization`: whatever else the
+   * app's authentication reads. Default: none.
+   */
   forwardHeaders?: readonly string[]
   /** The origins (`https://app.example.com`) whose browser pages may call the endpoint; a request with any other `Origin` is refused. Default: none. */
   allowedOrigins?: readonly string[]
@@ -32,11 +35,20 @@ export interface RestrictedFieldsMcpOptions {
   bodyLimit?: number
   /** Hooks that authenticate requests to the endpoint, run after the origin check; the app's own `onRequest` hooks run too. */
   onRequest?: onRequestHookHandler | onRequestHookHandler[]
-  /** One tool per route, or a few tools that find, browse, describe and call the routes. Default: `discovery` past 30 routes, else `routes`. */
+  /**
+   * One tool per route, or a few tools that find, browse, describe and call the routes. Default:
+   * `discovery` past 30 routes, else `routes`.
+   */
   mode?: ToolsMode
-  /** The most schema objects one caller's tools may read and write; past it, `tools/list` answers an error and the server logs why. Default: 250000. */
+  /**
+   * The most schema objects one caller's tools may read and write; past it, `tools/list` answers an
+   * error and the server logs why. Default: 250000.
+   */
   maxSchemaNodes?: number
-  /** The most tokens one tool result may hold, estimated from its bytes; a larger reply is answered with how to ask for less. Default: 25000. */
+  /**
+   * The most tokens one tool result may hold, estimated from its bytes; a larger reply is answered
+   * with how to ask for less. Default: 25000.
+   */
   maxResultTokens?: number
 }
 

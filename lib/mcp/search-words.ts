@@ -144,7 +144,19 @@ export const RELATED: Readonly<Record<string, WordEntry>> = {
  * and the values it holds.
  */
 export const TUNED = {
-  boost: { name: 2, summary: 3, tags: 1.5, path: 2, resource: 2, parameters: 1, description: 0.7, context: 0.3, record: 0.3, fields: 0.5, pairs: 0.5 },
+  boost: {
+    name: 2,
+    summary: 3,
+    tags: 1.5,
+    path: 2,
+    resource: 2,
+    parameters: 1,
+    description: 0.7,
+    context: 0.3,
+    record: 0.3,
+    fields: 0.5,
+    pairs: 0.5
+  },
   counterpart: 0.3,
   related: 0.5,
   prefix: 0.5,
@@ -154,7 +166,10 @@ export const TUNED = {
   others: 0.7,
   /** An operation that takes a value of the kind the query holds (a slug, an id, a number, an email, a date). */
   value: 1.2,
-  /** What a query term met only in prose about an operation (its record's, its tags' and parameters' descriptions) counts as, against 1 elsewhere. */
+  /**
+   * What a query term met only in prose about an operation (its record's, its tags' and parameters'
+   * descriptions) counts as, against 1 elsewhere.
+   */
   proseMatch: 0.5,
   /** How far into a description the search reads, in characters. */
   descriptionLength: 1000

@@ -198,10 +198,13 @@ export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator 
       const built = await builder.build(made, hidden)
       request.log.debug({ documentBuild: { ms: Math.round(performance.now() - started), offThread: builder.offThread, refused: 'refused' in built } }, "A caller's OpenAPI document was built")
       if ('refused' in built) return built
-      return new CachedDocument(built.json, built.document, async (cached) => await builder.yaml(cached.json, async () => await cached.shared()), grown)
+      return new CachedDocument(
+        built.json, built.document, async (cached) => await builder.yaml(cached.json, async () => await cached.shared()), grown
+      )
     })
     if (answer instanceof CachedDocument) return answer
-    // The one place a refusal becomes an error, for the reply. The place may name the hidden field: it goes to the log, never to the caller.
+    // The one place a refusal becomes an error, for the reply. The place may name the hidden field: it
+    // goes to the log, never to the caller.
     const { route, pointer, reason, position } = answer.refused
     request.log.error({ route, pointer, reason, position }, "A caller's OpenAPI document could not be shown free of a route's hidden fields; it was refused")
     throw new DocumentLeakError()

@@ -41,7 +41,9 @@ function withoutFunctions (value: unknown): unknown {
 }
 
 /** Builds a caller's document, in whichever thread calls it: the document and its pieced text, or the refusal. */
-export function buildDocument (source: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden: ReadonlyMap<string, PathTrie>): BuildAnswer {
+export function buildDocument (
+  source: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden: ReadonlyMap<string, PathTrie>
+): BuildAnswer {
   const answer = restrictedDocument(source, routes, hidden)
   return 'refused' in answer ? answer : { json: drain(writePieces(answer.document)), document: answer.document }
 }

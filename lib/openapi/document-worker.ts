@@ -30,7 +30,10 @@ export type WorkerAnswer =
 /** The generated document, as the last `source` request gave it, and the routes sent since. */
 interface Source { document: unknown, routes: Map<string, RestrictedRoute> }
 
-/** Answers one request; a `source` or `route` request has no answer. A failure of the build is made again by the server's thread, where its error is logged. */
+/**
+ * Answers one request; a `source` or `route` request has no answer. A failure of the build is made
+ * again by the server's thread, where its error is logged.
+ */
 export function answer (source: Source, request: Exclude<WorkerRequest, { kind: 'close' }>): WorkerAnswer | null {
   if (request.kind === 'source') {
     source.document = JSON.parse(request.text)

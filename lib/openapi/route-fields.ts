@@ -102,7 +102,10 @@ function withoutConditionals (schema: Json): Json {
   return mapSchema(schema, (own) => Object.fromEntries(Object.entries(own).filter(([keyword]) => !NOT_IN_30.has(keyword)))) as Json
 }
 
-/** A component name made of the operation's id, or of its method and path; a status other than the first adds its key (`createUserRecord202`). */
+/**
+ * A component name made of the operation's id, or of its method and path; a status other than the
+ * first adds its key (`createUserRecord202`).
+ */
 function recordName (operation: Json, method: string, path: string, status: string | null): string {
   const words = typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`
   const name = words.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word, index) => index === 0 ? word : word[0].toUpperCase() + word.slice(1)).join('')
@@ -118,7 +121,9 @@ export interface OperationPlace { operation: Json, method: string, path: string 
  * route whose records have no schema (a `fields` route), or whose records
  * cannot be found in any status.
  */
-export function prepareRouteFields (components: Components, version: Version, place: OperationPlace, route: RestrictedRoute, conditionals: boolean): ((relaxation: Relaxation, hidden: PathTrie | null) => void) | null {
+export function prepareRouteFields (
+  components: Components, version: Version, place: OperationPlace, route: RestrictedRoute, conditionals: boolean
+): ((relaxation: Relaxation, hidden: PathTrie | null) => void) | null {
   if (route.statusKey === undefined) return null
   const found: Array<{ status: string, records: Json, shape: RecordsShape }> = []
   for (const { key: status, shape, response } of restrictedResponses(place.operation, route, version)) {
@@ -156,7 +161,9 @@ export function prepareRouteFields (components: Components, version: Version, pl
  * `userVisible`) when something is, or a new component for a record
  * declared inline.
  */
-function completeRecord (components: Components, relaxation: Relaxation, records: Json, hidden: PathTrie | null, place: OperationPlace, status: string | null): string {
+function completeRecord (
+  components: Components, relaxation: Relaxation, records: Json, hidden: PathTrie | null, place: OperationPlace, status: string | null
+): string {
   const target = components.nameOf(records.$ref)
   if (target !== null && Object.keys(records).length === 1) {
     if (hidden === null) return records.$ref

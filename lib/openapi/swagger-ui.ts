@@ -19,7 +19,10 @@ export interface SwaggerUiOptions {
 /** Options for @fastify/swagger-ui that serve each caller the document `documentFor` makes for it. */
 export interface SwaggerUiVisibility {
   uiConfig: Record<string, unknown>
-  uiHooks: { onRequest?: onRequestHookHandler, preHandler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> }
+  uiHooks: {
+    onRequest?: onRequestHookHandler
+    preHandler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>
+  }
   transformSpecification: (specification: Record<string, any>, request: FastifyRequest) => Record<string, any>
   transformSpecificationClone: false
 }
@@ -101,7 +104,10 @@ async function runHook (hook: preHandlerHookHandler, request: FastifyRequest, re
     return
   }
   await new Promise<void>((resolve, reject) => {
-    hook.call(request.server, request, reply, (error?: Error) => { if (error === undefined || error === null) resolve(); else reject(error) })
+    hook.call(request.server, request, reply, (error?: Error) => {
+      if (error === undefined || error === null) resolve()
+      else reject(error)
+    })
     // A hook that replies need not call done.
     if (reply.sent) resolve()
   })

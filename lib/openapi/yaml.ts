@@ -45,7 +45,10 @@ function yamlBlock (value: Json | unknown[], indent: string): string {
   return lines.join('\n')
 }
 
-/** Writes a JSON value as block-style YAML 1.2, strings plain where they may be and quoted as in JSON otherwise; what JSON.stringify leaves out is left out. */
+/**
+ * Writes a JSON value as block-style YAML 1.2, strings plain where they may be and quoted as in JSON
+ * otherwise; what JSON.stringify leaves out is left out.
+ */
 export function toYaml (value: unknown): string {
   const json: unknown = JSON.parse(JSON.stringify(value) ?? 'null')
   return (isComposite(json) ? yamlBlock(json, '') : yamlScalar(json)) + '\n'

@@ -27,7 +27,10 @@ function isNullSchema (schema: unknown): boolean {
  * of objects, whether it may be null, and its items' schema when it is an array.
  */
 export interface Expanded {
-  /** The merged schemas that declare properties, in the order fast-json-stringify merges them: it writes their names in first-seen order. */
+  /**
+   * The merged schemas that declare properties, in the order fast-json-stringify merges them: it
+   * writes their names in first-seen order.
+   */
   parts: Located[]
   /** The names `required` anywhere in the merge, beside or inside `allOf`: fast-json-stringify writes those first. */
   required: string[]
@@ -61,7 +64,11 @@ export function mergeInto (a: Expanded, b: Expanded, refs: References, at: Locat
       for (const left of a.variants) {
         for (const right of b.variants) {
           const tests = [left.test, right.test].filter((test) => test !== null)
-          crossed.push({ test: tests.length === 0 ? null : tests.length === 1 ? tests[0] : { allOf: tests }, parts: [...left.parts, ...right.parts], required: [...left.required, ...right.required] })
+          crossed.push({
+            test: tests.length === 0 ? null : tests.length === 1 ? tests[0] : { allOf: tests },
+            parts: [...left.parts, ...right.parts],
+            required: [...left.required, ...right.required]
+          })
         }
       }
       if (crossed.length > MAX_VARIANTS) refs.unreadable(at, 'allOf', `its members combine into ${crossed.length} variants, more than the ${MAX_VARIANTS} a level may have`)
@@ -231,7 +238,8 @@ function choicesInto (result: Expanded, located: Located, refs: References, hops
       continue
     }
     // Variants of variants are tested whole.
-    const tags = members.some((member) => member.expanded.variants !== null) ? null : tagTests(members.map((member) => member.expanded.parts))
+    const variantsOfVariants = members.some((member) => member.expanded.variants !== null)
+    const tags = variantsOfVariants ? null : tagTests(members.map((member) => member.expanded.parts))
     if (tags !== null) members.forEach((member, index) => { member.test = tags[index] })
     const choice = emptyExpanded()
     choice.variants = []
@@ -240,7 +248,11 @@ function choicesInto (result: Expanded, located: Located, refs: References, hops
         choice.variants.push({ test, parts: expanded.parts, required: expanded.required })
       } else {
         for (const inner of expanded.variants) {
-          choice.variants.push({ test: inner.test === null ? test : { allOf: [test, inner.test] }, parts: [...expanded.parts, ...inner.parts], required: [...expanded.required, ...inner.required] })
+          choice.variants.push({
+            test: inner.test === null ? test : { allOf: [test, inner.test] },
+            parts: [...expanded.parts, ...inner.parts],
+            required: [...expanded.required, ...inner.required]
+          })
         }
       }
     }

@@ -92,10 +92,12 @@ class Reader {
   /** The tree of an object level read from an expansion. */
   level (expanded: Expanded, nullable: boolean, depthLeft: number): FieldTree {
     if (expanded.variants === null) {
-      const nodes = [...this.#properties(expanded.parts, expanded.required)].map(([name, locations]) => this.field(name, locations, depthLeft))
+      const nodes = [...this.#properties(expanded.parts, expanded.required)]
+        .map(([name, locations]) => this.field(name, locations, depthLeft))
       return makeTree(nodes, { variants: null, nullable })
     }
-    const variants = expanded.variants.map((variant) => this.#properties([...expanded.parts, ...variant.parts], [...expanded.required, ...variant.required]))
+    const variants = expanded.variants.map((variant) =>
+      this.#properties([...expanded.parts, ...variant.parts], [...expanded.required, ...variant.required]))
     // Every name of every variant, in first-seen order; each variant keeps its own leaf of the names it has.
     const all = new Map<string, Located[][]>()
     for (const properties of variants) {
@@ -106,7 +108,8 @@ class Reader {
       }
     }
     const nodes = [...all].map(([name, lists]) => this.field(name, lists[0], depthLeft, lists.length > 1 ? lists : null))
-    const own = variants.map((properties) => makeTree([...properties].map(([name, locations]) => this.field(name, locations, depthLeft)), { variants: null, nullable }))
+    const own = variants.map((properties) =>
+      makeTree([...properties].map(([name, locations]) => this.field(name, locations, depthLeft)), { variants: null, nullable }))
     return makeTree(nodes, { variants: { tests: expanded.variants.map((variant) => variant.test), own }, nullable })
   }
 
@@ -176,7 +179,8 @@ class Reader {
       }
     }
     if (objects + arrays === 0) return leaf
-    return { ...leaf, isArray: objects === 0, children: this.level(nested, objects === 0 ? itemsNullable : nullable || itemsNullable, depthLeft - 1) }
+    const childrenNullable = objects === 0 ? itemsNullable : nullable || itemsNullable
+    return { ...leaf, isArray: objects === 0, children: this.level(nested, childrenNullable, depthLeft - 1) }
   }
 }
 

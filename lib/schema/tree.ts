@@ -97,5 +97,10 @@ export interface DeclaredResponse {
 
 /** A tree of the given nodes, in the given order; `like` gives the level's variants and nullability. */
 export function makeTree (nodes: FieldNode[], like?: Pick<FieldTree, 'variants' | 'nullable'>): FieldTree {
-  return { nodes, byName: new Map(nodes.map((node) => [node.name, node])), variants: like?.variants ?? null, nullable: like?.nullable ?? false }
+  return {
+    nodes,
+    byName: new Map(nodes.map((node) => [node.name, node])),
+    variants: like?.variants ?? null,
+    nullable: like?.nullable ?? false
+  }
 }

@@ -184,7 +184,12 @@ export interface HeldSchema {
 export type UnknownKeywords = 'skip' | 'schemas'
 
 // The one reading of where schemas sit in a keyword's value, handing each to `each` with its name or index.
-function eachHeld (name: string, value: unknown, unknownKeywords: UnknownKeywords, each: (schema: unknown, key: string | number | null, describes: Describes) => void): void {
+function eachHeld (
+  name: string,
+  value: unknown,
+  unknownKeywords: UnknownKeywords,
+  each: (schema: unknown, key: string | number | null, describes: Describes) => void
+): void {
   const known = keywordOf(name)
   const holds = known === null ? (unknownKeywords === 'skip' ? null : 'schemaOrSchemas') : known.describes === undefined ? null : known.holds
   const describes = known?.describes ?? 'same'
@@ -192,7 +197,9 @@ function eachHeld (name: string, value: unknown, unknownKeywords: UnknownKeyword
     if (Array.isArray(value)) value.forEach((schema, key) => each(schema, key, describes))
     else if (holds === 'schemaOrSchemas') each(value, null, describes)
   } else if (holds === 'schemaMap' || holds === 'namesOrSchemaMap') {
-    if (isRecord(value)) for (const key in value) if (Object.hasOwn(value, key) && !Array.isArray(value[key])) each(value[key], key, describes)
+    if (isRecord(value)) {
+      for (const key in value) if (Object.hasOwn(value, key) && !Array.isArray(value[key])) each(value[key], key, describes)
+    }
   } else if (holds !== null) {
     each(value, null, describes)
   }
@@ -291,7 +298,9 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
       }
     }
     for (const [keyword, value] of Object.entries(schema)) {
-      eachHeld(keyword, value, unknownKeywords, (inner, key, describes) => { if (isRecord(inner)) held.push(placeIn(place, keyword, key, inner, describes)) })
+      eachHeld(keyword, value, unknownKeywords, (inner, key, describes) => {
+        if (isRecord(inner)) held.push(placeIn(place, keyword, key, inner, describes))
+      })
     }
     // Last in, first out: pushed in reverse, the first held schema is visited next.
     for (let i = held.length - 1; i >= 0; i--) pending.push(held[i])
@@ -352,7 +361,10 @@ export const CHOICES = keywordsWhere((keyword) => keyword.logic === 'choice')
 /** The keywords that bear on the same value only on a condition: `if`, `then`, `else`, and the dependent keywords. */
 export const CONDITIONALS = keywordsWhere((keyword) => keyword.logic === 'conditional')
 
-/** The keywords that only OpenAPI's dialects have (`nullable`, `discriminator`, `example`, `xml`, `externalDocs`): JSON Schema does not know them. */
+/**
+ * The keywords that only OpenAPI's dialects have (`nullable`, `discriminator`, `example`, `xml`,
+ * `externalDocs`): JSON Schema does not know them.
+ */
 export const OPENAPI_ONLY = keywordsWhere((keyword) => keyword.dialects.every((dialect) => OPENAPI.includes(dialect)))
 
 /** Whether a keyword's value is an instance, or a list of them, whose keys and strings are data. */

@@ -82,7 +82,10 @@ function first<T> (items: Iterable<T>, find: (item: T, index: number) => Finding
   return null
 }
 
-/** The first object inside `value` that a plain-name fragment (`#node`) names: by `$anchor`, `$dynamicAnchor` or an `$id` of `#node`; with its pointer. */
+/**
+ * The first object inside `value` that a plain-name fragment (`#node`) names: by `$anchor`,
+ * `$dynamicAnchor` or an `$id` of `#node`; with its pointer.
+ */
 function findAnchor (value: unknown, pointer: string, name: string, seen = new Set<unknown>()): Reached | undefined {
   if (value === null || typeof value !== 'object' || seen.has(value)) return undefined
   seen.add(value)
@@ -131,7 +134,8 @@ export class SchemaWalk {
 
   /** A schema walked as the outermost one: its local `$ref`s resolve against it when the document does not resolve them. */
   root (schema: unknown, pointer: string, level: PathTrie): Finding | null {
-    return this.#within({ value: schema, pointer }, () => this.schema(schema, pointer, level) ?? this.#segments(schema, pointer, level, true))
+    return this.#within({ value: schema, pointer }, () =>
+      this.schema(schema, pointer, level) ?? this.#segments(schema, pointer, level, true))
   }
 
   /**
@@ -151,7 +155,8 @@ export class SchemaWalk {
     const here = pointerNames(pointer)
     const names = (fragment: string): boolean => fragmentReadings(fragment).some((segments) => {
       const inside = segments.length > here.length && here.every((name, index) => segments[index] === name)
-      return inside ? schemaPointerNames(segments.slice(here.length), level) : whole && schemaPointerNames(segmentsInSchema(segments), level)
+      if (inside) return schemaPointerNames(segments.slice(here.length), level)
+      return whole && schemaPointerNames(segmentsInSchema(segments), level)
     })
     return first(pointing, ({ place, fragment }) => names(fragment) ? { pointer: place, position: 'reference segment' } : null)
   }
@@ -166,7 +171,10 @@ export class SchemaWalk {
     }
   }
 
-  /** What a reference names, with where it sits; undefined for what the document does not hold (another document, a place that is not there). */
+  /**
+   * What a reference names, with where it sits; undefined for what the document does not hold (another
+   * document, a place that is not there).
+   */
   #target (ref: string): Reached | undefined {
     if (ref.startsWith('#/')) {
       const value = this.resolve(ref)
@@ -191,7 +199,8 @@ export class SchemaWalk {
     if (this.once(target.pointer, level)) return null
     // A place inside the schema being walked keeps it as the outermost; a component is the outermost schema of what it holds.
     const tokens = target.pointer.split('/')
-    const walked = (whole: boolean) => (): Finding | null => this.schema(target.value, target.pointer, level) ?? this.#segments(target.value, target.pointer, level, whole)
+    const walked = (whole: boolean) => (): Finding | null =>
+      this.schema(target.value, target.pointer, level) ?? this.#segments(target.value, target.pointer, level, whole)
     if (tokens[1] === 'paths' || (this.#root !== null && target.pointer.startsWith(this.#root.pointer + '/'))) return walked(false)()
     const component = tokens.slice(0, tokens[1] === 'components' ? 4 : 3).join('/')
     return this.#within({ value: this.resolve(`#${component}`), pointer: component }, walked(component === target.pointer))
@@ -204,7 +213,10 @@ export class SchemaWalk {
   }
 
   #keyword (schema: Json, keyword: string, value: unknown, pointer: string, level: PathTrie): Finding | null {
-    if (SAME_LEVEL.has(keyword)) return Array.isArray(value) ? first(value, (item, index) => this.schema(item, at(pointer, index), level)) : this.schema(value, pointer, level)
+    if (SAME_LEVEL.has(keyword)) {
+      if (Array.isArray(value)) return first(value, (item, index) => this.schema(item, at(pointer, index), level))
+      return this.schema(value, pointer, level)
+    }
     if (REFERENCES.has(keyword)) return this.reference(value, level, pointer)
     if (INSTANCE.has(keyword)) return instanceNames(value, level) || (keyword === 'example' && examplesMapNames(value, level)) ? { pointer, position: 'instance key' } : null
     if (SAYS_NO_NAME.has(keyword)) return null

@@ -36,7 +36,10 @@ export interface LevelMaps {
   readonly names: (schema: unknown) => boolean
   /** What a `$ref` of the document names, or undefined. */
   readonly resolve: Resolve
-  /** A `$ref` to a component, as a schema that may describe a field hidden whole refers to it: to its twin without contents (withoutContents). */
+  /**
+   * A `$ref` to a component, as a schema that may describe a field hidden whole refers to it: to its
+   * twin without contents (withoutContents).
+   */
   readonly contentsRef: (ref: string) => string
 }
 
@@ -93,7 +96,8 @@ export function relaxedKeyword (keyword: string, value: unknown, level: Json, hi
   switch (known.describes) {
     case 'same':
     case 'items':
-      // Schemas a record must match: without a hidden path, each allows at least what it allowed. A map of them is keyed by names (`dependentSchemas`).
+      // Schemas a record must match: without a hidden path, each allows at least what it allowed. A
+      // map of them is keyed by names (`dependentSchemas`).
       if (known.holds === 'schemaMap') return isRecord(value) ? keptDependencies(value, hidden, maps) : value
       // A condition that names a hidden path goes with its branches: without the path it would choose another branch.
       if (known.describes === 'same' && known.holds === 'schema' && maps.names(level.if)) return LEAVE_OUT

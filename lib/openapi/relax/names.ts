@@ -108,7 +108,7 @@ export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve
   // By hand, not the vocabulary's walk, which visits a schema once: here one is read with the hidden paths of each place it is met at.
   const visit = (schema: unknown, hidden: PathTrie): boolean => {
     if (!isRecord(schema) || hidden.children.size === 0) return false
-    return Object.entries(schema).some(([keyword, value]) => namesInKeyword(keyword, value, schema, hidden) || heldSchemas(keyword, value).some((held) => {
+    const namedInHeld = (keyword: string, value: unknown): boolean => heldSchemas(keyword, value).some((held) => {
       switch (held.describes) {
         case 'same':
         case 'items':
@@ -129,7 +129,8 @@ export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve
         default:
           return false
       }
-    }))
+    })
+    return Object.entries(schema).some(([keyword, value]) => namesInKeyword(keyword, value, schema, hidden) || namedInHeld(keyword, value))
   }
 
   /** Whether a keyword's own value (not the schemas it holds) names a hidden path. */
@@ -153,7 +154,8 @@ export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve
         return Array.isArray(value) && value.some((name) => hiddenWhole(hidden, name))
       case 'namesMap':
       case 'namesOrSchemaMap':
-        return isRecord(value) && Object.entries(value).some(([name, names]) => hiddenWhole(hidden, name) || (Array.isArray(names) && names.some((other) => hiddenWhole(hidden, other))))
+        return isRecord(value) && Object.entries(value).some(([name, names]) =>
+          hiddenWhole(hidden, name) || (Array.isArray(names) && names.some((other) => hiddenWhole(hidden, other))))
       case 'schemaMap':
         return keywordOf(keyword)?.describes === 'same' && isRecord(value) && Object.keys(value).some((name) => hiddenWhole(hidden, name))
       case 'discriminator':

@@ -13,12 +13,17 @@ import type { Json, RecordsShape, RestrictedRoute, Version } from '../types.js'
 import { relaxLinks } from './links.js'
 import type { Relaxation } from './relaxation.js'
 
-/** The examples @fastify/swagger puts beside a response's schema, without the hidden paths: on the media type (OpenAPI 3) or the response (Swagger 2.0). */
+/**
+ * The examples @fastify/swagger puts beside a response's schema, without the hidden paths: on the
+ * media type (OpenAPI 3) or the response (Swagger 2.0).
+ */
 function stripExamples (holder: Json, version: Version, shape: RecordsShape, hidden: PathTrie): void {
   const body = bodyTrie(hidden, shape)
   const strip = (value: unknown): unknown => stripHidden(value, body)
   if (version === '2.0') {
-    if (isRecord(holder.examples)) holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([mime, value]) => [mime, strip(value)]))
+    if (isRecord(holder.examples)) {
+      holder.examples = Object.fromEntries(Object.entries(holder.examples).map(([mime, value]) => [mime, strip(value)]))
+    }
     return
   }
   if (Object.hasOwn(holder, 'example')) holder.example = strip(holder.example)
@@ -30,7 +35,9 @@ function stripExamples (holder: Json, version: Version, shape: RecordsShape, hid
 }
 
 /** Relaxes the restricted 2xx responses of an operation and notes what the parameters do to them. */
-export function relaxSuccess (relaxation: Relaxation, version: Version, operation: Json, route: RestrictedRoute, hidden: PathTrie | null): void {
+export function relaxSuccess (
+  relaxation: Relaxation, version: Version, operation: Json, route: RestrictedRoute, hidden: PathTrie | null
+): void {
   const relax = (schema: unknown, shape: RecordsShape): unknown => shape.kind === 'envelope'
     ? relaxation.relaxEnvelope(schema, String(shape.key), route.maxDepth, hidden)
     : relaxation.relaxRecords(schema, route.maxDepth, hidden)
