@@ -241,7 +241,10 @@ export class DiscoveryView {
     const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
     const components: Json = isRecord(this.document.components?.schemas) ? this.document.components.schemas : {}
     const openapi30 = typeof this.document.openapi === 'string' && this.document.openapi.startsWith('3.0')
-    const parameters = [...Array.isArray(operation.parameters) ? operation.parameters : [], ...Array.isArray(pathItem.parameters) ? pathItem.parameters : []]
+    const parameters = [
+      ...Array.isArray(operation.parameters) ? operation.parameters : [],
+      ...Array.isArray(pathItem.parameters) ? pathItem.parameters : []
+    ]
       .map((parameter: unknown) => parameterOf(this.document, parameter))
       .filter((parameter): parameter is Json => parameter !== null && ['path', 'query'].includes(parameter.in))
       .sort((a, b) => Number(b.in === 'path') - Number(a.in === 'path'))
