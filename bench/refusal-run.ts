@@ -95,7 +95,11 @@ const LIST = (url: string) => ({ method: 'POST' as const, url, headers: { accept
  * with `seed`; none with a seed of null), and asks for that caller's
  * document and tools.
  */
-export async function refusalRun (api: string, seed: number | null, { share = 0.05, every = 1, annotations = true }: { share?: number, every?: number, annotations?: boolean } = {}): Promise<RefusalRun> {
+export async function refusalRun (
+  api: string,
+  seed: number | null,
+  { share = 0.05, every = 1, annotations = true }: { share?: number, every?: number, annotations?: boolean } = {}
+): Promise<RefusalRun> {
   const openapi = withoutDollarNames(JSON.parse(readFileSync(createRequire(import.meta.url).resolve(APIS[api]), 'utf8')))
   const description = describe(openapi, annotations)
   const shared = Object.fromEntries(description.shared.map((schema) => [schema.$id as string, schema]))
@@ -118,7 +122,10 @@ export async function refusalRun (api: string, seed: number | null, { share = 0.
       if (paths.length === 0 || index % every !== 0) return
       // Some descriptions tell operations apart by a fragment of the path (Box's `#get_shared_link`): each route gets its own URL.
       const url = `/r${index}`
-      if (seed !== null) hidden.set(url, selectionOf(paths, seededRandom(seed * 100_003 + index), Math.max(1, Math.round(share * paths.length))))
+      if (seed !== null) {
+        const count = Math.max(1, Math.round(share * paths.length))
+        hidden.set(url, selectionOf(paths, seededRandom(seed * 100_003 + index), count))
+      }
       app.get(url, { restrictFields: true, schema: { operationId: `r${index}`, response: { 200: route.schema } } }, async () => ({}))
       declared.push({ url, paths })
     })

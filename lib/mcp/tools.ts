@@ -165,7 +165,12 @@ export function successSchema (operation: Json, status: string | undefined): unk
  * The tool of one `GET` operation of the caller's document. `budget` bounds
  * the schema objects read and written.
  */
-export function operationTool (document: Json, { pathItem, operation, name, route }: DocumentOperation, budget: SchemaBudget, withOutput = true): Tool {
+export function operationTool (
+  document: Json,
+  { pathItem, operation, name, route }: DocumentOperation,
+  budget: SchemaBudget,
+  withOutput = true
+): Tool {
   const components: Json = isRecord(document.components?.schemas) ? document.components.schemas : {}
   const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0')
   const fields = isRecord(operation['x-restricted-fields']) ? operation['x-restricted-fields'] as RouteFieldsDescription : undefined
@@ -174,8 +179,10 @@ export function operationTool (document: Json, { pathItem, operation, name, rout
   const pathParams: string[] = []
   const queryParams: string[] = []
   const arrays: string[] = []
-  const own = (Array.isArray(operation.parameters) ? operation.parameters : []).map((parameter: unknown) => parameterOf(document, parameter))
-  const inherited = (Array.isArray(pathItem.parameters) ? pathItem.parameters : []).map((parameter: unknown) => parameterOf(document, parameter))
+  const resolved = (list: unknown): Array<Json | null> =>
+    (Array.isArray(list) ? list : []).map((parameter: unknown) => parameterOf(document, parameter))
+  const own = resolved(operation.parameters)
+  const inherited = resolved(pathItem.parameters)
   // Path parameters first, so that a query parameter of the same name (which a tool could not tell apart) is the one left out.
   const parameters = [...own, ...inherited].filter((parameter): parameter is Json => parameter !== null && ['path', 'query'].includes(parameter.in))
     .sort((a, b) => Number(b.in === 'path') - Number(a.in === 'path'))
@@ -256,7 +263,11 @@ export interface DocumentOperation {
  * operation whose route has a parameter the operation does not document is
  * left out: a call could not fill it.
  */
-export function documentOperations (document: unknown, include: IncludeTools = includeRestrictedRoutes, routeOf: RouteOf = documentPathRoute): DocumentOperation[] {
+export function documentOperations (
+  document: unknown,
+  include: IncludeTools = includeRestrictedRoutes,
+  routeOf: RouteOf = documentPathRoute
+): DocumentOperation[] {
   if (!isRecord(document) || !isRecord(document.paths)) return []
   const operations: DocumentOperation[] = []
   const taken = new Set<string>()
@@ -281,6 +292,11 @@ export function documentOperations (document: unknown, include: IncludeTools = i
  * `documentOperations`. `budget` bounds the schema objects of them all: past
  * it, ToolSchemasTooLargeError.
  */
-export function documentTools (document: unknown, include: IncludeTools = includeRestrictedRoutes, budget = new SchemaBudget(Infinity), routeOf: RouteOf = documentPathRoute): Tool[] {
+export function documentTools (
+  document: unknown,
+  include: IncludeTools = includeRestrictedRoutes,
+  budget = new SchemaBudget(Infinity),
+  routeOf: RouteOf = documentPathRoute
+): Tool[] {
   return documentOperations(document, include, routeOf).map((operation) => operationTool(document as Json, operation, budget))
 }

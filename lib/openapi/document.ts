@@ -58,8 +58,16 @@ const cloneDocument = rfdc()
  * the refusal instead, with where.
  */
 export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>): { document: unknown }
-export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden: ReadonlyMap<string, PathTrie>): DocumentAnswer
-export function restrictedDocument (document: unknown, routes: ReadonlyMap<string, RestrictedRoute>, hidden?: ReadonlyMap<string, PathTrie>): DocumentAnswer {
+export function restrictedDocument (
+  document: unknown,
+  routes: ReadonlyMap<string, RestrictedRoute>,
+  hidden: ReadonlyMap<string, PathTrie>
+): DocumentAnswer
+export function restrictedDocument (
+  document: unknown,
+  routes: ReadonlyMap<string, RestrictedRoute>,
+  hidden?: ReadonlyMap<string, PathTrie>
+): DocumentAnswer {
   if (!isRecord(document)) return { document }
   const version = documentVersion(document)
   if (version === null || !isRecord(document.paths)) return { document }
@@ -104,7 +112,11 @@ function refusal (route: RestrictedRoute, pointer: string, reason: DocumentLeak[
  * something from that caller: a transform that moved it without its key, or
  * left it out, would have it served unchecked.
  */
-function missingOperation (routes: ReadonlyMap<string, RestrictedRoute>, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>): RestrictedRoute | null {
+function missingOperation (
+  routes: ReadonlyMap<string, RestrictedRoute>,
+  found: readonly Found[],
+  hidden: ReadonlyMap<string, PathTrie>
+): RestrictedRoute | null {
   const shown = new Set(found.map(({ id }) => id))
   for (const [id, route] of routes) {
     if (!shown.has(id) && route.undocumented !== true && (hidden.get(id)?.children.size ?? 0) > 0) return route

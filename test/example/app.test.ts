@@ -14,7 +14,8 @@ type Build = (count?: number, pageSize?: number, staffToken?: string) => ReturnT
 const SEEDED = 25
 /** One database for the whole file: starting an embedded database takes seconds, emptying a table in a transaction does not. */
 let database: Promise<PGlite> | undefined
-// Closed when the last test has run (see end() below): an open database keeps the process alive ten more seconds, for its idle statistics timer.
+// Closed when the last test has run (see end() below): an open database keeps the process alive ten more
+// seconds, for its idle statistics timer.
 after(async () => { await (await database)?.close() })
 
 /**

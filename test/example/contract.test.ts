@@ -20,7 +20,10 @@ type Json = Record<string, any>
 const STAFF_TOKEN = 'staff-secret'
 const STAFF = { authorization: `Bearer ${STAFF_TOKEN}` }
 /** What anonymous requests see of a user: everything but last_login and a profile's phone. */
-const anonymous = ({ last_login: _lastLogin, profile, ...rest }: ReturnType<typeof generateUsers>[number]) => ({ ...rest, profile: profile === null ? null : { city: profile.city } })
+const anonymous = ({ last_login: _lastLogin, profile, ...rest }: ReturnType<typeof generateUsers>[number]) => ({
+  ...rest,
+  profile: profile === null ? null : { city: profile.city }
+})
 const ALLOWED = 'allowed fields: id, name, email, is_staff, profile, posts'
 
 async function example (t: Test): ReturnType<typeof buildApp> {
@@ -39,7 +42,8 @@ test('the complete document is valid, names its components, and is what staff ar
   t.strictSame(document.servers, [{ url: '/', description: 'The server of this document' }])
   t.strictSame(document.tags, [{ name: 'users', description: 'The users of the example' }])
   const operations = [document.paths['/api/users/'].get, document.paths['/api/users/{id}'].get]
-  t.strictSame(operations.map((operation: Json) => [operation.operationId, operation.summary, operation.tags, Object.keys(operation.responses)]), [
+  const summary = (operation: Json) => [operation.operationId, operation.summary, operation.tags, Object.keys(operation.responses)]
+  t.strictSame(operations.map(summary), [
     ['listUsers', 'List the users, a page at a time', ['users'], ['200', '400', '401', '404']],
     ['getUser', 'Get one user', ['users'], ['200', '400', '401', '404']]
   ])
@@ -149,7 +153,10 @@ const requests: Array<[string, number, unknown, Record<string, string>?]> = [
     count: 25,
     next: null,
     previous: 'http://localhost/api/users/?defer=profile.city,posts.title&only=profile,posts&page=2',
-    results: generateUsers(25).slice(20).map(({ profile, posts }) => ({ profile: profile === null ? null : {}, posts: posts.map(({ id }) => ({ id })) }))
+    results: generateUsers(25).slice(20).map(({ profile, posts }) => ({
+      profile: profile === null ? null : {},
+      posts: posts.map(({ id }) => ({ id }))
+    }))
   }],
   ['/api/users/?only=&page=3', 200, { count: 25, next: null, previous: 'http://localhost/api/users/?only=&page=2', results: [{}, {}, {}, {}, {}] }],
   ['/api/users/7?defer=email', 200, { id: 7, name: 'Frances Liskov', is_staff: false, profile: { city: 'Geneva' }, posts: [{ id: 7, title: 'Notes on frequency hopping' }, { id: 8, title: 'More on hypertext' }] }],
@@ -201,7 +208,8 @@ test('client types generated from the document let a restricted user lack any fi
   await app.ready()
   // Clients are generated from the complete document.
   const files = await clientTypes(JSON.parse(JSON.stringify(app.swagger())))
-  // The README's client blocks, as pasted; inside the project, so that openapi-fetch resolves, and with the client subpath pointed at its source.
+  // The README's client blocks, as pasted; inside the project, so that openapi-fetch resolves, and with the client
+  // subpath pointed at its source.
   const blocks = readmeBlocks().filter(isClientBlock)
   t.equal(blocks.length, 2)
   const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -243,7 +251,13 @@ test('a client generated from the staff document, or from app.swagger(), is type
     for (const [file, text] of Object.entries(await clientTypes(document))) writeFileSync(join(directory, file), text)
     writeFileSync(join(directory, 'check.ts'), check)
     const program = ts.createProgram([join(directory, 'check.ts')], {
-      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], skipLibCheck: true
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: [],
+      skipLibCheck: true
     })
     t.strictSame(ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.start}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`), [], name)
   }

@@ -265,7 +265,10 @@ async function initialize (url: string, headers: Headers): Promise<{ status: num
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } })
 const REFUSED = { status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this origin may not call the MCP endpoint' }, id: null } }
 
-/** Posts an initialize request to `origin`'s endpoint with these `Host` and `Origin` headers, as a rebinding page's browser would send them; its status and body. */
+/**
+ * Posts an initialize request to `origin`'s endpoint with these `Host` and `Origin` headers, as a rebinding page's
+ * browser would send them; its status and body.
+ */
 async function initializeAs (origin: string, host: string, page: string | undefined): Promise<{ status: number, body: unknown }> {
   const headers = { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...page === undefined ? {} : { origin: page } }
   return await new Promise((resolve, reject) => {

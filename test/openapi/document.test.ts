@@ -58,7 +58,10 @@ const OBJECT_NOTE = 'The `only` and `defer` query parameters choose its fields; 
 const RECORDS_NOTE = 'As restricted responses send it: any field may be left out.'
 
 /** Relaxes one 200 response of `shape` and returns its schema and the components after. */
-/** The relaxed response schema, the components made or kept, and the complete record that the operation's vendor key names (when a component is added for it). */
+/**
+ * The relaxed response schema, the components made or kept, and the complete record that the operation's vendor key
+ * names (when a component is added for it).
+ */
 function relax (schema: unknown, options: { shape?: RestrictedRoute['shape'], maxDepth?: number, components?: Json } = {}): { schema: unknown, components: Json, record?: unknown } {
   const document = openapi({ 'get /users': marked('1', { 200: json(schema) }) }, options.components)
   const result = documentOf(document, routes({ ...route, shape: options.shape ?? route.shape, maxDepth: options.maxDepth ?? 8 })) as Json
@@ -680,7 +683,9 @@ test('a caller\'s document leaves out the hidden paths: in schemas at any depth,
   t.strictSame(schemas.profileRestricted.properties, { city: { type: 'string' } })
   t.strictSame(result.paths['/shallow'].get.responses['200'].content['application/json'].schema.properties, { id: { type: 'integer' }, profile: { $ref: '#/components/schemas/profileRestricted2' } })
   t.strictSame(schemas.profileRestricted2, { ...object({ city: { type: 'string' } }), description: 'As this caller is sent it.' }, 'below maxDepth, a schema keeps its required names but the hidden one')
-  const parameters = (path: string) => Object.fromEntries(result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameterChoices(result, parameter)]))
+  const parameters = (path: string) => Object.fromEntries(
+    result.paths[path].get.parameters.map((parameter: Json) => [parameter.name, parameterChoices(result, parameter)])
+  )
   t.strictSame(parameters('/users'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city', '*'] })
   t.strictSame(parameters('/user'), { only: ['id', 'profile', 'profile.city', '*'], defer: ['id', 'profile', 'profile.city', '*'] }, 'the route\'s own parameter too, its paths the route\'s list')
   t.strictSame(parameters('/open'), { only: ['id', 'other', '*'], defer: ['id', 'other', '*'] }, 'a route whose rule hides nothing here is complete')

@@ -74,7 +74,11 @@ async function documentedApp (t: Test, { routes = 2, description = '', options =
       app.restrictedFieldsDocument(request, { shared: true }), app.restrictedFieldsDocument(request, { shared: true }),
       app.restrictedFieldsDocument(request), app.restrictedFieldsDocument(request)
     ])
-    return { shared: shared === again, fresh: fresh === another, equal: JSON.stringify([shared, fresh]) === JSON.stringify([another, again]) }
+    return {
+      shared: shared === again,
+      fresh: fresh === another,
+      equal: JSON.stringify([shared, fresh]) === JSON.stringify([another, again])
+    }
   })
   await app.ready()
   const get = async (url: string, caller?: string): Promise<{ statusCode: number, body: string }> => {

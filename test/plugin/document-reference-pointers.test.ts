@@ -20,7 +20,12 @@ type Json = Record<string, any>
 const STAFF = { authorization: 'staff' }
 
 /** An app whose anonymous callers do not see `ssn`; components named by their `$id`. */
-async function pointerApp (t: Test, version: string, declare: (app: FastifyInstance) => void, transformObject?: (document: Json) => Json): Promise<{ app: FastifyInstance, lines: Json[] }> {
+async function pointerApp (
+  t: Test,
+  version: string,
+  declare: (app: FastifyInstance) => void,
+  transformObject?: (document: Json) => Json
+): Promise<{ app: FastifyInstance, lines: Json[] }> {
   const lines: Json[] = []
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
   t.teardown(() => app.close())

@@ -221,7 +221,11 @@ test('a caller\'s document goes out as a stream of pieces, with its length and t
 })
 
 test('@fastify/swagger\'s document is generated while the app is made ready when callers\' documents are served, and only then', async (t) => {
-  async function generations (perCaller: boolean, rule: boolean, failing = false): Promise<{ app: ReturnType<typeof Fastify>, calls: () => number }> {
+  async function generations (
+    perCaller: boolean,
+    rule: boolean,
+    failing = false
+  ): Promise<{ app: ReturnType<typeof Fastify>, calls: () => number }> {
     let calls = 0
     const app = Fastify()
     t.teardown(() => app.close())

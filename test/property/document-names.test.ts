@@ -36,7 +36,10 @@ function keywordsOf (names: string[], properties: Json, components: Json): fc.Ar
   return fc.record({
     required: some,
     dependentRequired: fc.tuple(one, some).map(([name, others]) => ({ [name]: others })),
-    dependentSchemas: fc.tuple(one, one).map(([name, other]) => ({ [name]: { required: [other] }, x: { properties: { [other]: { minLength: 1 } } } })),
+    dependentSchemas: fc.tuple(one, one).map(([name, other]) => ({
+      [name]: { required: [other] },
+      x: { properties: { [other]: { minLength: 1 } } }
+    })),
     dependencies: fc.tuple(one, some, one).map(([name, others, other]) => ({ [name]: others, x: { required: [other] } })),
     if: one.map((name) => ({ properties: { [name]: { const: 'x' } }, required: [name] })),
     then: some.map((required) => ({ required })),
@@ -76,7 +79,8 @@ function level (depth: number, prefix: string, components: Json): fc.Arbitrary<L
       const properties = Object.fromEntries(names.map((name, index) => [name, children[index].schema]))
       return fc.tuple(keywordsOf(names, properties, components), fc.boolean(), fc.constantFrom(...names)).map(([keywords, tagged, tag]) => {
         const schema: Json = { type: 'object', properties, ...keywords }
-        const hidden = [...children.flatMap((each) => each.hidden), ...names.filter((name) => HIDDEN.includes(name)).map((name) => prefix + name)]
+        const ownHidden = names.filter((name) => HIDDEN.includes(name)).map((name) => prefix + name)
+        const hidden = [...children.flatMap((each) => each.hidden), ...ownHidden]
         const paths = children.flatMap((each) => each.paths)
         if (!tagged) return { schema, paths, hidden, components }
         // Two variants told apart by one of this level's names, visible or hidden, one inline and one a component.
@@ -191,7 +195,8 @@ const PLACEMENTS: Record<string, Placement> = {
   patternWithoutU: (names) => pick(names).map((name) => ({ patternProperties: { [`^${name[0]}\\-?${name.slice(1)}$`]: { type: 'string' } } })),
   propertyNamesPattern: (names) => pick(names).map((name) => ({ propertyNames: { pattern: `^(${name}|other)$` } })),
   // schemas of the same level and below
-  dependentSchemas: (names) => fc.tuple(pick(names), pick(names)).map(([name, other]) => ({ dependentSchemas: { [name]: { required: [other] } } })),
+  dependentSchemas: (names) => fc.tuple(pick(names), pick(names))
+    .map(([name, other]) => ({ dependentSchemas: { [name]: { required: [other] } } })),
   if: (names) => pick(names).map((name) => ({ if: { required: [name] }, then: { required: [name] }, else: { not: { required: [name] } } })),
   not: (names) => pick(names).map((name) => ({ not: { required: [name] } })),
   allOf: (names) => pick(names).map((name) => ({ allOf: [{ required: [name] }] })),
@@ -204,7 +209,10 @@ const PLACEMENTS: Record<string, Placement> = {
   const: (names, value) => fc.constant({ const: value })
 }
 
-/** An object level with properties of `names` (one of them an object of the next level, inline or a local `$defs` entry), and random keywords over its names; with the `$defs` it adds to the root schema's, named by `depth`. */
+/**
+ * An object level with properties of `names` (one of them an object of the next level, inline or a local `$defs`
+ * entry), and random keywords over its names; with the `$defs` it adds to the root schema's, named by `depth`.
+ */
 function placedLevel (depth: number): fc.Arbitrary<{ schema: Json, defs: Json, known: boolean }> {
   return fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 2, maxLength: 4 }).chain((names) => {
     const nested = depth === 0 ? fc.constant(null) : fc.option(fc.tuple(placedLevel(depth - 1), fc.boolean()), { nil: null })
@@ -236,9 +244,15 @@ function placedLevel (depth: number): fc.Arbitrary<{ schema: Json, defs: Json, k
 }
 
 /** A route's response schema: the top level, with every level's `$defs`; and whether the relaxer knows every shape it holds. */
-const routeSchema = placedLevel(2).map(({ schema, defs, known }) => ({ schema: Object.keys(defs).length === 0 ? schema : { ...schema, $defs: defs }, known }))
+const routeSchema = placedLevel(2).map(({ schema, defs, known }) => ({
+  schema: Object.keys(defs).length === 0 ? schema : { ...schema, $defs: defs },
+  known
+}))
 
-/** The app of one case: a route whose 200 is `schema`, documented in `version`, with the MCP endpoint; the rule hides `hidden.paths` from callers without the staff header. */
+/**
+ * The app of one case: a route whose 200 is `schema`, documented in `version`, with the MCP endpoint; the rule hides
+ * `hidden.paths` from callers without the staff header.
+ */
 async function describedApp (schema: Json, version: string, links: boolean, hidden: { paths: string[] }): Promise<FastifyInstance> {
   const app = Fastify()
   const info = { title: 'things', version: '1.0.0' }
@@ -254,8 +268,15 @@ async function describedApp (schema: Json, version: string, links: boolean, hidd
   return app
 }
 
-/** Every description a caller gets, as text: the document as JSON and as YAML, the MCP tools, the generated client, the 400s' messages; a refused document as its error body. */
-async function descriptions (app: FastifyInstance, version: string, headers: Json): Promise<Array<{ kind: string, status: number, text: string }>> {
+/**
+ * Every description a caller gets, as text: the document as JSON and as YAML, the MCP tools, the generated client,
+ * the 400s' messages; a refused document as its error body.
+ */
+async function descriptions (
+  app: FastifyInstance,
+  version: string,
+  headers: Json
+): Promise<Array<{ kind: string, status: number, text: string }>> {
   const json = await app.inject({ url: '/docs', headers })
   const yaml = await app.inject({ url: '/docs?yaml', headers })
   const texts = [{ kind: 'json', status: json.statusCode, text: json.body }, { kind: 'yaml', status: yaml.statusCode, text: yaml.body }]
@@ -299,7 +320,8 @@ test('through every description a caller gets, a field hidden from it is never n
         } else if (kind === 'json') {
           served++
         }
-        // The link reads the top level's `zqa`: a path of its own, hidden only where the rule hides that path (issue 50: by path, never by name).
+        // The link reads the top level's `zqa`: a path of its own, hidden only where the rule hides that path
+        // (issue 50: by path, never by name).
         const read = links && !hidden.paths.includes('zqa') ? text.replaceAll('$response.body#/zqa', '') : text
         const named = secret.filter((name) => names(read, name))
         if (named.length > 0) throw new Error(`${version}, hiding ${hidden.paths.join(', ')}: the anonymous ${kind} (${status}) names ${named.join(', ')}`)

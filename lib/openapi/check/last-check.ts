@@ -140,7 +140,12 @@ function routeFinding (walk: SchemaWalk, version: Version, found: Found, hidden:
  * caller (`hidden`, by route id), or refers to what the document does not
  * hold. Null when there is none.
  */
-export function lastCheck (document: Json, version: Version, found: readonly Found[], hidden: ReadonlyMap<string, PathTrie>): Refusal | null {
+export function lastCheck (
+  document: Json,
+  version: Version,
+  found: readonly Found[],
+  hidden: ReadonlyMap<string, PathTrie>
+): Refusal | null {
   const walk = new SchemaWalk(document, version)
   for (const place of found) {
     const level = hidden.get(place.id)

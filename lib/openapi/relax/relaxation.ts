@@ -27,6 +27,11 @@ const BRANCHES = [...CONDITIONALS].filter((keyword) => !TESTS.has(keyword))
 
 const FIELDS_AT: readonly Describes[] = ['same', 'items', 'properties']
 
+/** Whether a held schema declares fields: names or patterns of its own. */
+function declaresFields ({ schema }: { schema: unknown }): boolean {
+  return isRecord(schema) && (isRecord(schema.properties) || isRecord(schema.patternProperties))
+}
+
 /**
  * The components that a full relaxation changes: those with a requiring
  * keyword where fields sit, and those that reach one through a `$ref`.
@@ -78,7 +83,7 @@ export class Relaxation {
     let relaxed: Json = {}
     const maps = hidden === null ? null : this.#levelMaps(depth, hidden)
     // Branches that declare fields go (their fields may be left out); a level that closed its names over them cannot stay closed.
-    const losesDeclarations = relaxing && BRANCHES.some((keyword) => heldSchemas(keyword, schema[keyword]).some(({ schema: branch }) => isRecord(branch) && (isRecord(branch.properties) || isRecord(branch.patternProperties))))
+    const losesDeclarations = relaxing && BRANCHES.some((keyword) => heldSchemas(keyword, schema[keyword]).some(declaresFields))
     for (const [keyword, value] of Object.entries(schema)) {
       if (relaxing && (REQUIRING.has(keyword) || (losesDeclarations && keyword === 'additionalProperties' && value !== true))) {
         changed = true

@@ -108,7 +108,8 @@ const table: Row[] = [
   { title: 'additionalProperties at a level that hides a field whole may describe that field: every name in them is its', schema: { properties: { id: {} }, additionalProperties: { type: 'object', additionalProperties: true, default: { pin: 'p' } } }, expected: `${SCHEMA}/additionalProperties/default` },
   { title: 'additionalProperties below a hidden field, and their patterns and maps', schema: { additionalProperties: { additionalProperties: { patternProperties: { '^a': {} } } } }, expected: `${SCHEMA}/additionalProperties/additionalProperties/patternProperties/^a` },
   { title: 'additionalProperties of a field hidden whole, with its own fields', schema: { additionalProperties: person }, expected: `${SCHEMA}/additionalProperties/properties/id` },
-  // @fastify/swagger writes a pattern's schema there in OpenAPI 3: `^account$` matched the declared name, and what is hidden below it stays.
+  // @fastify/swagger writes a pattern's schema there in OpenAPI 3: `^account$` matched the declared name, and what is
+  // hidden below it stays.
   {
     title: 'additionalProperties made of a pattern that matched a declared name, with a hidden path below that name',
     schema: {
