@@ -50,7 +50,7 @@ export interface components {
             error: string;
             message: string;
         };
-        /** @description A user of the example API. As restricted responses send it to this caller: any field may be left out. */
+        /** @description A user of the example API. As restricted responses send it: any field may be left out. */
         userRestricted: {
             /** @description Unique, from 1. */
             id?: number;
@@ -95,6 +95,8 @@ export interface components {
             error: string;
             message: string;
         };
+        /** @enum {string} */
+        "Fields-71e64ed6": "id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title" | "*" | "@summary";
     };
     responses: never;
     parameters: never;
@@ -108,9 +110,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title")[];
+                only?: components["schemas"]["Fields-71e64ed6"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-71e64ed6"][];
                 /** @description A page number from 1, or 'last'; absent means 1 */
                 page?: string;
             };
@@ -170,9 +172,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Keep only these fields in every returned object. Repeat the parameter for several fields (only=a&only=b); a comma-separated list (only=a,b) and only[]=a are accepted too. Dotted paths reach nested fields (a.b). Field sets mix with names (only=@name,a): * is every field; @summary is id, name. */
-                only?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title" | "*" | "@summary")[];
-                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. */
-                defer?: ("id" | "name" | "email" | "is_staff" | "profile" | "profile.city" | "posts" | "posts.id" | "posts.title")[];
+                only?: components["schemas"]["Fields-71e64ed6"][];
+                /** @description Remove these fields from every returned object, after only. Repeat the parameter for several fields (defer=a&defer=b); a comma-separated list (defer=a,b) and defer[]=a are accepted too. It takes field names only: `*` and the field sets are for only. */
+                defer?: components["schemas"]["Fields-71e64ed6"][];
             };
             header?: never;
             path: {
