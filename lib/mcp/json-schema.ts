@@ -32,6 +32,14 @@ export function withNull (schema: Json): Json {
 }
 
 /**
+ * Lets a build that went past the schema budget go on without output schemas
+ * (its caller's fallback); any other failure goes on up as it was thrown.
+ */
+export function throwUnlessPastBudget (error: unknown): void {
+  if (!(error instanceof ToolSchemasTooLargeError)) throw error
+}
+
+/**
  * How many schema objects one caller's tools may write, shared by all the
  * schemas of one build: past it the build stops with ToolSchemasTooLargeError
  * rather than run the process out of memory. Shared components written once

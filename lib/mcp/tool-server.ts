@@ -14,7 +14,7 @@ import { oversizedResult } from './budget.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import type { ToolResult } from './call.js'
 import { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, DISCOVERY_TOOLS, DiscoveryView, FIND_TOOL } from './discovery.js'
-import { SchemaBudget } from './json-schema.js'
+import { SchemaBudget, throwUnlessPastBudget } from './json-schema.js'
 import type { ResolvedMcpOptions, ToolsMode } from './options.js'
 import type { ToolServer } from './protocol.js'
 import { queryRefusal } from './search.js'
@@ -124,7 +124,7 @@ export class ToolServers {
         tool = operationTool(complete, operation, new SchemaBudget(this.options.maxSchemaNodes))
       } catch (error) {
         // As its listed tool is, a tool whose output schema is past the budget is called without one.
-        if (!(error instanceof ToolSchemasTooLargeError)) throw error
+        throwUnlessPastBudget(error)
         tool = operationTool(complete, operation, new SchemaBudget(this.options.maxSchemaNodes), false)
       }
       this.callable.set(name, tool)
@@ -161,7 +161,7 @@ export class ToolServers {
     try {
       return await this.definitionsOf(document, true)
     } catch (error) {
-      if (!(error instanceof ToolSchemasTooLargeError)) throw error
+      throwUnlessPastBudget(error)
       const { maxSchemaNodes } = this.options
       request.log.warn({ maxSchemaNodes }, 'The MCP tools\' output schemas are past the schema budget together: the tools are listed without them')
       return await this.definitionsOf(document, false)

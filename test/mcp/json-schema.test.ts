@@ -1,5 +1,6 @@
 import { test } from 'tap'
-import { SchemaBudget, toJsonSchema } from '../../lib/mcp/json-schema.js'
+import { SchemaBudget, throwUnlessPastBudget, toJsonSchema } from '../../lib/mcp/json-schema.js'
+import { ToolSchemasTooLargeError } from '../../lib/errors.js'
 
 const components = {
   user: { type: 'object', properties: { id: { type: 'integer' }, friend: { $ref: '#/components/schemas/user' } } },
@@ -88,4 +89,11 @@ test('a record closed beside its members takes the names they declare, as fast-j
       { allOf: [{ $ref: '#/$defs/named' }, { $ref: '#/$defs/named' }], additionalProperties: false, properties: { id: {} }, patternProperties: { '^x-': {} }, $defs: { named: { type: 'object', properties: { id: { type: 'integer' } }, patternProperties: { '^x-': { type: 'string' } } } } }]
   ]
   for (const [title, schema, expected] of cases) t.strictSame(toJsonSchema(schema, members, false), expected, title)
+})
+
+test('a build past the schema budget goes on without output schemas; any other failure goes on up as it was thrown', async (t) => {
+  t.doesNotThrow(() => throwUnlessPastBudget(new ToolSchemasTooLargeError()))
+  const failure = new TypeError('a schema the builder cannot read')
+  t.throws(() => throwUnlessPastBudget(failure), failure)
+  t.throws(() => throwUnlessPastBudget('not an error'), 'not an error')
 })
