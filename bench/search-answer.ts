@@ -7,7 +7,8 @@
 export function namesOf (text: string): string[] {
   const names: string[] = []
   for (const line of text.split('\n')) {
-    if (!line.includes(': GET ')) continue
+    // An operation's line is its name, then its path: `issues_list-for-repo: /repos/{owner}/{repo}/issues (…) [issues]`.
+    if (!/^[^\s:]+: \//.test(line)) continue
     names.push(line.slice(0, line.indexOf(':')))
     const also = line.indexOf('; also for ')
     if (also === -1) continue
