@@ -139,7 +139,7 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
       }
     },
     // Shared schemas become components named after their $id ('user'), not 'def-0'.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => [json.$id, `def-${i}`].find((name) => typeof name === 'string') as string }
   })
   // Who asks, from an app-level hook: a missing header is anonymous, a wrong token is a 401.
   const staffDigest = options.staffToken === undefined || options.staffToken === '' ? null : digest(options.staffToken)

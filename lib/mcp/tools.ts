@@ -131,8 +131,8 @@ export function boundedNames (items: Json): Json {
 
 /** `defer`'s items without `*` and the route's field sets: the document lists them once for both parameters, and only `only` takes them. */
 function namesOnly (items: Json, fields: RouteFieldsDescription): Json {
-  const sets = Object.keys(fields.sets).map((name) => '@' + name)
-  const choices = new Set(['*', ...fields.defaultFields === undefined ? [] : ['@default'], ...sets])
+  // `@default` goes whether or not the route has default fields: no field is named with a set's `@`.
+  const choices = new Set(['*', '@default', ...Object.keys(fields.sets).map((name) => '@' + name)])
   return Array.isArray(items.enum) ? { ...items, enum: items.enum.filter((name: unknown) => !choices.has(String(name))) } : items
 }
 
