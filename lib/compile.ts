@@ -250,7 +250,8 @@ export function expandedCharacters (schema: JsonSchema, shared: Readonly<Record<
       for (const [key, inner] of Object.entries(value)) {
         characters += key.length + 3
         pending.push(inner)
-        if (key === '$ref' && typeof inner === 'string' && Object.hasOwn(shared, inner.split('#')[0])) pending.push(shared[inner.split('#')[0]])
+        const id = typeof inner === 'string' ? inner.split('#')[0] : undefined
+        if (key === '$ref' && id !== undefined && Object.hasOwn(shared, id)) pending.push(shared[id])
       }
     } else {
       characters += String(value).length

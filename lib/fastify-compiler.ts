@@ -97,7 +97,8 @@ export function fastifyModulesOf (server: object): FastifyModules | null {
     for (const file of Object.keys(loaded)) {
       if (!/[\\/]lib[\\/]symbols\.js$/.test(file)) continue
       const symbols = loaded[file]?.exports
-      if (isRecord(symbols) && typeof symbols.kSchemaController === 'symbol' && typeof symbols.kOptions === 'symbol' && symbols.kSchemaController in server) {
+      const holdsSymbols = isRecord(symbols) && typeof symbols.kSchemaController === 'symbol' && typeof symbols.kOptions === 'symbol'
+      if (holdsSymbols && symbols.kSchemaController in server) {
         modules = modulesAt(file, symbols as Record<string, symbol>)
         break
       }

@@ -115,7 +115,8 @@ function fieldSchema (node: FieldNode, sub: Projection | null, options: PruneOpt
   if (node.children === null) return options.defaults ? node.schema : node.schemaWithoutDefault
   let schema: JsonSchema
   if (node.isArray) {
-    schema = { type: 'array', items: objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open, links) }
+    const items = objectSchema(node.children, sub ?? wholeProjection(node.children), node.children.nullable, options, open, links)
+    schema = { type: 'array', items }
     if (node.nullable) schema.nullable = true
   } else {
     schema = objectSchema(node.children, sub ?? wholeProjection(node.children), node.nullable, options, open, links)
@@ -161,7 +162,8 @@ function withTagAsString (kept: JsonSchema, { name, values }: VariantTag): JsonS
   if (schema === undefined || !values.every((value) => typeof value === 'string')) return kept
   const keys = Object.keys(schema).sort().join()
   if (typeof schema.const !== 'string' || (keys !== 'const' && !(keys === 'const,type' && schema.type === 'string'))) return kept
-  return { ...kept, properties: Object.fromEntries(Object.entries(kept.properties).map(([key, value]) => [key, key === name ? { type: 'string' } : value])) }
+  const properties = Object.fromEntries(Object.entries(kept.properties).map(([key, value]) => [key, key === name ? { type: 'string' } : value]))
+  return { ...kept, properties }
 }
 
 /** The response schema with `records` where the declared response has its records, and the links of its chains. */

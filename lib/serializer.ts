@@ -261,7 +261,10 @@ class StatusSerializers {
         } else {
           this.#gaveUpOn(reply, copied)
         }
-        if (this.#copy === undefined) this.#copy = compileBudget.timed(() => compileOrNull(reply, status, pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' }), this.#compiling))
+        if (this.#copy === undefined) {
+          const copySchema = pruneSchema(status.declared!, wholeProjection(status.tree), { defaults: false, variants: 'copy' })
+          this.#copy = compileBudget.timed(() => compileOrNull(reply, status, copySchema, this.#compiling))
+        }
         // The copy schema, closed at every level, writes the declared fields of the status's own tree and nothing else:
         // values kept whole may be handed to it as they are. Not to JSON.stringify, nor where a rule hides fields.
         const handOver = this.#copy !== null && tree === status.tree

@@ -289,7 +289,8 @@ export class ProjectionWriter {
       const beforeNames = order.slice(0, at)
       const afterNames = order.slice(at + 1)
       const half = (kept: string[], open: boolean): JsonSchema => {
-        const schema: JsonSchema = { ...localDefinitions, type: 'object', properties: Object.fromEntries(kept.map((name) => [name, properties[name]])) }
+        const keptProperties = Object.fromEntries(kept.map((name) => [name, properties[name]]))
+        const schema: JsonSchema = { ...localDefinitions, type: 'object', properties: keptProperties }
         const keptRequired = kept.filter((name) => required.includes(name))
         const checked = open ? keptRequired : [...keptRequired, ...undeclared]
         if (checked.length > 0) schema.required = checked
@@ -299,9 +300,10 @@ export class ProjectionWriter {
       }
       const before = beforeNames.length > 0 || undeclared.length > 0 ? this.#compile(half(beforeNames, false)) : undefined
       const after = afterNames.length > 0 || extras ? this.#compile(half(afterNames, true)) : undefined
+      const declared = extras ? new Set(order.slice(0, at + 1)) : null
       route.envelope = before === null || after === null
         ? null
-        : { key: JSON.stringify(key) + ':', before: before ?? null, after: after ?? null, declared: extras ? new Set(order.slice(0, at + 1)) : null }
+        : { key: JSON.stringify(key) + ':', before: before ?? null, after: after ?? null, declared }
     }
     return route.envelope
   }

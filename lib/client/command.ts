@@ -86,7 +86,9 @@ export function parseArguments (argv: readonly string[]): ParsedArguments {
     headers[header[0]] = header[1]
   }
   if (Object.keys(headers).length > 0 && !isUrl(source)) return { error: '--header is sent with a URL\'s request; the document is read from a file' }
-  return { command: { source, output: values.output ?? null, headers, types: values.types ?? './api.js', document: values.document ?? null } }
+  return {
+    command: { source, output: values.output ?? null, headers, types: values.types ?? './api.js', document: values.document ?? null }
+  }
 }
 
 /** What the command reads and writes with: the process's, or a test's. */

@@ -35,7 +35,8 @@ function isRecords (value: unknown): value is RecordsDescription {
 function isDescribed (value: unknown): value is Described {
   const described = value as Described
   return typeof value === 'object' && value !== null && typeof described.statuses === 'object' && described.statuses !== null &&
-    typeof described.only === 'string' && typeof described.defer === 'string' && typeof described.sets === 'object' && described.sets !== null
+    typeof described.only === 'string' && typeof described.defer === 'string' &&
+    typeof described.sets === 'object' && described.sets !== null
 }
 
 /** The media type openapi-typescript keys the response body by: JSON first. */

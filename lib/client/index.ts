@@ -8,8 +8,14 @@
  */
 import type { RestrictedClient } from './types.js'
 
-export type { CallablePaths, CallOptions, DocumentedOperation, ErrorBody, Method, OperationOf, OperationOnlyName, OperationPath, RequestBody, RestrictedClient, RestrictedData, RestrictedGetPaths, RestrictedInit, RestrictedMethod, RestrictedOperation, RestrictedParams, RestrictedPaths, RestrictedQuery, RestrictedResult, RestrictedStatus, WrittenQuery } from './types.js'
-export type { DeclaredPaths, NarrowedReply, OnlyName, Restricted, RoutePath, RouteShape, Selected, Deferred, TypeDepth } from '../types/selection.js'
+export type {
+  CallablePaths, CallOptions, DocumentedOperation, ErrorBody, Method, OperationOf, OperationOnlyName, OperationPath, RequestBody,
+  RestrictedClient, RestrictedData, RestrictedGetPaths, RestrictedInit, RestrictedMethod, RestrictedOperation, RestrictedParams,
+  RestrictedPaths, RestrictedQuery, RestrictedResult, RestrictedStatus, WrittenQuery
+} from './types.js'
+export type {
+  DeclaredPaths, NarrowedReply, OnlyName, Restricted, RoutePath, RouteShape, Selected, Deferred, TypeDepth
+} from '../types/selection.js'
 
 /** A method of an openapi-fetch client: a path, then the call's options. */
 export type FetchMethod = (path: any, ...init: any[]) => Promise<any>

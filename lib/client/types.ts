@@ -77,7 +77,9 @@ export type CallablePaths<Routes, M extends Method> = {
 
 /** The operation of `Routes` at path `P` for method `M`: a restricted one as it is, another as one with no restricted status. */
 export type OperationOf<Routes, P, M extends Method> = P extends keyof Routes
-  ? Routes[P] extends { readonly [K in M]: infer O extends DocumentedOperation } ? O extends RestrictedOperation ? O : Unrestricted<O['operation']> : never
+  ? Routes[P] extends { readonly [K in M]: infer O extends DocumentedOperation }
+    ? O extends RestrictedOperation ? O : Unrestricted<O['operation']>
+    : never
   : never
 
 type Operation<O extends RestrictedOperation> = O['operation'] extends object ? O['operation'] : {}
@@ -152,7 +154,8 @@ type Sent<Init, Name extends string> = Init extends { readonly params?: { readon
   : undefined
 
 /** What narrowing one status needs: its records, with the operation's sets, default fields and depth. */
-type StatusShape<O extends RestrictedOperation, S extends keyof O['statuses']> = O['statuses'][S] & RestrictedStatus & Pick<O, 'sets' | 'defaultFields' | 'maxDepth'>
+type StatusShape<O extends RestrictedOperation, S extends keyof O['statuses']> =
+  O['statuses'][S] & RestrictedStatus & Pick<O, 'sets' | 'defaultFields' | 'maxDepth'>
 
 type Responses<O extends RestrictedOperation> = Operation<O> extends { readonly responses: infer R extends object } ? R : {}
 

@@ -37,7 +37,9 @@ export type BuildAnswer = { json: PiecedJson, document?: unknown } | { refused: 
 function withoutFunctions (value: unknown): unknown {
   if (Array.isArray(value)) return value.filter((member) => typeof member !== 'function').map(withoutFunctions)
   if (!isRecord(value)) return value
-  return Object.fromEntries(Object.entries(value).filter(([, member]) => typeof member !== 'function').map(([key, member]) => [key, withoutFunctions(member)]))
+  return Object.fromEntries(Object.entries(value)
+    .filter(([, member]) => typeof member !== 'function')
+    .map(([key, member]) => [key, withoutFunctions(member)]))
 }
 
 /** Builds a caller's document, in whichever thread calls it: the document and its pieced text, or the refusal. */

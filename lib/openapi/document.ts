@@ -36,7 +36,12 @@ import type { RestrictedRoute } from './types.js'
  * name or reference was found at (`property`, `instance key`, `link
  * expression`…).
  */
-export interface DocumentLeak { route: string, pointer: string, reason: 'hidden name' | 'unchecked reference' | 'operation not found', position?: Position }
+export interface DocumentLeak {
+  route: string
+  pointer: string
+  reason: 'hidden name' | 'unchecked reference' | 'operation not found'
+  position?: Position
+}
 
 /** A caller's document, or why it was refused. */
 export type DocumentAnswer = { document: unknown } | { refused: DocumentLeak }

@@ -149,7 +149,10 @@ export function swaggerUiVisibility (documentation: RouteDocumentation, options:
   return {
     uiConfig: {
       ...uiConfig,
-      plugins: [...(Array.isArray(uiConfig.plugins) ? uiConfig.plugins : [pageCode('SwaggerUIBundle.plugins.DownloadUrl')]), pageCode(REFETCH_ON_AUTHORIZE)],
+      plugins: [
+        ...(Array.isArray(uiConfig.plugins) ? uiConfig.plugins : [pageCode('SwaggerUIBundle.plugins.DownloadUrl')]),
+        pageCode(REFETCH_ON_AUTHORIZE)
+      ],
       requestInterceptor: requestInterceptor(uiConfig.requestInterceptor)
     },
     uiHooks: { ...options.uiHooks, preHandler: restrictedFieldsDocumentFor },

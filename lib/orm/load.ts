@@ -73,10 +73,13 @@ interface Level {
   readonly defaultRelations: Map<string, Source>
 }
 
+/** A relation a field's columns are reached through. */
+interface Through { relation: string, level: Level, column: string }
+
 type Source =
   | { readonly kind: 'column', readonly column: string }
   | { readonly kind: 'none' }
-  | { readonly kind: 'depends', readonly columns: readonly string[], readonly through: ReadonlyArray<{ relation: string, level: Level, column: string }> }
+  | { readonly kind: 'depends', readonly columns: readonly string[], readonly through: ReadonlyArray<Through> }
   | { readonly kind: 'relation', readonly relation: string, readonly level: Level }
 
 function list (names: Iterable<string>): string {
@@ -114,7 +117,8 @@ function compileLevel (table: TableShape, sources: FieldSources, always: readonl
       fields.set(field, { kind: 'column', column: source })
     } else if ('relation' in source) {
       const related = relationOf(name, source.relation, table)
-      fields.set(field, { kind: 'relation', relation: source.relation, level: compileLevel(related, source.fields ?? {}, source.always ?? defaultAlways(related), `${name}.`) })
+      const level = compileLevel(related, source.fields ?? {}, source.always ?? defaultAlways(related), `${name}.`)
+      fields.set(field, { kind: 'relation', relation: source.relation, level })
     } else {
       fields.set(field, { kind: 'depends', columns: [], through: [] })
     }

@@ -261,7 +261,8 @@ function choicesInto (result: Expanded, located: Located, refs: References, hops
   }
   // fast-json-stringify reads `if` only with a `then` or an `else`.
   if (isRecord(schema.if) && (isRecord(schema.then) || isRecord(schema.else))) {
-    const branch = (keyword: string): Pick<Expanded, 'parts' | 'required'> => isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1) : { parts: [], required: [] }
+    const branch = (keyword: string): Pick<Expanded, 'parts' | 'required'> =>
+      isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1) : { parts: [], required: [] }
     const then = branch('then')
     const otherwise = branch('else')
     const choice = emptyExpanded()

@@ -22,7 +22,9 @@ const EMBEDDED_KEY = 'fastify-restricted-fields:route'
 
 // fast-json-stringify's rules, not JSON Schema's: the keywords that make it write a value otherwise than by its
 // scalar type alone (it reads them, or follows them elsewhere). Not the vocabulary's to say.
-const FAST_JSON_STRINGIFY_WRITES_OTHERWISE = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'const', 'properties', 'items', 'prefixItems', 'additionalProperties', 'patternProperties']
+const FAST_JSON_STRINGIFY_WRITES_OTHERWISE = [
+  '$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'const', 'properties', 'items', 'prefixItems', 'additionalProperties', 'patternProperties'
+]
 const SIMPLE_TYPES: readonly string[] = ['string', 'integer', 'number', 'boolean']
 
 /** The scalar type fast-json-stringify writes a value of by its type alone, or null. */
@@ -219,7 +221,9 @@ export function declaredResponse (
 }
 
 /** An envelope: an object (its composition merged) whose `resultsKey` holds an array of records. */
-function envelopeOf (reader: Reader, top: Expanded, resultsKey: string, maxDepth: number): Omit<DeclaredResponse, 'localDefinitions'> | null {
+function envelopeOf (
+  reader: Reader, top: Expanded, resultsKey: string, maxDepth: number
+): Omit<DeclaredResponse, 'localDefinitions'> | null {
   const holders = top.parts.filter((part) => isRecord(part.schema.properties[resultsKey]))
   if (holders.length === 0) return null
   const located = holders.map((part) => ({

@@ -77,7 +77,8 @@ const appliesToObjects = (key: string): boolean => keywordOf(key)?.appliesTo ===
 // Words and instances that constrain nothing; an identifier (`$id`, `$anchor`) is not copied into a second place.
 const constrainsNothing = (key: string): boolean => {
   const holds = keywordOf(key)?.holds
-  return (holds === 'annotation' && !key.startsWith('$')) || key === '$comment' || key === 'default' || key === 'examples' || key === 'example'
+  return (holds === 'annotation' && !key.startsWith('$')) ||
+    key === '$comment' || key === 'default' || key === 'examples' || key === 'example'
 }
 
 /**

@@ -279,7 +279,9 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
   if (!isRecord(root)) return
   const unknownKeywords = options.unknownKeywords ?? 'skip'
   const seen = new Set<object>()
-  const pending: Place[] = [{ schema: root, pointer: '', parent: null, keyword: null, key: null, describes: 'same', base: baseOf(root, options.base ?? '') }]
+  const pending: Place[] = [
+    { schema: root, pointer: '', parent: null, keyword: null, key: null, describes: 'same', base: baseOf(root, options.base ?? '') }
+  ]
   for (let place = pending.pop(); place !== undefined; place = pending.pop()) {
     const { schema } = place
     if (seen.has(schema)) continue
@@ -293,8 +295,8 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
     if (typeof schema.$ref === 'string' && options.resolve !== undefined) {
       const target = options.resolve(schema.$ref, place)
       if (target !== undefined && isRecord(target.schema)) {
-        const base = target.base ?? place.base
-        held.push({ schema: target.schema, pointer: target.pointer ?? '', parent: place, keyword: '$ref', key: null, describes: 'same', base: baseOf(target.schema, base) })
+        const reached = baseOf(target.schema, target.base ?? place.base)
+        held.push({ schema: target.schema, pointer: target.pointer ?? '', parent: place, keyword: '$ref', key: null, describes: 'same', base: reached })
       }
     }
     for (const [keyword, value] of Object.entries(schema)) {
@@ -321,7 +323,9 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
  * // Without `if`, `then` and `else` at any level: a property named `if` is kept.
  * mapSchema(schema, (own) => Object.fromEntries(Object.entries(own).filter(([keyword]) => !CONDITIONALS.has(keyword))))
  */
-export function mapSchema (root: unknown, edit: (schema: Record<string, any>, place: Place) => Record<string, any>, options: Omit<WalkOptions, 'resolve'> = {}): unknown {
+export function mapSchema (
+  root: unknown, edit: (schema: Record<string, any>, place: Place) => Record<string, any>, options: Omit<WalkOptions, 'resolve'> = {}
+): unknown {
   if (!isRecord(root)) return root
   const unknownKeywords = options.unknownKeywords ?? 'skip'
   const around = new Set<object>()

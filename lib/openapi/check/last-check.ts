@@ -56,15 +56,19 @@ function media (walk: SchemaWalk, content: Json, pointer: string, level: PathTri
   return first(Object.entries(content), ([mime, held]) => {
     if (!isRecord(held)) return null
     const here = at(at(pointer, 'content'), mime)
-    if (Object.hasOwn(held, 'example') && (instanceNames(held.example, level) || examplesMapNames(held.example, level))) return { pointer: at(here, 'example'), position: 'instance key' }
+    if (Object.hasOwn(held, 'example') && (instanceNames(held.example, level) || examplesMapNames(held.example, level))) {
+      return { pointer: at(here, 'example'), position: 'instance key' }
+    }
     return walk.root(held.schema, at(here, 'schema'), level) ??
       first(Object.entries(isRecord(held.examples) ? held.examples : {}), ([name, example]) => {
         // A named example, or a `$ref` to one among the components.
         const shared = isRecord(example) && typeof example.$ref === 'string' && example.$ref.startsWith('#/') ? walk.resolve(example.$ref) : example
-        return isRecord(shared) && instanceNames(shared.value, level) ? { pointer: at(at(at(here, 'examples'), name), 'value'), position: 'instance key' } : null
+        if (!isRecord(shared) || !instanceNames(shared.value, level)) return null
+        return { pointer: at(at(at(here, 'examples'), name), 'value'), position: 'instance key' }
       }) ??
       // The keys of an encoding are the names of the body's properties.
-      first(Object.keys(isRecord(held.encoding) ? held.encoding : {}), (name) => namedAt(level, name) ? { pointer: at(at(here, 'encoding'), name), position: 'media encoding' } : null)
+      first(Object.keys(isRecord(held.encoding) ? held.encoding : {}), (name) =>
+        namedAt(level, name) ? { pointer: at(at(here, 'encoding'), name), position: 'media encoding' } : null)
   })
 }
 
@@ -88,7 +92,8 @@ function response (walk: SchemaWalk, value: unknown, pointer: string, level: Pat
   }
   if (version === '2.0') {
     return walk.root(value.schema, at(pointer, 'schema'), level) ??
-      first(Object.entries(isRecord(value.examples) ? value.examples : {}), ([mime, example]) => instanceNames(example, level) ? { pointer: at(at(pointer, 'examples'), mime), position: 'instance key' } : null)
+      first(Object.entries(isRecord(value.examples) ? value.examples : {}), ([mime, example]) =>
+        instanceNames(example, level) ? { pointer: at(at(pointer, 'examples'), mime), position: 'instance key' } : null)
   }
   return media(walk, isRecord(value.content) ? value.content : {}, pointer, level) ?? links(walk, value.links, at(pointer, 'links'), level)
 }
@@ -117,8 +122,11 @@ function restrictionParameters (
 function routeFields (walk: SchemaWalk, described: unknown, pointer: string, level: PathTrie): Finding | null {
   if (!isRecord(described)) return null
   return first(Object.entries(isRecord(described.statuses) ? described.statuses : {}), ([status, description]) =>
-    isRecord(description) && isRecord(description.record) ? walk.reference(description.record.$ref, level, at(at(at(at(pointer, 'statuses'), status), 'record'), '$ref')) : null) ??
-    first(Object.entries(isRecord(described.sets) ? described.sets : {}), ([name, paths]) => firstPath(paths, at(at(pointer, 'sets'), name), 'field set', level)) ??
+    isRecord(description) && isRecord(description.record)
+      ? walk.reference(description.record.$ref, level, at(at(at(at(pointer, 'statuses'), status), 'record'), '$ref'))
+      : null) ??
+    first(Object.entries(isRecord(described.sets) ? described.sets : {}), ([name, paths]) =>
+      firstPath(paths, at(at(pointer, 'sets'), name), 'field set', level)) ??
     firstPath(described.defaultFields, at(pointer, 'defaultFields'), 'field set', level)
 }
 
@@ -150,7 +158,8 @@ export function lastCheck (
   for (const place of found) {
     const level = hidden.get(place.id)
     const finding = level === undefined ? null : routeFinding(walk, version, place, level)
-    if (finding !== null) return { place, pointer: finding.pointer, reason: finding.unchecked === true ? 'unchecked reference' : 'hidden name', position: finding.position }
+    if (finding === null) continue
+    return { place, pointer: finding.pointer, reason: finding.unchecked === true ? 'unchecked reference' : 'hidden name', position: finding.position }
   }
   return null
 }

@@ -66,7 +66,8 @@ export function examplesMapNames (value: unknown, level: PathTrie): boolean {
   if (!isRecord(value)) return false
   const examples = Object.values(value)
   return examples.length > 0 &&
-    examples.every((example) => isRecord(example) && Object.hasOwn(example, 'value') && Object.keys(example).every((key) => EXAMPLE_FIELDS.has(key))) &&
+    examples.every((example) =>
+      isRecord(example) && Object.hasOwn(example, 'value') && Object.keys(example).every((key) => EXAMPLE_FIELDS.has(key))) &&
     examples.some((example) => instanceNames(example.value, level))
 }
 

@@ -26,7 +26,9 @@ export type Position = 'property' | 'name list' | 'instance key' | 'property nam
 export interface Finding { pointer: string, position: Position, unchecked?: true }
 
 // Keywords whose value is a schema of the same level as the one that holds them (its records or its items), or a list of them.
-const SAME_LEVEL = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems'])
+const SAME_LEVEL = new Set([
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems'
+])
 // Keywords whose value is an instance of the level.
 const INSTANCE = new Set(['example', 'default', 'const'])
 // Keywords that refer to a schema.
@@ -56,9 +58,13 @@ function pointingIn (value: unknown, pointer: string, into: Pointing[]): Pointin
     value.forEach((item, index) => pointingIn(item, at(pointer, index), into))
   } else if (isRecord(value)) {
     for (const [key, member] of Object.entries(value)) {
-      if (REFERENCES.has(key) && typeof member === 'string' && member.startsWith('#/')) into.push({ place: at(pointer, key), fragment: member.slice(1) })
+      if (REFERENCES.has(key) && typeof member === 'string' && member.startsWith('#/')) {
+        into.push({ place: at(pointer, key), fragment: member.slice(1) })
+      }
       if (key === 'discriminator' && isRecord(member) && isRecord(member.mapping)) {
-        for (const [tag, ref] of Object.entries(member.mapping)) if (typeof ref === 'string' && ref.startsWith('#/')) into.push({ place: at(at(at(pointer, key), 'mapping'), tag), fragment: ref.slice(1) })
+        for (const [tag, ref] of Object.entries(member.mapping)) {
+          if (typeof ref === 'string' && ref.startsWith('#/')) into.push({ place: at(at(at(pointer, key), 'mapping'), tag), fragment: ref.slice(1) })
+        }
       }
       pointingIn(member, at(pointer, key), into)
     }
@@ -218,7 +224,9 @@ export class SchemaWalk {
       return this.schema(value, pointer, level)
     }
     if (REFERENCES.has(keyword)) return this.reference(value, level, pointer)
-    if (INSTANCE.has(keyword)) return instanceNames(value, level) || (keyword === 'example' && examplesMapNames(value, level)) ? { pointer, position: 'instance key' } : null
+    if (INSTANCE.has(keyword)) {
+      return instanceNames(value, level) || (keyword === 'example' && examplesMapNames(value, level)) ? { pointer, position: 'instance key' } : null
+    }
     if (SAYS_NO_NAME.has(keyword)) return null
     switch (keyword) {
       case 'enum':
@@ -292,7 +300,8 @@ export class SchemaWalk {
     if (namedAt(level, value.propertyName)) return { pointer: at(pointer, 'propertyName'), position: 'discriminator' }
     // Each value of the mapping refers to a variant: a `$ref`, or a component's name.
     return first(Object.entries(isRecord(value.mapping) ? value.mapping : {}), ([tag, ref]) =>
-      this.reference(typeof ref === 'string' && !ref.startsWith('#') ? this.#components + encodePointerToken(ref) : ref, level, at(at(pointer, 'mapping'), tag)))
+      this.reference(
+        typeof ref === 'string' && !ref.startsWith('#') ? this.#components + encodePointerToken(ref) : ref, level, at(at(pointer, 'mapping'), tag)))
   }
 
   #patterns (value: Json, pointer: string, level: PathTrie): Finding | null {
@@ -317,7 +326,9 @@ export class SchemaWalk {
     seen.add(value)
     return Object.entries(value).some(([key, member]) => {
       if ((key === 'description' || key === 'title') && typeof member === 'string') return false
-      if (key === 'pattern' && typeof member === 'string') return level === EVERY_NAME || [...level.children].some(([name, below]) => below.whole && patternCouldName(member, name))
+      if (key === 'pattern' && typeof member === 'string') {
+        return level === EVERY_NAME || [...level.children].some(([name, below]) => below.whole && patternCouldName(member, name))
+      }
       if (!REFERENCES.has(key) || typeof member !== 'string' || member === '#') return this.#namesIn(member, level, seen)
       const target = this.#target(member)
       return target === undefined || this.#namesIn(target.value, level, seen)

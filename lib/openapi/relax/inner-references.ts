@@ -54,7 +54,10 @@ class InnerReferences {
     walkSchema(root, ({ schema }) => {
       if (typeof schema.$ref === 'string') schema.$ref = this.#pointed(schema.$ref, root, owner, resolvesAgainstRoot)
       const mapping = isRecord(schema.discriminator) ? schema.discriminator.mapping : undefined
-      if (isRecord(mapping)) for (const [tag, ref] of Object.entries(mapping)) if (typeof ref === 'string') mapping[tag] = this.#pointed(ref, root, owner, resolvesAgainstRoot)
+      if (!isRecord(mapping)) return
+      for (const [tag, ref] of Object.entries(mapping)) {
+        if (typeof ref === 'string') mapping[tag] = this.#pointed(ref, root, owner, resolvesAgainstRoot)
+      }
     })
   }
 

@@ -61,7 +61,8 @@ function keptDependencies (value: Json, hidden: PathTrie, maps: LevelMaps): Json
 function keptDiscriminator (discriminator: Json, hidden: PathTrie, maps: LevelMaps): Json | typeof LEAVE_OUT {
   if (hiddenWhole(hidden, discriminator.propertyName)) return LEAVE_OUT
   if (!isRecord(discriminator.mapping)) return discriminator
-  const mapping = Object.fromEntries(Object.entries(discriminator.mapping).map(([value, ref]) => [value, typeof ref === 'string' ? maps.reference(ref) : ref]))
+  const mapping = Object.fromEntries(Object.entries(discriminator.mapping)
+    .map(([value, ref]) => [value, typeof ref === 'string' ? maps.reference(ref) : ref]))
   return { ...discriminator, mapping }
 }
 

@@ -161,7 +161,8 @@ export function namesPathOf (schema: unknown, hidden: PathTrie, resolve: Resolve
       case 'discriminator':
         if (!isRecord(value)) return hiddenWhole(hidden, value)
         return hiddenWhole(hidden, value.propertyName) ||
-          (isRecord(value.mapping) && Object.values(value.mapping).some((ref) => typeof ref === 'string' && namesInKeyword('$ref', ref, schema, hidden)))
+          (isRecord(value.mapping) &&
+            Object.values(value.mapping).some((ref) => typeof ref === 'string' && namesInKeyword('$ref', ref, schema, hidden)))
       default:
         return false
     }

@@ -213,8 +213,9 @@ export class Relaxation {
     if (hidden !== null) {
       const body = bodyTrie(hidden, { kind: 'envelope', key })
       for (const keyword of Object.keys(schema)) {
-        if (holdsInstances(keyword)) relaxed = { ...relaxed, [keyword]: keyword === 'example' ? strippedExample(schema[keyword], body) : stripHidden(schema[keyword], body) }
-        else if (isExtension(keyword) && !namesNothing(schema[keyword])) relaxed = withoutKey(relaxed, keyword)
+        if (holdsInstances(keyword)) {
+          relaxed = { ...relaxed, [keyword]: keyword === 'example' ? strippedExample(schema[keyword], body) : stripHidden(schema[keyword], body) }
+        } else if (isExtension(keyword) && !namesNothing(schema[keyword])) relaxed = withoutKey(relaxed, keyword)
       }
     }
     return relaxed
