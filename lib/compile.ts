@@ -8,8 +8,8 @@
  * - A compile reads only the shared schemas its pruned schema reaches.
  *   Fastify's default serializer compiler hands fast-json-stringify every
  *   shared schema of the instance, and fast-json-stringify checks and
- *   indexes each of them on every compile: with a thousand of them a
- *   ten-field selection took 30 ms instead of 1. Where the route uses that
+ *   indexes each of them on every compile, so a compile's cost would grow
+ *   with the app rather than with the selection. Where the route uses that
  *   default compiler, the plugin makes that compiler anew from the app's
  *   own Fastify, with its `serializerOpts` and the reached schemas alone
  *   (lib/fastify-compiler.ts); a custom compiler is called as Fastify calls it.
@@ -39,19 +39,18 @@ import type { JsonSchema } from './schema/tree.js'
  * The share of a status's recent lookups that a selection must make up to be
  * compiled. A compiled serializer outruns the writer only while it stays hot:
  * many of them in rotation, each called now and then, lose to the one writer
- * they would replace. Measured here at pages of 20, against naive copying:
- * 32 field sets in turn, compiled, 1.31 (written: 1.06); 165 in turn,
- * compiled, 0.73 (written: 1.06). So at most some 32 selections are compiled
- * at a time for their popularity; a new route still compiles a selection
- * on its second sighting, while it has seen fewer than 64 lookups.
+ * they would replace (docs/internals.md gives the rows that set it). So at
+ * most some 32 selections are compiled at a time for their popularity; a new
+ * route still compiles a selection on its second sighting, while it has
+ * seen fewer than 64 lookups.
  */
 export const COMPILE_SHARE = 1 / 32
 
 /**
  * Characters of schema text (the pruned schema and the shared schemas it
- * reaches) that fast-json-stringify compiles in about a millisecond, measured
- * here (`npm run bench:compile`) on schemas of plain fields and of variants;
- * an estimate errs on the side of cost, since a schema of variants costs more per character.
+ * reaches) that fast-json-stringify compiles in about a millisecond
+ * (`npm run bench:compile`); the slowest kind of schema sets it, so that an
+ * estimate errs on the side of cost.
  */
 const CHARACTERS_PER_MS = 250
 
@@ -60,9 +59,9 @@ const CHARACTERS_PER_MS = 250
  * selection's schema, each test with its shared schemas counted at every
  * reference (fast-json-stringify's ajv writes the code of a shared schema
  * without references of its own into each test that refers to it); in the
- * writer's tests (lib/variant-chooser.ts), each shared schema once. Measured
- * here on GitHub's and Mailchimp's variants at a load average of 18 on two
- * cores, 23 to 78 (docs/internals.md): an estimate errs on the side of cost.
+ * writer's tests (lib/variant-chooser.ts), each shared schema once. Set
+ * below the slowest rate docs/internals.md reports, so that an estimate errs
+ * on the side of cost.
  */
 export const TEST_CHARACTERS_PER_MS = 20
 
@@ -223,11 +222,8 @@ export function compileCost (schema: JsonSchema, reached: Readonly<Record<string
  * The heap a compiled serializer of this estimated cost keeps, in bytes: the
  * one size every cache charges for a compiled selection. Its generated code
  * and closures (some 12 KiB whatever the schema), and, for larger schemas and
- * schemas of variants, the code of their tests. Measured here with the heap
- * read after two collections, beside the same run with no compile: 15.9 KiB
- * per compiled two-field selection of a ten-field record (charged 14.1),
- * 11 KiB per compiled selection of one to three fields of 40 of GitHub's
- * routes (charged 17).
+ * schemas of variants, the code of their tests; docs/internals.md gives the
+ * heap it was calibrated against.
  */
 export function keptBytes (cost: number): number {
   return Math.ceil(12_288 + cost * CHARACTERS_PER_MS * 16)

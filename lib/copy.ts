@@ -1,7 +1,8 @@
 /**
- * Copies the kept fields of a payload into new objects: the exact but slower
- * answer for values the writer leaves to it, serialized afterwards with one
- * schema of every declared field. The handler's payload is not changed.
+ * Copies the kept fields of a payload into new records, in declared order:
+ * the exact but slower answer for values the writer leaves to it, serialized
+ * afterwards with one schema of every declared field. The handler's payload
+ * is not changed.
  */
 import type { FieldTree, PayloadShape, Variants } from './schema/tree.js'
 import { variantProjection, wholeProjection } from './projection.js'
@@ -9,11 +10,6 @@ import type { Projection } from './projection.js'
 import { stripHidden } from './visibility.js'
 import { hasToJSON } from './json.js'
 import { projectedDefault } from './defaults.js'
-
-/*
- * copyProjection: new records that hold only the projected fields, in
- * declared order, serialized afterwards with a schema of every declared field.
- */
 
 /** Tells the index of the variant a record is, as the route's serializer chooses it; -1 for none. */
 export type VariantChooser = (variants: Variants, record: Record<string, unknown>) => number

@@ -21,7 +21,7 @@
 import { createRequire } from 'node:module'
 import { isRecord } from './json.js'
 import type { JsonSchema } from './schema/tree.js'
-import type { Serializer } from './write.js'
+import type { Serializer } from './json.js'
 
 /** fast-json-stringify's build. */
 type Build = (schema: JsonSchema, options?: Record<string, unknown>) => Serializer

@@ -4,6 +4,9 @@
  * so that each exists once.
  */
 
+/** Serializes a response payload to JSON text, as a compiled serializer does. */
+export type Serializer = (payload: unknown) => string
+
 /** Whether a value is an object that is neither null nor an array: a JSON object, or a record to read fields from. */
 export function isRecord (value: unknown): value is Record<string, any> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -27,7 +27,8 @@ import type { Selection } from './selection.js'
 import { holdsHidden, stripHidden, stripHiddenText, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WriterGaveUp, givesUpAtOnce, writerRoute } from './write.js'
-import type { Serializer, WriterRoute } from './write.js'
+import type { WriterRoute } from './write.js'
+import type { Serializer } from './json.js'
 
 /**
  * How a route's schemas are compiled: the shared schemas its `$ref`s may reach, and whether the route

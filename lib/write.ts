@@ -1,8 +1,12 @@
 /**
  * Writes the kept fields of a payload as JSON text straight from the
  * handler's objects, with no copy: for selections that are not compiled
- * (yet) and for routes without a response schema. The handler's payload is
- * not changed.
+ * (yet) and for routes without a response schema. For routes with one it
+ * writes what fast-json-stringify writes for the pruned schema: simple leaves
+ * itself, other leaves through their own compiled serializer. Anything it
+ * does not mirror exactly (a record that is not a plain object, a toJSON
+ * method, a record of no variant) makes it give up on the whole payload,
+ * which is then copied (lib/copy.ts). The handler's payload is not changed.
  */
 import type { DeclaredResponse, FieldNode, FieldTree, JsonSchema, PayloadShape, Variants } from './schema/tree.js'
 import { variantTag } from './schema/variant-tests.js'
@@ -11,20 +15,8 @@ import { variantProjection, wholeProjection } from './projection.js'
 import type { Projection } from './projection.js'
 import { stripHidden, stripHiddenText } from './visibility.js'
 import { hasToJSON, isRecord } from './json.js'
+import type { Serializer } from './json.js'
 import { projectedDefaultJson } from './defaults.js'
-
-/** Serializes a response payload to JSON text. */
-export type Serializer = (payload: unknown) => string
-
-/*
- * ProjectionWriter: JSON text of the kept fields, read straight from the
- * handler's objects, with no copy. For routes with a response schema it
- * writes what fast-json-stringify writes for the pruned schema: simple leaves
- * itself, other leaves through their own compiled serializer. Anything it does
- * not mirror exactly (a record that is not a plain object, a toJSON method, a
- * record of no variant) makes it give up on the whole payload, and the caller
- * copies instead.
- */
 
 /** Thrown by the writer for a payload it leaves to copyProjection; `reason` says why. */
 export class WriterGaveUp {
