@@ -10,14 +10,13 @@ import type { FastifyReply } from 'fastify'
 import { AdmissionCache } from './cache.js'
 import { COMPILE_SHARE, MAX_COMPILE_COST, compileBudget, compileCost, keptBytes, rationUnits, reachedSchemas } from './compile.js'
 import { compileWithFastJsonStringify, defaultCompilerOf, variantValidatorOf } from './fastify-compiler.js'
-import { VariantTester } from './variant-chooser.js'
+import { VariantTester, taggedRecordsSerializer } from './variant-chooser.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
 import type { PathTrie } from './hidden-paths.js'
-import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape, Variants } from './schema/tree.js'
-import { variantTag } from './schema/variant-tests.js'
+import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './schema/tree.js'
+import { untaggedLevels, variantTag } from './schema/variant-tests.js'
 import type { VariantTag } from './schema/variant-tests.js'
-import { isRecord } from './json.js'
 import { projectTree, wholeProjection } from './projection.js'
 import type { KeyedProjection, Projection } from './projection.js'
 import { pruneSchema, pruneSharedVariants } from './prune.js'
@@ -62,35 +61,6 @@ function compileOrNull (
     // A custom serializer compiler may refuse a pruned schema; the plugin then writes or copies instead.
     reply.log.error({ err: error }, 'fastify-restricted-fields: could not compile a pruned response schema')
     return null
-  }
-}
-
-/**
- * Writes records of tagged variants that all keep the same fields with
- * `shared`, once each record's tag is checked here: a loop that costs a
- * fraction of fast-json-stringify's test of each record against each
- * variant. A payload with a record of no variant (or not where the records
- * belong) goes to `chosen`, which tests each record as the route's own
- * serializer does, and fails as it fails.
- */
-function taggedRecordsSerializer (
-  declared: DeclaredResponse, { name, values }: VariantTag, shared: Serializer, chosen: Serializer
-): Serializer {
-  const { shape, tree } = declared
-  const isOfAVariant = (record: unknown): boolean => record === null
-    ? tree.nullable
-    : typeof record === 'object' && !Array.isArray(record) && values.includes((record as Record<string, unknown>)[name])
-  const allOfAVariant = (records: unknown): boolean => {
-    if (!Array.isArray(records)) return false
-    for (let i = 0; i < records.length; i++) if (!isOfAVariant(records[i])) return false
-    return true
-  }
-  const key = shape.kind === 'envelope' ? shape.key : null
-  return function writeTaggedRecords (payload) {
-    const tagged = shape.kind === 'object'
-      ? isOfAVariant(payload)
-      : allOfAVariant(key === null ? payload : isRecord(payload) ? payload[key] : undefined)
-    return tagged ? shared(payload) : chosen(payload)
   }
 }
 
@@ -307,17 +277,6 @@ class StatusSerializers {
       return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
     }
   }
-}
-
-/** The levels of variants of a tree, at any depth, that are not told apart by a tag. */
-// A field tree is finite (maxDepth ends it) and shares no subtree, so the walk needs no guard against revisits.
-function untaggedLevels (tree: FieldTree, levels: Variants[] = []): Variants[] {
-  if (tree.variants !== null) {
-    if (variantTag(tree.variants) === null) levels.push(tree.variants)
-    for (const own of tree.variants.own) untaggedLevels(own, levels)
-  }
-  for (const node of tree.nodes) if (node.children !== null) untaggedLevels(node.children, levels)
-  return levels
 }
 
 /** JSON text of a payload of `shape` whose records may not hold the `hidden` paths, without them. */

@@ -11,8 +11,11 @@
  * bound of a compile on the request path (`testsCost`, lib/compile.ts).
  */
 import { TEST_CHARACTERS_PER_MS, compileBudget, reachedSchemas } from './compile.js'
-import type { JsonSchema, Variants } from './schema/tree.js'
+import type { DeclaredResponse, JsonSchema, Variants } from './schema/tree.js'
+import type { VariantTag } from './schema/variant-tests.js'
 import type { VariantValidator } from './fastify-compiler.js'
+import { isRecord } from './json.js'
+import type { Serializer } from './json.js'
 
 /** The index of the variant a record is; -1 for none. */
 export type VariantIndex = (record: Record<string, unknown>) => number
@@ -114,5 +117,34 @@ export class VariantTester {
     const key = TEST_KEY + String(this.#keys++)
     validator.addSchema(schema, key)
     return validator.ajv.getSchema(key)!
+  }
+}
+
+/**
+ * Writes records of tagged variants that all keep the same fields with
+ * `shared`, once each record's tag is checked here: a loop that costs a
+ * fraction of fast-json-stringify's test of each record against each
+ * variant. A payload with a record of no variant (or not where the records
+ * belong) goes to `chosen`, which tests each record as the route's own
+ * serializer does, and fails as it fails.
+ */
+export function taggedRecordsSerializer (
+  declared: DeclaredResponse, { name, values }: VariantTag, shared: Serializer, chosen: Serializer
+): Serializer {
+  const { shape, tree } = declared
+  const isOfAVariant = (record: unknown): boolean => record === null
+    ? tree.nullable
+    : typeof record === 'object' && !Array.isArray(record) && values.includes((record as Record<string, unknown>)[name])
+  const allOfAVariant = (records: unknown): boolean => {
+    if (!Array.isArray(records)) return false
+    for (let i = 0; i < records.length; i++) if (!isOfAVariant(records[i])) return false
+    return true
+  }
+  const key = shape.kind === 'envelope' ? shape.key : null
+  return function writeTaggedRecords (payload) {
+    const tagged = shape.kind === 'object'
+      ? isOfAVariant(payload)
+      : allOfAVariant(key === null ? payload : isRecord(payload) ? payload[key] : undefined)
+    return tagged ? shared(payload) : chosen(payload)
   }
 }

@@ -16,6 +16,7 @@ import type { Projection } from './projection.js'
 import { stripHidden, stripHiddenText } from './visibility.js'
 import { hasToJSON, isRecord } from './json.js'
 import type { Serializer } from './json.js'
+import type { VariantIndex } from './variant-chooser.js'
 import { projectedDefaultJson } from './defaults.js'
 
 /** Thrown by the writer for a payload it leaves to copyProjection; `reason` says why. */
@@ -81,9 +82,6 @@ interface EnvelopeWriter {
   /** The declared names that `after` must not see as undeclared keys; null when it writes no undeclared key. */
   readonly declared: ReadonlySet<string> | null
 }
-
-/** The index of the variant a record is, as the route's serializer chooses it; -1 for none. */
-type VariantIndex = (record: Record<string, unknown>) => number
 
 /** Creates the state a route's writers share; a null `declared` writes values as JSON.stringify does. */
 export function writerRoute (shape: PayloadShape, declared: DeclaredResponse | null): WriterRoute {

@@ -6,7 +6,7 @@
 import { isRecord } from '../json.js'
 import type { Located } from './references.js'
 import { keywordOf } from './vocabulary.js'
-import type { JsonSchema, Variants } from './tree.js'
+import type { FieldTree, JsonSchema, Variants } from './tree.js'
 
 /** The properties a schema's parts require to hold one constant (`const`, or an `enum` of one value), with that value. */
 function requiredConstants (parts: Located[]): Map<string, unknown> {
@@ -97,4 +97,15 @@ export function typedObjectTest (test: JsonSchema): JsonSchema {
     typed.properties = Object.fromEntries(Object.entries(test.properties).map(([name, inner]) => [name, typedObjectTest(inner)]))
   }
   return { anyOf: [{ not: { type: 'object' } }, typed] }
+}
+
+/** The levels of variants of a tree, at any depth, that are not told apart by a tag. */
+// A field tree is finite (maxDepth ends it) and shares no subtree, so the walk needs no guard against revisits.
+export function untaggedLevels (tree: FieldTree, levels: Variants[] = []): Variants[] {
+  if (tree.variants !== null) {
+    if (variantTag(tree.variants) === null) levels.push(tree.variants)
+    for (const own of tree.variants.own) untaggedLevels(own, levels)
+  }
+  for (const node of tree.nodes) if (node.children !== null) untaggedLevels(node.children, levels)
+  return levels
 }
