@@ -17,12 +17,25 @@ import { isRecord } from '../json.js'
 import type { PathTrie } from '../hidden-paths.js'
 import { restrictedDocument } from './document.js'
 import type { DocumentLeak } from './document.js'
-import type { WorkerAnswer, WorkerRequest } from './document-worker.js'
 import { betweenSteps } from '../slices.js'
 import { drain, sliced, writePieces } from './json-pieces.js'
 import type { PiecedJson } from './json-pieces.js'
 import type { RestrictedRoute } from './types.js'
 import { toYaml } from './yaml.js'
+
+/** What the server's thread asks the thread that builds documents (document-worker.ts). */
+export type WorkerRequest =
+  | { kind: 'source', text: string }
+  | { kind: 'route', id: string, route: RestrictedRoute }
+  | { kind: 'build', id: number, hidden: Map<string, PathTrie> }
+  | { kind: 'yaml', id: number, text: string }
+  | { kind: 'close' }
+
+/** What the thread answers, by the request's id. */
+export type WorkerAnswer =
+  | { id: number, built: { json: PiecedJson } | { refused: DocumentLeak } }
+  | { id: number, yaml: string }
+  | { id: number, failed: true }
 
 /** Characters of generated JSON below which a document is built in this thread (GitHub's is 5.7 million). */
 export const IN_THREAD_BELOW = 128 * 1024

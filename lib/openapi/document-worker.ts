@@ -6,26 +6,10 @@
  * and answers the caller's document as pieced JSON text, or the refusal.
  */
 import { parentPort } from 'node:worker_threads'
-import type { PathTrie } from '../hidden-paths.js'
 import { buildDocument } from './document-builder.js'
-import type { DocumentLeak } from './document.js'
-import type { PiecedJson } from './json-pieces.js'
+import type { WorkerAnswer, WorkerRequest } from './document-builder.js'
 import type { RestrictedRoute } from './types.js'
 import { toYaml } from './yaml.js'
-
-/** What the server's thread asks. */
-export type WorkerRequest =
-  | { kind: 'source', text: string }
-  | { kind: 'route', id: string, route: RestrictedRoute }
-  | { kind: 'build', id: number, hidden: Map<string, PathTrie> }
-  | { kind: 'yaml', id: number, text: string }
-  | { kind: 'close' }
-
-/** What the thread answers, by the request's id. */
-export type WorkerAnswer =
-  | { id: number, built: { json: PiecedJson } | { refused: DocumentLeak } }
-  | { id: number, yaml: string }
-  | { id: number, failed: true }
 
 /** The generated document, as the last `source` request gave it, and the routes sent since. */
 interface Source { document: unknown, routes: Map<string, RestrictedRoute> }
