@@ -14,24 +14,31 @@ function modulesUnder (folder: string): string[] {
   })
 }
 
-/** The modules of `lib/` that a module imports at its top, type-only imports included; `import()` in code is not one. */
-function importsOf (module: string): string[] {
+/**
+ * The modules of `lib/` that a module imports at its top, type-only imports included unless `loaded` (only
+ * what runs); `import()` in code is not one.
+ */
+function importsOf (module: string, loaded: boolean): string[] {
   const text = readFileSync(join(lib, module), 'utf8')
-  const found = [...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gms)].map((match) => match[1])
+  const found = [...text.matchAll(/^(?:import|export)\s([^;]*?)\sfrom\s+'(\.{1,2}\/[^']+)'/gms)]
+    .filter((match) => !loaded || !match[1].startsWith('type '))
+    .map((match) => match[2])
   return found.map((specifier) => normalize(join(dirname(module), specifier)).replace(/\.js$/, '.ts'))
 }
 
-const graph = new Map(modulesUnder('').map((module) => [module, importsOf(module)]))
+const modules = modulesUnder('')
+const graph = new Map(modules.map((module) => [module, importsOf(module, false)]))
+const loadGraph = new Map(modules.map((module) => [module, importsOf(module, true)]))
 
-/** The modules `from` loads, itself included. */
-function closure (from: string): Set<string> {
+/** The modules `from` imports, itself included; with `imports` of `loadGraph`, those it loads. */
+function closure (from: string, imports = graph): Set<string> {
   const seen = new Set<string>()
   const pending = [from]
   while (pending.length > 0) {
     const module = pending.pop()!
     if (seen.has(module)) continue
     seen.add(module)
-    pending.push(...graph.get(module) ?? [])
+    pending.push(...imports.get(module) ?? [])
   }
   return seen
 }
@@ -49,4 +56,12 @@ test('no module of lib/ imports itself through others, type-only imports include
     for (const target of graph.get(module)!) if (closure(target).has(module)) cycles.push(`${module} → ${target}`)
   }
   t.same(cycles, [])
+})
+
+test('the core entry loads the request path: of the documents, only what records routes and serves the decorators, and nothing of MCP', async (t) => {
+  const loaded = [...closure('index.ts', loadGraph)]
+  t.same(loaded.filter((module) => module.startsWith('mcp/')), [])
+  t.same(loaded.filter((module) => module.startsWith('openapi/')).sort(), ['openapi/callers.ts', 'openapi/swagger-ui.ts', 'openapi/types.ts'])
+  t.ok(loaded.includes('serializer.ts') && loaded.includes('selection.ts'), 'the request path is loaded')
+  t.ok(closure('index.ts').has('openapi/document-builder.ts'), 'while its types name what documents are made with')
 })

@@ -5,19 +5,19 @@
  * that its document passes through `restrictedDocument`, after every user
  * transform and transformObject. A caller's own document, without what the
  * routes' rules hide from that caller, is made from the same generated one.
+ * The modules that relax, check and build documents are imported when the
+ * app is ready and @fastify/swagger is there: an app without it loads none.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { trieKey } from '../hidden-paths.js'
 import type { PathTrie } from '../hidden-paths.js'
 import { DocumentLeakError } from '../errors.js'
-import { restrictedDocument } from './document.js'
 import { betweenSteps } from '../slices.js'
-import { DocumentBuilder } from './document-builder.js'
-import { CachedDocument, DocumentCache } from './document-cache.js'
+import type { DocumentBuilder } from './document-builder.js'
+import type { CachedDocument, DocumentCache } from './document-cache.js'
 import type { SentText } from './sent-text.js'
 import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'
-import { toYaml } from './yaml.js'
 
 export interface RouteDocumentation {
   /** Records an opted-in route; returns its route schema with the key that finds its operation. */
@@ -93,7 +93,18 @@ type DocumentFunction = (this: unknown, options?: { yaml?: boolean }) => unknown
 // Ids are unique across instances of the plugin: two registrations may wrap the same decorator.
 let lastRouteId = 0
 
-function restrictedDocumentFunction (generate: DocumentFunction, routes: ReadonlyMap<string, RestrictedRoute>): DocumentFunction {
+/** The modules that make documents, imported once an app with @fastify/swagger is made ready. */
+async function documentModules () {
+  const [{ restrictedDocument }, { DocumentBuilder }, { CachedDocument, DocumentCache }, { toYaml }] = await Promise.all([
+    import('./document.js'), import('./document-builder.js'), import('./document-cache.js'), import('./yaml.js')
+  ])
+  return { restrictedDocument, DocumentBuilder, CachedDocument, DocumentCache, toYaml }
+}
+type DocumentModules = Awaited<ReturnType<typeof documentModules>>
+
+function restrictedDocumentFunction (
+  generate: DocumentFunction, routes: ReadonlyMap<string, RestrictedRoute>, { restrictedDocument, toYaml }: DocumentModules
+): DocumentFunction {
   let source: unknown
   let document: unknown
   let yaml: string | undefined
@@ -157,46 +168,50 @@ export interface DocumentationOptions {
  * Where callers' documents are served, swagger's own is generated when the app
  * is made ready, so that no request waits for it.
  */
-export function documentRestrictedRoutes (fastify: FastifyInstance, { decorator = 'swagger', cacheBytes }: DocumentationOptions): RouteDocumentation {
+export function documentRestrictedRoutes (
+  fastify: FastifyInstance, { decorator = 'swagger', cacheBytes }: DocumentationOptions
+): RouteDocumentation {
   const routes = new Map<string, RestrictedRoute>()
-  let generated: (() => unknown) | null = null
-  const builder = new DocumentBuilder(routes, (error) => {
-    fastify.log.warn({ err: error }, "The thread that builds callers' OpenAPI documents failed; they are built on the event loop")
-  })
+  // Set once the app is ready with @fastify/swagger's decorator: the generation, and what builds and keeps the views' documents.
+  let made: { generated: () => unknown, modules: DocumentModules, builder: DocumentBuilder } | null = null
   // The views' documents of the generated document they were made from: the routes are fixed once ready, so it alone can change.
   let source: unknown
-  let documents = new DocumentCache(cacheBytes)
+  let documents: DocumentCache | null = null
   let perCaller = false
-  fastify.addHook('onReady', function wrapSwaggerDocument (done) {
+  fastify.addHook('onReady', async function wrapSwaggerDocument () {
     // The decorator may sit on an ancestor instance: wrap it where it is, so every instance sees the wrapper.
     let owner: Record<string, unknown> | null = fastify as unknown as Record<string, unknown>
     while (owner !== null && !Object.hasOwn(owner, decorator)) owner = Object.getPrototypeOf(owner)
-    if (owner !== null && typeof owner[decorator] === 'function' && routes.size > 0) {
-      const generate = owner[decorator] as DocumentFunction
-      const self = owner
-      generated = () => generate.call(self)
-      owner[decorator] = restrictedDocumentFunction(generate, routes)
-      if (perCaller || [...routes.values()].some((route) => route.hiddenFrom !== undefined)) generateAtReady(generated)
-    }
-    done()
+    if (owner === null || typeof owner[decorator] !== 'function' || routes.size === 0) return
+    const generate = owner[decorator] as DocumentFunction
+    const self = owner
+    const modules = await documentModules()
+    const builder = new modules.DocumentBuilder(routes, (error) => {
+      fastify.log.warn({ err: error }, "The thread that builds callers' OpenAPI documents failed; they are built on the event loop")
+    })
+    made = { generated: () => generate.call(self), modules, builder }
+    owner[decorator] = restrictedDocumentFunction(generate, routes, modules)
+    if (perCaller || [...routes.values()].some((route) => route.hiddenFrom !== undefined)) generateAtReady(made.generated)
   })
   fastify.addHook('onClose', async function stopDocumentThread () {
-    await builder.close()
+    await made?.builder.close()
   })
 
   /** The document of the caller of `request`'s view, built once; null before ready or without @fastify/swagger. */
   async function documentOfView (request: FastifyRequest): Promise<CachedDocument | null> {
-    if (generated === null) return null
-    const made = generated()
-    if (made !== source) {
-      source = made
+    if (made === null) return null
+    const { generated, modules: { CachedDocument, DocumentCache }, builder } = made
+    const generatedNow = generated()
+    if (documents === null || generatedNow !== source) {
+      source = generatedNow
       documents = new DocumentCache(cacheBytes)
     }
     const hidden = await hiddenByRoute(request, routes)
     const answer = await documents.document(viewKey(hidden), async (grown) => {
       const started = performance.now()
-      const built = await builder.build(made, hidden)
-      request.log.debug({ documentBuild: { ms: Math.round(performance.now() - started), offThread: builder.offThread, refused: 'refused' in built } }, "A caller's OpenAPI document was built")
+      const built = await builder.build(generatedNow, hidden)
+      const documentBuild = { ms: Math.round(performance.now() - started), offThread: builder.offThread, refused: 'refused' in built }
+      request.log.debug({ documentBuild }, "A caller's OpenAPI document was built")
       if ('refused' in built) return built
       return new CachedDocument(
         built.json, built.document, async (cached) => await builder.yaml(cached.json, async () => await cached.shared()), grown

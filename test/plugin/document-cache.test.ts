@@ -186,8 +186,9 @@ test('a large document the last check refuses is refused as on the event loop', 
 test('when the document thread fails, documents are built on the event loop, the same, and the log says so once', async (t) => {
   const post = Worker.prototype.postMessage
   // The thread is handed text it cannot read: it stops, as on any failure of its own.
-  Worker.prototype.postMessage = function postBroken (this: Worker, message: Json) {
-    post.call(this, message.kind === 'source' ? { ...message, text: '{' } : message)
+  // Every other message goes on as it was sent, with its transfer list: a module loader's thread is a Worker too.
+  Worker.prototype.postMessage = function postBroken (this: Worker, message: Json, ...rest: [never?]) {
+    post.call(this, message?.kind === 'source' ? { ...message, text: '{' } : message, ...rest)
   }
   t.teardown(() => { Worker.prototype.postMessage = post })
   const { builds, errors, get } = await documentedApp(t, { description: 'x'.repeat(IN_THREAD_BELOW) })
