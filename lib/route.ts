@@ -6,7 +6,7 @@
  */
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './schema/tree.js'
 import { declaredResponse } from './schema/reader.js'
-import { declaredFromList, mergeTrees } from './schema/paths.js'
+import { declaredFromList, likelyRecordsKey, mergeTrees } from './schema/paths.js'
 import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { resolveFieldSets, selectionRules, unrequestedSelection } from './selection.js'
@@ -148,7 +148,9 @@ export function buildRouteSpec (
 
   const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
   checkAddressable(tree, route)
-  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route))
+  // An object that looks like an envelope, read as one record: its unknown-field answers say where the records are.
+  const recordsKey = statuses.every((status) => status.shape.kind === 'object') ? likelyRecordsKey(tree) : null
+  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route), recordsKey)
   return Object.freeze({
     route,
     options,

@@ -138,3 +138,18 @@ test('fields and a response schema together are refused', async (t) => {
     message: "fastify-restricted-fields, route GET /tags: `fields` is for routes without a response schema; this route's fields are read from its schema, remove `fields`"
   })
 })
+
+const task = { type: 'object', properties: { id: { type: 'integer' }, status: { type: 'string' } } }
+const taskPage = { type: 'object', properties: { total: { type: 'integer' }, tasks: { type: 'array', items: task } } }
+
+test('a route read as one object that looks like an envelope keeps the key its records are likely under, and only such a route', async (t) => {
+  const recordsKey = (response: Record<string, unknown>, options = resolveRouteOptions(true, normalizeOptions({}), 'GET /tasks')!) =>
+    buildRouteSpec(options, { response }, {}, 'GET /tasks').rules.recordsKey
+  t.equal(recordsKey({ 200: taskPage }), 'tasks')
+  t.equal(recordsKey({ 200: taskPage, 201: taskPage }), 'tasks', 'every status one such object')
+  t.equal(recordsKey({ 200: taskPage, 201: { type: 'object', properties: { total: { type: 'integer' }, results: { type: 'array', items: task } } } }), null,
+    'a status that is an envelope')
+  t.equal(recordsKey({ 200: { type: 'array', items: taskPage } }), null, 'an array')
+  t.equal(recordsKey({ 200: { type: 'object', properties: { total: { type: 'integer' }, results: { type: 'array', items: task } } } }), null, 'an envelope')
+  t.equal(recordsKey({ 200: task }), null, 'a record without an array of records')
+})
