@@ -6,9 +6,9 @@ import type {
 import { declaredPaths } from './schema/paths.js'
 import {
   DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError,
-  InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError, SelectionNotReadError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
-  UnsupportedSchemaError
+  InvalidParameterError, InvalidResultsKeyError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  SelectionNotReadError, TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError,
+  UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
 import type { DocumentOptions } from './openapi/callers.js'
@@ -225,6 +225,7 @@ Object.assign(plugin, {
   InvalidHiddenFieldsError,
   InvalidOptionError,
   InvalidParameterError,
+  InvalidResultsKeyError,
   InvalidSourceError,
   LoadFailedError,
   loadPlanner: planner,
@@ -256,7 +257,7 @@ export type {
 }
 export {
   DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError,
-  InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError, SelectionNotReadError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
-  UnsupportedSchemaError
+  InvalidParameterError, InvalidResultsKeyError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  SelectionNotReadError, TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError,
+  UnresolvedReferenceError, UnsupportedSchemaError
 }

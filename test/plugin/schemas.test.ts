@@ -73,6 +73,18 @@ test('a custom resultsKey names the envelope array', async (t) => {
 const task = { type: 'object', properties: { id: { type: 'integer' }, status: { type: 'string' } } }
 const taskPage = { type: 'object', properties: { total: { type: 'integer' }, tasks: { type: 'array', items: task } } }
 
+test('a route\'s own resultsKey that its response schema holds no records under fails when the route is declared; the plugin\'s does not', async (t) => {
+  const app = await build(t)
+  t.throws(() => app.get('/tasks', { restrictFields: { resultsKey: 'task' }, schema: { response: { 200: taskPage } } }, async () => ({ total: 0, tasks: [] })), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_RESULTS_KEY',
+    statusCode: 500,
+    message: "Route GET /tasks: resultsKey 'task' is not an array of records in its 200 response schema; its keys are: total, tasks (the records are under 'tasks')"
+  })
+  const items = await build(t, { resultsKey: 'items' })
+  items.get('/tasks', { restrictFields: true, schema: { response: { 200: taskPage } } }, async () => ({ total: 1, tasks: [{ id: 1, status: 'open' }] }))
+  t.strictSame(await twice(items, '/tasks?only=total'), ['{"total":1}', '{"total":1}'], 'a route whose schema does not hold the plugin\'s key is one object')
+})
+
 test('an envelope-like route read as one record answers an unknown field of its records with where they are, never of a hidden one', async (t) => {
   const app = await build(t, { hiddenFields: (request) => request.headers['x-staff'] === undefined ? ['tasks.status'] : [] })
   app.get('/tasks', { restrictFields: true, schema: { response: { 200: taskPage } } }, async () => ({ total: 1, tasks: [{ id: 1, status: 'open' }] }))
