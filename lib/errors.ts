@@ -64,6 +64,17 @@ export const UnreadableSchemaError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS
   500
 )
 
+/**
+ * Thrown at route declaration: a route's own `resultsKey` names no array of
+ * records in any of its successful response schemas, so the route would be
+ * read as one object or a plain array, and the key ignored.
+ */
+export const InvalidResultsKeyError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_INVALID_RESULTS_KEY', 500, [string, string, string, string]> = createError(
+  'FST_RESTRICTED_FIELDS_INVALID_RESULTS_KEY',
+  "Route %s: resultsKey '%s' is not an array of records in its %s response schema; %s",
+  500
+)
+
 /** Thrown at route declaration: a declared property has a name that a request could not name. */
 export const UnaddressableFieldError: CodedErrorConstructor<'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 500, [string, string, string]> = createError(
   'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD',

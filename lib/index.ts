@@ -1,11 +1,14 @@
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import type {
+  ContextConfigDefault, FastifyInstance, FastifyRequest, FastifySchema, RouteGenericInterface, RouteHandlerMethod, RouteOptions,
+  RouteShorthandOptionsWithHandler
+} from 'fastify'
 import { declaredPaths } from './schema/paths.js'
 import {
   DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError,
-  InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError, SelectionNotReadError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
-  UnsupportedSchemaError
+  InvalidParameterError, InvalidResultsKeyError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  SelectionNotReadError, TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError,
+  UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
 import type { DocumentOptions } from './openapi/callers.js'
@@ -25,6 +28,7 @@ import type { RestrictedRoute } from './openapi/types.js'
 import { DeclaredAnywhere } from './visibility.js'
 import type { FieldSelection } from './field-selection.js'
 import type { RoutePaths } from './types/selection.js'
+import type { CarriedRouteOptions, RouteOptionsObject } from './types/declarations.js'
 
 declare module 'fastify' {
   // The type parameters repeat Fastify's names, as merging requires, used or not.
@@ -41,15 +45,40 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> {
     /**
-     * Lets clients restrict this route's response fields with `?only=` and `?defer=`. Fastify's
-     * route types do not carry this option to the request: with a `resultsKey` of its own here,
-     * the types cannot tell where the records sit, and its paths are checked when it is declared.
+     * Lets clients restrict this route's response fields with `?only=` and `?defer=`. An options
+     * object is carried, in the types, to the route's request, so that its `resultsKey` and
+     * `maxDepth` say which paths its default fields, sets and `restrictedFields` name.
      */
-    restrictFields?: boolean
-      | RestrictFieldsRouteOptions<RoutePaths<TypeProvider, SchemaCompiler>>
-      | (RestrictFieldsRouteOptions & { readonly resultsKey: string })
+    restrictFields?: boolean | RouteOptionsObject<TypeProvider, SchemaCompiler, ContextConfig>
   }
-  interface FastifyInstance {
+  // Fastify's route methods infer a route's schema and `config` for its request, not its other options: these
+  // overloads, tried before Fastify's own, also infer an options object given as `restrictFields` and carry it
+  // in the `config` type (see CarriedRouteOptions). Each repeats one of Fastify's signatures.
+  interface RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger> {
+    <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault,
+      const SchemaCompiler extends FastifySchema = FastifySchema,
+      const Options extends RestrictFieldsRouteOptions = RestrictFieldsRouteOptions>(
+      path: string,
+      opts: RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig & CarriedRouteOptions<Options>,
+        SchemaCompiler, TypeProvider, Logger> & { readonly restrictFields: Options },
+      handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig & CarriedRouteOptions<Options>,
+        SchemaCompiler, TypeProvider, Logger>
+    ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+    <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault,
+      const SchemaCompiler extends FastifySchema = FastifySchema,
+      const Options extends RestrictFieldsRouteOptions = RestrictFieldsRouteOptions>(
+      path: string,
+      opts: RouteShorthandOptionsWithHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig & CarriedRouteOptions<Options>,
+        SchemaCompiler, TypeProvider, Logger> & { readonly restrictFields: Options }
+    ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  }
+  interface FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> {
+    route<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault,
+      const SchemaCompiler extends FastifySchema = FastifySchema,
+      const Options extends RestrictFieldsRouteOptions = RestrictFieldsRouteOptions>(
+      opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig & CarriedRouteOptions<Options>,
+        SchemaCompiler, TypeProvider, Logger> & { readonly restrictFields: Options }
+    ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
     /**
      * The OpenAPI document (from @fastify/swagger) as the caller of `request`
      * may see it: the fields each route's `hiddenFields` rule hides from it are
@@ -196,6 +225,7 @@ Object.assign(plugin, {
   InvalidHiddenFieldsError,
   InvalidOptionError,
   InvalidParameterError,
+  InvalidResultsKeyError,
   InvalidSourceError,
   LoadFailedError,
   loadPlanner: planner,
@@ -227,7 +257,7 @@ export type {
 }
 export {
   DocumentLeakError, DocumentNotMadeError, HiddenFieldsUnknownError, InvalidFieldSetError, InvalidHiddenFieldsError, InvalidOptionError,
-  InvalidParameterError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError, SelectionNotReadError,
-  TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
-  UnsupportedSchemaError
+  InvalidParameterError, InvalidResultsKeyError, InvalidSourceError, LoadFailedError, NoDeclaredFieldsError, PathTooDeepError,
+  SelectionNotReadError, TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError,
+  UnresolvedReferenceError, UnsupportedSchemaError
 }

@@ -96,6 +96,8 @@ export interface LoadCheck {
 export type ResolvedOptions = Required<Omit<RestrictedFieldsOptions, 'hiddenFields'>> & { hiddenFields: HiddenFieldsRule | null }
 
 export interface ResolvedRouteOptions extends ResolvedOptions {
+  /** Whether the route names its own `resultsKey`: its response schema must then hold its records there. */
+  ownResultsKey: boolean
   fields: string[] | null
   defaultFields: string[] | null
   loads: readonly LoadCheck[]
@@ -230,12 +232,12 @@ export function normalizeOptions (options: unknown): ResolvedOptions {
 export function resolveRouteOptions (value: unknown, global: ResolvedOptions, route: string): ResolvedRouteOptions | null {
   const where = `fastify-restricted-fields, route ${route}: `
   if (value === undefined || value === false) return null
-  if (value === true) return { ...global, fields: null, defaultFields: null, loads: [] }
+  if (value === true) return { ...global, ownResultsKey: false, fields: null, defaultFields: null, loads: [] }
   if (!isRecord(value)) {
     throw new InvalidOptionError(`${where}\`restrictFields\` option should be true, false or an options object, instead got ${show(value)}`)
   }
   checkOptions(where, value, [...Object.keys(DEFAULTS).filter((name) => !PLUGIN_ONLY.has(name)), 'fields', 'defaultFields', 'loads'])
-  const resolved = { ...global, fields: null, defaultFields: null, ...value } as ResolvedRouteOptions
+  const resolved = { ...global, ownResultsKey: 'resultsKey' in value, fields: null, defaultFields: null, ...value } as ResolvedRouteOptions
   resolved.loads = value.loads === undefined ? [] : ([] as LoadCheck[]).concat(value.loads as LoadCheck | LoadCheck[])
   // A route's sets add to the plugin's, and replace the one they share a name with.
   if (value.fieldSets !== undefined) resolved.fieldSets = { ...global.fieldSets, ...value.fieldSets as Record<string, string[]> }

@@ -6,8 +6,11 @@
  */
 import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './schema/tree.js'
 import { declaredResponse } from './schema/reader.js'
-import { declaredFromList, mergeTrees } from './schema/paths.js'
-import { InvalidOptionError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError, UnresolvedReferenceError, UnsupportedSchemaError } from './errors.js'
+import { declaredFromList, likelyRecordsKey, mergeTrees } from './schema/paths.js'
+import {
+  InvalidOptionError, InvalidResultsKeyError, NoDeclaredFieldsError, UnaddressableFieldError, UnreadableSchemaError,
+  UnresolvedReferenceError, UnsupportedSchemaError
+} from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
 import { resolveFieldSets, selectionRules, unrequestedSelection } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
@@ -143,12 +146,18 @@ export function buildRouteSpec (
       const keyword = Object.hasOwn(schema, 'type') ? 'type' : Object.keys(schema)[0] ?? '{}'
       throw new UnsupportedSchemaError(route, key, '#', keyword, 'it declares no object fields; records are objects (properties, allOf, anyOf/oneOf of objects, if/then/else) or arrays of them')
     }
+    // The plugin's resultsKey serves every route, and a route without it is one object: only the route's own is a promise of records.
+    if (options.ownResultsKey && !statuses.some((status) => status.shape.kind === 'envelope')) {
+      throw notRecordsUnder(options.resultsKey, statuses[0], route)
+    }
     statusOf = statusLookup(entries, UNDECLARED_STATUS)
   }
 
   const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
   checkAddressable(tree, route)
-  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route))
+  // An object that looks like an envelope, read as one record: its unknown-field answers say where the records are.
+  const recordsKey = statuses.every((status) => status.shape.kind === 'object') ? likelyRecordsKey(tree) : null
+  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route), recordsKey)
   return Object.freeze({
     route,
     options,
@@ -160,6 +169,16 @@ export function buildRouteSpec (
     statusOf,
     hasQuerystring: routeSchema?.querystring !== undefined
   })
+}
+
+/** The refusal of a route's own resultsKey that its schemas hold no records under, told from its first restricted status. */
+function notRecordsUnder (key: string, status: StatusSpec, route: string): InstanceType<typeof InvalidResultsKeyError> {
+  if (status.shape.kind === 'array') {
+    return new InvalidResultsKeyError(route, key, status.key as string, 'the schema is an array of records itself, which takes no resultsKey')
+  }
+  const likely = likelyRecordsKey(status.tree)
+  const names = status.tree.nodes.map((node) => node.name).join(', ')
+  return new InvalidResultsKeyError(route, key, status.key as string, `its keys are: ${names}${likely === null ? '' : ` (the records are under '${likely}')`}`)
 }
 
 /** Characters that the request syntax reads as separators, so a property name holding one could never be named. */

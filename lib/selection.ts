@@ -78,11 +78,13 @@ export function resolveFieldSets (
 
 /** Completes the parsing rules of a route once, so that parsing a request computes nothing twice. */
 export function selectionRules (
-  options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam' | 'parameters' | keyof FieldSets>,
-  sets: FieldSets = NO_FIELD_SETS
+  options: Omit<SelectionRules, 'onlyListParam' | 'deferListParam' | 'parameters' | 'recordsKey' | keyof FieldSets>,
+  sets: FieldSets = NO_FIELD_SETS,
+  recordsKey: string | null = null
 ): SelectionRules {
   return {
     fieldSets: sets.fieldSets,
+    recordsKey,
     defaultFields: sets.defaultFields,
     onlyParam: options.onlyParam,
     deferParam: options.deferParam,
@@ -106,6 +108,8 @@ export interface SelectionRules extends FieldSets {
   readonly maxDepth: number
   /** The four names above, in that order: what a request's query may carry of a selection. */
   readonly parameters: readonly string[]
+  /** The key an envelope-like route, read as one record, likely holds its records under; null for other routes. */
+  readonly recordsKey: string | null
 }
 
 type Query = Record<string, unknown> | null | undefined
@@ -281,12 +285,23 @@ class SelectionParser {
     const parent = segments.slice(0, at).join('.')
     const detail = level === null
       ? `'${quote(parent)}' has no nested fields`
-      : describeLevel(level, parent)
+      : describeLevel(level, parent) + (at === 0 ? this.recordsNote(segments[0]) : '')
     // A set in `defer` is the likely slip: say why it is not one there.
     const setsNote = param === this.rules.deferParam && (path === '*' || path.startsWith('@'))
       ? `; '${param}' takes field names only, not field sets`
       : ''
     throw new UnknownFieldError(`Unknown field '${quote(path)}' in query parameter '${param}'; ${detail}${setsNote}`)
+  }
+
+  /**
+   * Where the records are, for a top-level name that a field of the records
+   * an envelope-like route holds has: read from the tree the request sees, so
+   * that it never tells of a field hidden from it.
+   */
+  recordsNote (name: string): string {
+    const key = this.rules.recordsKey
+    if (key === null || this.tree.byName.get(key)?.children?.byName.has(name) !== true) return ''
+    return ` (the records are under '${key}': declare restrictFields: { resultsKey: '${key}' } to restrict their fields)`
   }
 }
 

@@ -20,6 +20,7 @@ test('the error constructors are exported with their codes', async (t) => {
     ['InvalidHiddenFieldsError', 'FST_RESTRICTED_FIELDS_INVALID_HIDDEN_FIELDS', 500],
     ['InvalidOptionError', 'FST_RESTRICTED_FIELDS_INVALID_OPTION', 500],
     ['InvalidParameterError', 'FST_RESTRICTED_FIELDS_INVALID_PARAMETER', 400],
+    ['InvalidResultsKeyError', 'FST_RESTRICTED_FIELDS_INVALID_RESULTS_KEY', 500],
     ['InvalidSourceError', 'FST_RESTRICTED_FIELDS_INVALID_SOURCE', 500],
     ['LoadFailedError', 'FST_RESTRICTED_FIELDS_LOAD_FAILED', 500],
     ['NoDeclaredFieldsError', 'FST_RESTRICTED_FIELDS_NO_DECLARED_FIELDS', 500],

@@ -38,24 +38,28 @@ test('resolveRouteOptions: undefined and false opt out, true takes the plugin op
   const global = normalizeOptions({})
   t.equal(resolveRouteOptions(undefined, global, 'GET /'), null)
   t.equal(resolveRouteOptions(false, global, 'GET /'), null)
-  t.strictSame(resolveRouteOptions(true, global, 'GET /'), { ...defaults, fields: null, defaultFields: null, loads: [] })
+  t.strictSame(resolveRouteOptions(true, global, 'GET /'), { ...defaults, ownResultsKey: false, fields: null, defaultFields: null, loads: [] })
 })
 
 test('resolveRouteOptions merges an object over the plugin options', async (t) => {
   const global = normalizeOptions({ unknownFields: 'ignore' })
   t.strictSame(resolveRouteOptions({ fields: ['id'], deferParam: 'omit' }, global, 'GET /'),
-    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', fields: ['id'], defaultFields: null, loads: [] })
+    { ...defaults, unknownFields: 'ignore', deferParam: 'omit', ownResultsKey: false, fields: ['id'], defaultFields: null, loads: [] })
   const planner = { check: () => {}, plan: () => null }
   t.strictSame(resolveRouteOptions({ loads: planner }, global, 'GET /')?.loads, [planner], 'one loader is a list of one')
   const loader = Object.assign(() => null, { check: () => {} })
   t.strictSame(resolveRouteOptions({ loads: [loader, planner] }, global, 'GET /')?.loads, [loader, planner])
+  const items = normalizeOptions({ resultsKey: 'items' })
+  t.strictSame([resolveRouteOptions(true, items, 'GET /'), resolveRouteOptions({ maxDepth: 3 }, items, 'GET /')].map((route) => [route?.resultsKey, route?.ownResultsKey]),
+    [['items', false], ['items', false]], 'the plugin\'s resultsKey is not the route\'s own')
+  t.strictSame([resolveRouteOptions({ resultsKey: 'items' }, items, 'GET /')?.ownResultsKey], [true], 'one the route names, even the plugin\'s, is')
 })
 
 test('a route\'s field sets add to the plugin\'s and replace the one of the same name', async (t) => {
   const global = normalizeOptions({ fieldSets: { summary: ['id', 'name'], contact: ['email'] } })
   t.strictSame(resolveRouteOptions(true, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
   t.strictSame(resolveRouteOptions({ defaultFields: ['id'], fieldSets: { summary: ['id'], mini: ['id'] } }, global, 'GET /'),
-    { ...defaults, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] }, loads: [] })
+    { ...defaults, ownResultsKey: false, fields: null, defaultFields: ['id'], fieldSets: { summary: ['id'], contact: ['email'], mini: ['id'] }, loads: [] })
   t.strictSame(resolveRouteOptions({ maxDepth: 3 }, global, 'GET /')?.fieldSets, { summary: ['id', 'name'], contact: ['email'] })
 })
 

@@ -301,7 +301,7 @@ t.test('require() returns the plugin itself, with default, fastifyRestrictedFiel
   t.equal(await succeed(process.execPath, ['require.cjs'], consumer), JSON.stringify([
     'function', true, true, [],
     [
-      'DocumentLeakError', 'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'InvalidSourceError', 'LoadFailedError', 'NoDeclaredFieldsError', 'PathTooDeepError',
+      'DocumentLeakError', 'DocumentNotMadeError', 'HiddenFieldsUnknownError', 'InvalidFieldSetError', 'InvalidHiddenFieldsError', 'InvalidOptionError', 'InvalidParameterError', 'InvalidResultsKeyError', 'InvalidSourceError', 'LoadFailedError', 'NoDeclaredFieldsError', 'PathTooDeepError',
       'SelectionNotReadError', 'TooManyFieldsError', 'UnaddressableFieldError', 'UnknownFieldError', 'UnknownFieldSetError', 'UnreadableSchemaError', 'UnresolvedReferenceError', 'UnsupportedSchemaError',
       'default', 'fastifyRestrictedFields', 'loadPlanner'
     ],

@@ -138,3 +138,41 @@ test('fields and a response schema together are refused', async (t) => {
     message: "fastify-restricted-fields, route GET /tags: `fields` is for routes without a response schema; this route's fields are read from its schema, remove `fields`"
   })
 })
+
+const task = { type: 'object', properties: { id: { type: 'integer' }, status: { type: 'string' } } }
+const taskPage = { type: 'object', properties: { total: { type: 'integer' }, tasks: { type: 'array', items: task } } }
+
+test('a route\'s own resultsKey that none of its success schemas holds records under fails at declaration, naming the route and the keys', async (t) => {
+  const own = (resultsKey: string) => resolveRouteOptions({ resultsKey }, normalizeOptions({}), 'GET /tasks')!
+  const rows: Array<[string, Record<string, unknown>, string]> = [
+    ['task', { 200: taskPage }, "resultsKey 'task' is not an array of records in its 200 response schema; its keys are: total, tasks (the records are under 'tasks')"],
+    ['labels', { 200: { type: 'object', properties: { total: { type: 'integer' }, labels: { type: 'array', items: { type: 'string' } } } } },
+      "resultsKey 'labels' is not an array of records in its 200 response schema; its keys are: total, labels"],
+    ['owner', { 201: { type: 'object', properties: { owner: task } } }, "resultsKey 'owner' is not an array of records in its 201 response schema; its keys are: owner"],
+    ['tasks', { 200: { type: 'array', items: task } }, "resultsKey 'tasks' is not an array of records in its 200 response schema; the schema is an array of records itself, which takes no resultsKey"],
+    ['results', { 200: task }, "resultsKey 'results' is not an array of records in its 200 response schema; its keys are: id, status"]
+  ]
+  for (const [key, response, message] of rows) {
+    t.throws(() => buildRouteSpec(own(key), { response }, {}, 'GET /tasks'), {
+      code: 'FST_RESTRICTED_FIELDS_INVALID_RESULTS_KEY', statusCode: 500, message: 'Route GET /tasks: ' + message
+    }, `${key} in ${JSON.stringify(response).slice(0, 60)}`)
+  }
+  const mixed = buildRouteSpec(own('tasks'), { response: { 200: taskPage, 201: task } }, {}, 'GET /tasks')
+  t.strictSame(mixed.statuses.map((status) => status.shape.kind), ['envelope', 'object'], 'one status holding the records is enough')
+  t.equal(buildRouteSpec({ ...own('tasks'), fields: ['id'] }, undefined, {}, 'GET /tasks').primary.shape.kind, 'auto', 'a fields route has no schema to hold them')
+  const plugin = resolveRouteOptions(true, normalizeOptions({ resultsKey: 'task' }), 'GET /tasks')!
+  t.strictSame([taskPage, { type: 'array', items: task }].map((schema) => buildRouteSpec(plugin, { response: { 200: schema } }, {}, 'GET /tasks').primary.shape.kind),
+    ['object', 'array'], 'the plugin\'s resultsKey leaves a route whose schema does not hold it one object, or a plain array')
+})
+
+test('a route read as one object that looks like an envelope keeps the key its records are likely under, and only such a route', async (t) => {
+  const recordsKey = (response: Record<string, unknown>, options = resolveRouteOptions(true, normalizeOptions({}), 'GET /tasks')!) =>
+    buildRouteSpec(options, { response }, {}, 'GET /tasks').rules.recordsKey
+  t.equal(recordsKey({ 200: taskPage }), 'tasks')
+  t.equal(recordsKey({ 200: taskPage, 201: taskPage }), 'tasks', 'every status one such object')
+  t.equal(recordsKey({ 200: taskPage, 201: { type: 'object', properties: { total: { type: 'integer' }, results: { type: 'array', items: task } } } }), null,
+    'a status that is an envelope')
+  t.equal(recordsKey({ 200: { type: 'array', items: taskPage } }), null, 'an array')
+  t.equal(recordsKey({ 200: taskPage }, resolveRouteOptions({ resultsKey: 'tasks' }, normalizeOptions({}), 'GET /tasks')!), null, 'an envelope')
+  t.equal(recordsKey({ 200: task }), null, 'a record without an array of records')
+})

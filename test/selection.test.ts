@@ -241,6 +241,26 @@ test('a field set counts once against maxFields, whatever its size; an unknown o
   t.strictSame(parseSelection({ defer: '*' }, tree, setRules({ unknownFields: 'ignore' }))?.key.replaceAll('"', ''), 'id,name', 'an ignored name in defer')
 })
 
+test('on an envelope-like route read as one record, an unknown name of its records says where they are and how to name them', async (t) => {
+  const task = { type: 'object', properties: { id: { type: 'integer' }, status: { type: 'string' } } }
+  const page = treeOf({ type: 'object', properties: { total: { type: 'integer' }, tasks: { type: 'array', items: task } } })
+  const noted = selectionRules({ onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', maxFields: 100, maxDepth: 8 }, undefined, 'tasks')
+  const note = " (the records are under 'tasks': declare restrictFields: { resultsKey: 'tasks' } to restrict their fields)"
+  const rows: Array<[Record<string, unknown>, string]> = [
+    [{ only: 'id' }, `Unknown field 'id' in query parameter 'only'; allowed fields: total, tasks${note}`],
+    [{ defer: 'status.code' }, `Unknown field 'status.code' in query parameter 'defer'; allowed fields: total, tasks${note}`],
+    [{ only: 'nope' }, "Unknown field 'nope' in query parameter 'only'; allowed fields: total, tasks"],
+    [{ only: 'tasks.nope' }, "Unknown field 'tasks.nope' in query parameter 'only'; allowed fields of 'tasks': id, status"]
+  ]
+  for (const [query, message] of rows) {
+    t.throws(() => parseSelection(query, page, noted), { code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', message }, JSON.stringify(query))
+  }
+  const withoutStatus = treeOf({ type: 'object', properties: { total: { type: 'integer' }, tasks: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } } })
+  t.throws(() => parseSelection({ only: 'status' }, withoutStatus, noted), { message: "Unknown field 'status' in query parameter 'only'; allowed fields: total, tasks" },
+    'read from the tree the request sees: a field hidden from it is not told of')
+  t.throws(() => parseSelection({ only: 'id' }, page, rules), { message: "Unknown field 'id' in query parameter 'only'; allowed fields: total, tasks" }, 'other routes')
+})
+
 test('resolveFieldSets splits the entries and refuses one the tree does not declare', async (t) => {
   t.strictSame(resolveFieldSets({ a: ['id', 'profile.city'] }, null, tree, 'GET /u'), { fieldSets: new Map([['a', [['id'], ['profile', 'city']]]]), defaultFields: null })
   t.throws(() => resolveFieldSets({}, ['id', 'tags.color'], tree, 'GET /u'), {

@@ -1,6 +1,7 @@
 /**
  * The declared field tree and lists of dotted paths: a tree built from a
- * route's `fields` list, the paths a tree declares, and several trees merged.
+ * route's `fields` list, the paths a tree declares, several trees merged,
+ * and the key an object's records likely sit under.
  */
 import { makeTree } from './tree.js'
 import type { FieldNode, FieldTree } from './tree.js'
@@ -70,4 +71,21 @@ export function mergeTrees (trees: readonly FieldTree[]): FieldTree {
     }
   }
   return makeTree([...merged.values()])
+}
+
+/**
+ * The key of an object that looks like an envelope: one field holding an
+ * array of objects with fields, beside fields that hold no keys (`total`,
+ * `next`); null for any other object, or a choice of variants.
+ *
+ * @example likelyRecordsKey(tree of { total, tasks: [{ id, status }] }) // 'tasks'
+ */
+export function likelyRecordsKey (tree: FieldTree): string | null {
+  if (tree.variants !== null) return null
+  let key: string | null = null
+  for (const node of tree.nodes) {
+    if (node.isArray && node.children !== null && key === null) key = node.name
+    else if (node.children !== null || node.holdsFields) return null
+  }
+  return key
 }

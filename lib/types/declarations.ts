@@ -4,6 +4,7 @@
  * `RouteFields` for a client sharing the schemas. Types only: nothing here
  * exists at run time.
  */
+import type { RestrictFieldsRouteOptions } from '../options.js'
 import type { DeclaredPaths, IsList, Leaf, TypeDepth } from './paths.js'
 import type { RouteFields } from './route-shape.js'
 
@@ -32,11 +33,35 @@ type RecordsOf<T, Key extends string> = T extends readonly unknown[]
     ? [ArrayItems<T>] extends [never] ? T : ArrayItems<T>
     : Key extends keyof T ? (NonNullable<T[Key]> extends infer V ? IsList<V> extends true ? (V & readonly unknown[])[number] : T : T) : T
 
-/** The `restrictFields` options a route's `config` holds, as its type has them. */
-type ConfigOptions<Config> = Config extends { readonly restrictFields: infer O } ? O : {}
+/** The key a route's own `restrictFields` object is carried under, in its `config` type only: no value has it. */
+declare const kRouteRestrictFields: unique symbol
 
-/** The route's `resultsKey`, where the types see it; the plugin's default, `results`, otherwise. */
-type ResultsKeyOf<Options> = Options extends { readonly resultsKey: infer K extends string } ? K : 'results'
+/**
+ * A route's `restrictFields` route option, carried in the type of its
+ * `config` to its request and hooks: Fastify's route types carry a route's
+ * schema and `config` there, not its other options. Types only: the route's
+ * `config` never holds it.
+ */
+export interface CarriedRouteOptions<Options> {
+  readonly [kRouteRestrictFields]?: Options
+}
+
+/** The route option carried in a `config` type; never where none is. */
+type CarriedOf<Config> = Config extends CarriedRouteOptions<infer O> ? unknown extends O ? never : O : never
+
+/** The `restrictFields` options of a route, as its types have them: the route option carried, else its `config`'s. */
+type ConfigOptions<Config> = [CarriedOf<Config>] extends [never] ? OwnConfigOptions<Config> : CarriedOf<Config>
+
+type OwnConfigOptions<Config> = Config extends { readonly restrictFields: infer O } ? O : {}
+
+/**
+ * The route's `resultsKey`, where the types see it; `string` where the
+ * options may hold one the types do not know (a wide options type); the
+ * plugin's default, `results`, otherwise.
+ */
+type ResultsKeyOf<Options> = Options extends { readonly resultsKey: infer K extends string }
+  ? K
+  : 'resultsKey' extends keyof Options ? string : 'results'
 
 /** The route's `maxDepth`, where the types see it; 8 otherwise. */
 type MaxDepthOf<Options> = Options extends { readonly maxDepth: infer D extends number } ? D : 8
@@ -44,11 +69,11 @@ type MaxDepthOf<Options> = Options extends { readonly maxDepth: infer D extends 
 /**
  * The declared paths of a route whose type provider (TypeBox, Zod) gives the
  * type of its successful replies, read from its records where the route's
- * `config.restrictFields` says they are (`resultsKey`) and down to its
+ * `restrictFields` option (carried in `Config`, see CarriedRouteOptions) or
+ * its `config.restrictFields` says they are (`resultsKey`) and down to its
  * `maxDepth`; `string` where the types say nothing (a plain JSON Schema
- * route, a hook shared by routes). Fastify's route types carry a route's
- * schema and `config`, not its other options: a `resultsKey` or `maxDepth`
- * given beside the schema is not seen, and the plugin's defaults are read.
+ * route, a hook shared by routes). A `resultsKey` given to the plugin is not
+ * seen: the plugin's default is read.
  */
 export type RoutePaths<Provider, Schema, Config = unknown> = [SuccessSchemas<Schema>] extends [never]
   ? string
@@ -60,6 +85,19 @@ export type RoutePaths<Provider, Schema, Config = unknown> = [SuccessSchemas<Sch
           TypeDepth<MaxDepthOf<ConfigOptions<Config>>>
         > & string
       : string
+
+/**
+ * The object the `restrictFields` route option takes: its default fields and
+ * sets name the route's declared paths, where the types know them. There, a
+ * route's own `resultsKey` is taken only where the option is carried to the
+ * request (see CarriedRouteOptions), so that no type reads the records from
+ * another key than the plugin does.
+ */
+export type RouteOptionsObject<Provider, Schema, Config> = RoutePaths<Provider, Schema, Config> extends infer P extends string
+  ? string extends P
+    ? RestrictFieldsRouteOptions
+    : [CarriedOf<Config>] extends [never] ? RestrictFieldsRouteOptions<P> & { readonly resultsKey?: never } : RestrictFieldsRouteOptions<P>
+  : never
 
 /** The `restrictFields` option of a route's options, at the top or in its `config`. */
 type RestrictFieldsOf<Route> = Route extends { readonly restrictFields: infer O }

@@ -70,6 +70,37 @@ test('a custom resultsKey names the envelope array', async (t) => {
   t.strictSame(await twice(app, '/tags?defer=id'), ['{"total":1,"items":[{"label":"x"}]}', '{"total":1,"items":[{"label":"x"}]}'])
 })
 
+const task = { type: 'object', properties: { id: { type: 'integer' }, status: { type: 'string' } } }
+const taskPage = { type: 'object', properties: { total: { type: 'integer' }, tasks: { type: 'array', items: task } } }
+
+test('a route\'s own resultsKey that its response schema holds no records under fails when the route is declared; the plugin\'s does not', async (t) => {
+  const app = await build(t)
+  t.throws(() => app.get('/tasks', { restrictFields: { resultsKey: 'task' }, schema: { response: { 200: taskPage } } }, async () => ({ total: 0, tasks: [] })), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_RESULTS_KEY',
+    statusCode: 500,
+    message: "Route GET /tasks: resultsKey 'task' is not an array of records in its 200 response schema; its keys are: total, tasks (the records are under 'tasks')"
+  })
+  const items = await build(t, { resultsKey: 'items' })
+  items.get('/tasks', { restrictFields: true, schema: { response: { 200: taskPage } } }, async () => ({ total: 1, tasks: [{ id: 1, status: 'open' }] }))
+  t.strictSame(await twice(items, '/tasks?only=total'), ['{"total":1}', '{"total":1}'], 'a route whose schema does not hold the plugin\'s key is one object')
+})
+
+test('an envelope-like route read as one record answers an unknown field of its records with where they are, never of a hidden one', async (t) => {
+  const app = await build(t, { hiddenFields: (request) => request.headers['x-staff'] === undefined ? ['tasks.status'] : [] })
+  app.get('/tasks', { restrictFields: true, schema: { response: { 200: taskPage } } }, async () => ({ total: 1, tasks: [{ id: 1, status: 'open' }] }))
+  const note = " (the records are under 'tasks': declare restrictFields: { resultsKey: 'tasks' } to restrict their fields)"
+  const rows: Array<[string, Record<string, string>, string]> = [
+    ['/tasks?only=id', {}, `Unknown field 'id' in query parameter 'only'; allowed fields: total, tasks${note}`],
+    ['/tasks?only=status', {}, "Unknown field 'status' in query parameter 'only'; allowed fields: total, tasks"],
+    ['/tasks?only=status', { 'x-staff': 'yes' }, `Unknown field 'status' in query parameter 'only'; allowed fields: total, tasks${note}`],
+    ['/tasks?defer=owner', { 'x-staff': 'yes' }, "Unknown field 'owner' in query parameter 'defer'; allowed fields: total, tasks"]
+  ]
+  for (const [url, headers, message] of rows) {
+    const response = await app.inject({ url, headers })
+    t.strictSame([response.statusCode, response.json()], [400, { statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message }], url)
+  }
+})
+
 test('shared schemas added with addSchema and referenced with $ref, at every depth', async (t) => {
   const app = await build(t)
   app.addSchema({ $id: 'tag', ...tagSchema })

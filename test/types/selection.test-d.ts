@@ -3,6 +3,7 @@
 import Fastify from 'fastify'
 import type { FastifyTypeProviderDefault } from 'fastify'
 import { Type } from '@fastify/type-provider-typebox'
+import { Type as Type034 } from '@sinclair/typebox'
 import type { Static, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -256,8 +257,66 @@ typebox.get('/tagged', taggedItems, async (request) => {
 })
 export type TaggedPaths = Expect<Equal<RoutePaths<TypeBoxTypeProvider, typeof taggedItems.schema, typeof taggedItems.config>, 'id' | 'profile'>>
 export type ShallowShared = Expect<Equal<OnlyName<RouteFieldsOf<typeof taggedItems, TypeBoxTypeProvider>>, 'id' | 'profile' | '*' | '@default'>>
-// A resultsKey given beside the schema is not carried to the request's type: the route's names are then checked when it is declared.
-typebox.get('/beside', { restrictFields: { resultsKey: 'items', defaultFields: ['profile.city'] }, schema: { response: { 200: Type.Object({ items: Type.Array(TypeBoxUser) }) } } }, async () => ({ items: [] }))
+// A resultsKey given beside the schema is carried to the request's type, as the plugin reads it: the records' paths, not the envelope's.
+const TypeBoxTask = Type.Object({ id: Type.Integer(), status: Type.String(), owner: Type.Object({ name: Type.String() }) })
+const taskPage = { response: { 200: Type.Object({ total: Type.Integer(), tasks: Type.Array(TypeBoxTask) }) } }
+typebox.get('/tasks', { restrictFields: { resultsKey: 'tasks' }, schema: taskPage }, async (request) => {
+  const status: boolean = request.restrictedFields.has('status')
+  // @ts-expect-error the records' fields are named from the records
+  request.restrictedFields.has('tasks.status')
+  // @ts-expect-error the envelope's own keys are not paths
+  request.restrictedFields.has('total')
+  const fields: ReadonlyArray<'id' | 'status' | 'owner'> = request.restrictedFields.fields
+  return { total: status ? fields.length : 0, tasks: [] }
+})
+// @sinclair/typebox's schemas, through the same provider, alike.
+const Task034 = Type034.Object({ id: Type034.Integer(), status: Type034.String() })
+typebox.get('/tasks034', { restrictFields: { resultsKey: 'tasks' }, schema: { response: { 200: Type034.Object({ total: Type034.Integer(), tasks: Type034.Array(Task034) }) } } }, async (request) => {
+  const status: boolean = request.restrictedFields.has('status')
+  // @ts-expect-error the records' fields are named from the records
+  request.restrictedFields.has('tasks.status')
+  return { total: status ? 1 : 0, tasks: [] }
+})
+// Its default fields, sets and maxDepth are read there too, as are the route's own hooks and a handler among the options.
+typebox.get('/beside', { restrictFields: { resultsKey: 'tasks', defaultFields: ['owner.name'], fieldSets: { state: ['id', 'status'] } }, schema: taskPage }, async () => ({ total: 0, tasks: [] }))
+// @ts-expect-error the records' fields are named from the records
+typebox.get('/beside-typo', { restrictFields: { resultsKey: 'tasks', defaultFields: ['tasks.id'] }, schema: taskPage }, async () => ({ total: 0, tasks: [] }))
+typebox.get('/shallow-tasks', {
+  restrictFields: { resultsKey: 'tasks', maxDepth: 1 },
+  schema: taskPage,
+  preHandler: async (request) => {
+    request.restrictedFields.has('owner')
+    // @ts-expect-error below maxDepth 1, owner is a leaf
+    request.restrictedFields.has('owner.name')
+  },
+  handler: async (request) => ({ total: request.restrictedFields.has('status') ? 1 : 0, tasks: [] })
+})
+typebox.route({
+  method: 'GET',
+  url: '/routed-tasks',
+  restrictFields: { resultsKey: 'tasks' },
+  config: { audit: true },
+  schema: taskPage,
+  handler: async (request) => {
+    const audit: boolean = request.routeOptions.config.audit
+    // @ts-expect-error the envelope's own keys are not paths
+    request.restrictedFields.has('total')
+    return { total: audit && request.restrictedFields.has('owner.name') ? 1 : 0, tasks: [] }
+  }
+})
+// Options whose type may hold a resultsKey the types do not know: the records of every array of records the reply holds.
+declare const someKey: { resultsKey?: string }
+typebox.get('/some-key', { restrictFields: someKey, schema: taskPage }, async (request) => {
+  request.restrictedFields.has('owner.name')
+  // @ts-expect-error the records' fields are named from the records
+  request.restrictedFields.has('tasks.status')
+  return { total: 0, tasks: [] }
+})
+// With the route's type arguments written out, Fastify infers no schema: any path compiles.
+typebox.get<{ Querystring: { page: string } }>('/written-out', { restrictFields: { resultsKey: 'tasks' } }, async (request) => {
+  const page: string = request.query.page
+  return { page: request.restrictedFields.has(page) }
+})
 export type ZodItems = Expect<Equal<Restricted<RouteFieldsOf<typeof zodItems, ZodTypeProvider>, {}>, { items: Array<{ kind: string }> }>>
 
 // A list whose names are not a literal may send any of them, or none: every field optional, at every depth.
