@@ -7,7 +7,7 @@ import {
   TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError, UnresolvedReferenceError,
   UnsupportedSchemaError
 } from './errors.js'
-import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
+import { answersErrorsItself, documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
 import type { DocumentOptions } from './openapi/callers.js'
 import { swaggerUiVisibility } from './openapi/swagger-ui.js'
 import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
@@ -167,7 +167,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
       // @fastify/swagger leaves out a route whose schema says `hide`, and the HEAD routes Fastify adds unless told otherwise.
       undocumented: schema?.hide === true || routeOptions.method === 'HEAD',
       hiddenFrom: hiddenFromDocument(resolved.hiddenFields, state, routeOptions, this)
-    }, routeOptions.schema)
+    }, routeOptions.schema, () => answersErrorsItself(routeOptions, server))
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)
