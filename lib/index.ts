@@ -15,10 +15,11 @@ import { checkLoaders, planner } from './orm/load.js'
 import { UNREAD, kFieldSelection, kPending, kRouteReading, kSelection, kVisibility } from './hooks.js'
 import { restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
-import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
+import type { HiddenFieldsRoute, HiddenFieldsRule, ResolvedRouteOptions, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
 import { usesStandardSchemas } from './standard-schema.js'
-import { buildRouteSpec } from './route.js'
+import { automaticRouteSpec, buildRouteSpec } from './route.js'
+import type { RouteSpec } from './route.js'
 import { routeState } from './state.js'
 import type { RouteState } from './state.js'
 import type { RestrictedRoute } from './openapi/types.js'
@@ -97,6 +98,34 @@ function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState, r
   }
 }
 
+/**
+ * The spec of a route that the `global` option opts in, or null to leave it
+ * alone: it sends no records, or records the plugin cannot restrict and no
+ * rule hides fields from (a warning then names it). With a rule, such a route
+ * is refused: the rule could hide nothing from its replies.
+ */
+function automaticSpec (
+  options: ResolvedRouteOptions,
+  routeOptions: RouteOptions,
+  shared: Record<string, Record<string, unknown>>,
+  route: string,
+  instance: FastifyInstance
+): RouteSpec | null {
+  const read = automaticRouteSpec(options, routeOptions.schema as Record<string, any> | undefined, shared, route)
+  if (read === null || !('unrestrictable' in read)) return read
+  // A HEAD reply has no body; the GET route Fastify made it from has been told.
+  if (routeOptions.method === 'HEAD') return null
+  const why = read.unrestrictable.message
+  if (options.hiddenFields !== null) {
+    const refusal = new InvalidOptionError(`fastify-restricted-fields, route ${route}: the \`global\` option opts it in, as it sends records, ` +
+      `but it cannot be restricted, so the hiddenFields rule could hide nothing from it: ${why}. Set restrictFields: false on the route to send its replies unrestricted`)
+    throw Object.assign(refusal, { cause: read.unrestrictable })
+  }
+  instance.log.warn(`fastify-restricted-fields, route ${route}: left out of the \`global\` option, as it cannot be restricted (${why}): ` +
+    'its replies are sent unrestricted. Set restrictFields: false on the route to leave it out without this warning')
+  return null
+}
+
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, UNREAD)
@@ -132,18 +161,22 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
-    const resolved = resolveRouteOptions(value, globalOptions, route)
+    const automatic = value === undefined && globalOptions.global
+    const resolved = resolveRouteOptions(automatic ? true : value, globalOptions, route)
     if (resolved === null) return
-    optedInRoutes++
+    const server = this
     const shared = this.getSchemas() as Record<string, Record<string, unknown>>
-    const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
+    const spec = automatic
+      ? automaticSpec(resolved, routeOptions, shared, route, this)
+      : buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
+    if (spec === null) return
+    optedInRoutes++
     const paths = declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
     declaredByAnyRoute.add(spec.tree)
     const compiling = { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
     const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling)
     const hooks = restrictedHooks(spec, state)
-    const server = this
     preparing.push(() => state.serializers.prepare(server))
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route

@@ -102,6 +102,36 @@ export function buildRouteSpec (
   sharedSchemas: Record<string, JsonSchema>,
   route: string
 ): RouteSpec {
+  return readRouteSpec(options, routeSchema, sharedSchemas, route, true) as RouteSpec
+}
+
+/**
+ * The spec of a route that the `global` option opts in without its saying so:
+ * null when no 2xx status declares records (no response schema, a string, an
+ * image), which leaves the route alone; what was wrong with it when it
+ * declares records the plugin cannot restrict, as a value, for the caller to
+ * refuse the route or leave it out.
+ */
+export function automaticRouteSpec (
+  options: ResolvedRouteOptions,
+  routeSchema: Record<string, any> | undefined,
+  sharedSchemas: Record<string, JsonSchema>,
+  route: string
+): RouteSpec | { readonly unrestrictable: Error } | null {
+  try {
+    return readRouteSpec(options, routeSchema, sharedSchemas, route, false)
+  } catch (error) {
+    return { unrestrictable: error as Error }
+  }
+}
+
+function readRouteSpec (
+  options: ResolvedRouteOptions,
+  routeSchema: Record<string, any> | undefined,
+  sharedSchemas: Record<string, JsonSchema>,
+  route: string,
+  recordsRequired: boolean
+): RouteSpec | null {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const keys = successKeys(response).filter((key) => entrySchema(response[key]) !== null)
   const statuses: StatusSpec[] = []
@@ -137,6 +167,7 @@ export function buildRouteSpec (
       entries.set(key, status)
     }
     if (statuses.length === 0) {
+      if (!recordsRequired) return null
       if (firstWithout === null) throw new NoDeclaredFieldsError(route)
       // A schema is there, but neither it nor its items is an object with fields.
       const { key, schema } = firstWithout

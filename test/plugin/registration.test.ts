@@ -87,3 +87,30 @@ test('a route opted in through config counts as opted in', async (t) => {
 test('the README quotes the warning as it is logged', async (t) => {
   t.ok(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes(`\n> ${warning}\n`))
 })
+
+test('with global, a route whose records cannot be restricted is left out with a warning naming it, or refused where a rule would hide fields', async (t) => {
+  const odd = { response: { 200: { type: 'object', properties: { id: { type: 'integer' }, 'a.b': { type: 'string' } } } } }
+  const why = 'Route GET /odd: the response property "a.b" cannot be named in a request or a rule, because it holds \'.\', which separates names in a request'
+  const { app, lines } = appWithLog()
+  t.teardown(() => app.close())
+  await app.register(fastifyRestrictedFields, { global: true })
+  app.get('/odd', { schema: odd }, async () => ({ id: 1, 'a.b': 'x' }))
+  app.get('/said', { schema: odd, restrictFields: false }, async () => ({ id: 1, 'a.b': 'x' }))
+  app.get('/users', { schema }, async () => ({ id: 1, name: 'Ada' }))
+  await app.ready()
+  t.strictSame(levelAndMessage(lines), [[40, `fastify-restricted-fields, route GET /odd: left out of the \`global\` option, as it cannot be restricted (${why}): ` +
+    'its replies are sent unrestricted. Set restrictFields: false on the route to leave it out without this warning']], 'once: not again for its HEAD route')
+  t.equal((await app.inject('/odd?only=id')).body, '{"id":1,"a.b":"x"}')
+  t.equal((await app.inject('/users?only=id')).body, '{"id":1}', 'the other routes are restricted')
+
+  const ruled = Fastify()
+  t.teardown(() => ruled.close())
+  await ruled.register(fastifyRestrictedFields, { global: true, hiddenFields: () => ['author_id'] })
+  ruled.get('/said', { schema: odd, restrictFields: false }, async () => ({}))
+  const refused = t.throws(() => ruled.get('/odd', { schema: odd }, async () => ({})), {
+    code: 'FST_RESTRICTED_FIELDS_INVALID_OPTION',
+    message: 'fastify-restricted-fields, route GET /odd: the `global` option opts it in, as it sends records, but it cannot be restricted, ' +
+      `so the hiddenFields rule could hide nothing from it: ${why}. Set restrictFields: false on the route to send its replies unrestricted`
+  }) as Error
+  t.equal((refused.cause as { code?: string }).code, 'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 'the reason is its cause')
+})
