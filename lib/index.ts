@@ -18,8 +18,10 @@ import { normalizeOptions, resolveRouteOptions } from './options.js'
 import type { HiddenFieldsRoute, HiddenFieldsRule, ResolvedRouteOptions, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
 import { usesStandardSchemas } from './standard-schema.js'
-import { automaticRouteSpec, buildRouteSpec } from './route.js'
+import { automaticRouteSpec, buildRouteSpec, successSchemas } from './route.js'
 import type { RouteSpec } from './route.js'
+import { unrestrictedSenders, unrestrictedSendersWarning } from './shared-records.js'
+import type { RestrictingRoute, SendingRoute } from './shared-records.js'
 import { routeState } from './state.js'
 import type { RouteState } from './state.js'
 import type { RestrictedRoute } from './openapi/types.js'
@@ -158,19 +160,36 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     done()
   })
 
+  // The routes that send records without restriction, and those whose rule restricts records, until the app is ready.
+  let sending: SendingRoute[] = []
+  let restricting: RestrictingRoute[] = []
+  fastify.addHook('onReady', function warnOfUnrestrictedSenders (this: FastifyInstance, done: (error?: Error) => void) {
+    const warning = unrestrictedSendersWarning(unrestrictedSenders(restricting, sending))
+    sending = []
+    restricting = []
+    if (warning !== null) this.log.warn(warning)
+    done()
+  })
+
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
     const automatic = value === undefined && globalOptions.global
     const resolved = resolveRouteOptions(automatic ? true : value, globalOptions, route)
-    if (resolved === null) return
+    const schemas = successSchemas(routeOptions.schema as Record<string, any> | undefined)
     const server = this
-    const shared = this.getSchemas() as Record<string, Record<string, unknown>>
+    const sharedSchemas = (): Record<string, Record<string, unknown>> => server.getSchemas() as Record<string, Record<string, unknown>>
+    // `restrictFields: false` is the app's word that the route may send every field; a HEAD reply has no body.
+    const sends = value !== false && routeOptions.method !== 'HEAD' && schemas.length > 0
+    const leftAlone = (): void => { if (sends) sending.push({ route, schemas, shared: sharedSchemas }) }
+    if (resolved === null) return leftAlone()
+    const shared = sharedSchemas()
     const spec = automatic
       ? automaticSpec(resolved, routeOptions, shared, route, this)
       : buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
-    if (spec === null) return
+    if (spec === null) return leftAlone()
     optedInRoutes++
+    if (resolved.hiddenFields !== null) restricting.push({ route, schemas, shared: sharedSchemas, resultsKey: resolved.resultsKey })
     const paths = declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
     declaredByAnyRoute.add(spec.tree)

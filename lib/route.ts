@@ -91,6 +91,12 @@ function statusLookup (entries: ReadonlyMap<string, StatusSpec | typeof UNDECLAR
   return (statusCode) => statusCode >= 200 && statusCode < 300 ? byCode.get(statusCode) ?? range : null
 }
 
+/** The schemas of a route's 2xx responses, as its `schema` route option declares them, in the order they are preferred. */
+export function successSchemas (routeSchema: Record<string, any> | undefined): Array<JsonSchema | StandardSchema> {
+  const response: Record<string, any> = routeSchema?.response ?? {}
+  return successKeys(response).map((key) => entrySchema(response[key])).filter((schema) => schema !== null)
+}
+
 /**
  * Builds a route's spec from its resolved `restrictFields` options, its
  * `schema` route option and the shared schemas visible to it.
