@@ -84,14 +84,13 @@ test('a route opted in through config counts as opted in', async (t) => {
   t.equal((await app.inject('/user?only=name')).body, '{"name":"Ada"}')
 })
 
-test('the README quotes the warning as it is logged', async (t) => {
-  t.ok(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes(`\n> ${warning}\n`))
-})
-
 const task = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, author_id: { type: 'integer' } } }
 const hideAuthor = { hiddenFields: () => ['author_id'] }
 const advice = 'Opt it in with restrictFields: true, or every route that sends records with the plugin option global: true; ' +
   'restrictFields: false on a route says that it may send every field'
+
+const assignWarning = "fastify-restricted-fields: route POST /tasks/:id/assign sends the schema 'task' that a hiddenFields rule " +
+  'restricts on GET /tasks/:id, but did not opt in: it sends every field to every caller. ' + advice
 
 test('the ready app warns of routes that did not opt in but send a record that a rule restricts on another route', async (t) => {
   const { app, lines } = appWithLog()
@@ -102,8 +101,7 @@ test('the ready app warns of routes that did not opt in but send a record that a
   app.get('/tasks/:id', { restrictFields: true, schema: { response: { 200: { $ref: 'task#' } } } }, one)
   app.post('/tasks/:id/assign', { schema: { response: { 200: { $ref: 'task#' } } } }, one)
   await app.ready()
-  t.strictSame(levelAndMessage(lines), [[40, "fastify-restricted-fields: route POST /tasks/:id/assign sends the schema 'task' that a hiddenFields rule " +
-    'restricts on GET /tasks/:id, but did not opt in: it sends every field to every caller. ' + advice]])
+  t.strictSame(levelAndMessage(lines), [[40, assignWarning]])
   t.equal((await app.inject({ method: 'POST', url: '/tasks/1/assign' })).body, '{"id":1,"name":"a","author_id":2}', 'a warning, nothing more')
 })
 
@@ -194,4 +192,9 @@ test('with global, a route whose records cannot be restricted is left out with a
       `so the hiddenFields rule could hide nothing from it: ${why}. Set restrictFields: false on the route to send its replies unrestricted`
   }) as Error
   t.equal((refused.cause as { code?: string }).code, 'FST_RESTRICTED_FIELDS_UNADDRESSABLE_FIELD', 'the reason is its cause')
+})
+
+test('the README quotes the warning as it is logged, and docs/visibility.md the warning of a route that did not opt in', async (t) => {
+  t.ok(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes(`\n> ${warning}\n`))
+  t.ok(readFileSync(new URL('../../docs/visibility.md', import.meta.url), 'utf8').includes(`\n> ${assignWarning}\n`))
 })
