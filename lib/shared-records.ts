@@ -7,6 +7,7 @@
  * runs once, when the app is ready, since a shared schema may be added after
  * a route that refers to it.
  */
+import { isRecord } from './json.js'
 import { References } from './schema/references.js'
 import type { JsonSchema } from './schema/tree.js'
 import { SKIP, TESTS, walkSchema } from './schema/vocabulary.js'
@@ -107,7 +108,10 @@ function restrictedRecords (routes: readonly RestrictingRoute[]): Map<Key, strin
         const role = place === null || place.parent === null ? 'top' : roleBelow(roles.get(place.parent)!, place, resultsKey)
         if (role === null) return SKIP
         if (place !== null) roles.set(place, role)
-        for (const key of keys) if (!restricted.has(key)) restricted.set(key, route)
+        // Only a level with fields is a record: the `{ type: 'null' }` beside one in an `anyOf` is shared by routes that send no record.
+        if (place === null || isRecord(place.schema.properties)) {
+          for (const key of keys) if (!restricted.has(key)) restricted.set(key, route)
+        }
         return true
       })
     }

@@ -1,6 +1,7 @@
 import { test } from 'tap'
 import type { Test } from 'tap'
 import Fastify from 'fastify'
+import fastify58 from 'fastify-5-8'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -549,4 +550,20 @@ test('where the app answers errors with a handler of its own, the 400 is documen
   t.strictSame((await swagger2.inject('/tasks/1?only=nope')).json(), { message: "Unknown field 'nope' in query parameter 'only'; allowed fields: id, name" })
   t.strictSame(other.paths['/tasks'].get.responses['400'].schema, { $ref: '#/definitions/RestrictedFieldsError' }, 'a sibling context keeps Fastify\'s')
   t.equal((await swagger2.inject('/tasks?only=nope')).json().code, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD')
+  // Fastify's own handler is told by its name, the same in the oldest Fastify tested.
+  for (const own of [false, true]) {
+    const older = fastify58()
+    t.teardown(() => older.close())
+    await older.register(swagger, openapi30)
+    await older.register(fastifyRestrictedFields)
+    older.get('/tasks/:id', { restrictFields: true, schema: { response: { 200: record } } }, one)
+    if (own) older.setErrorHandler((error, _request, reply) => { reply.code(400).send({ message: error.message }) })
+    await older.ready()
+    const documented = (older.swagger() as Json).paths['/tasks/{id}'].get.responses['400']
+    const plugin400 = {
+      description: 'Bad Request: a restriction parameter is invalid (`code` says how).',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/RestrictedFieldsError' } } }
+    }
+    t.strictSame(documented, own ? app400 : plugin400, `Fastify 5.8, ${own ? 'with' : 'without'} a handler of the app's own`)
+  }
 })

@@ -112,21 +112,23 @@ test('the warning names each route once, grouped by what it sends, wherever in i
   app.addSchema({ $id: 'task', ...task })
   app.addSchema({ $id: 'user', type: 'object', properties: { id: { type: 'integer' }, author_id: { type: 'integer' } } })
   const record = { type: 'object', properties: { id: { type: 'integer' }, author_id: { type: 'integer' } } }
+  const nothing = { type: 'null' }
   const none = async () => null as never
   app.get('/tasks', { restrictFields: true, schema: { response: { 200: { type: 'array', items: { $ref: 'task#' } } } } }, none)
   app.get('/also-tasks', { restrictFields: true, schema: { response: { 200: { $ref: 'task#' } } } }, none)
   app.get('/page', { restrictFields: true, schema: { response: { 200: { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: { $ref: 'user#' } } } } } } }, none)
-  app.get('/records', { restrictFields: true, schema: { response: { 200: { anyOf: [record, { type: 'null' }] } } } }, none)
+  app.get('/records', { restrictFields: true, schema: { response: { 200: { anyOf: [record, nothing] } } } }, none)
   app.get('/own-rule', { restrictFields: { hiddenFields: () => [] }, schema: { response: { 200: { type: 'object', properties: { other: { $ref: 'user#' }, list: { type: 'array', items: { type: 'array', items: { $ref: 'task#' } } } } } } } }, none)
   app.post('/a', { schema: { response: { 201: { $ref: 'task' } } } }, none)
   app.put('/b', { schema: { response: { 200: { type: 'object', properties: { user: { $ref: 'user#' }, token: { type: 'string' } } } } } }, none)
   app.patch('/c', { schema: { response: { 200: { $ref: 'user#' } } } }, none)
   app.get('/d', { schema: { response: { 200: { type: 'object', properties: { many: { type: 'array', items: { $ref: 'task#' } } } } } } }, none)
   app.get('/e', { schema: { response: { 200: { type: 'object', properties: { one: record } } } } }, none)
-  // Not warned of: the app's word, a part of a record that no route restricts, an envelope key no route reads as one.
+  // Not warned of: the app's word, a definition nothing refers to, a part of a record, a level beside a record that holds no fields.
   app.delete('/f', { restrictFields: false, schema: { response: { 200: { $ref: 'task#' } } } }, none)
   app.get('/g', { schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } }, $defs: { unused: { $ref: 'task#' } } } } } }, none)
   app.get('/h', { schema: { response: { 200: { $ref: 'task#/properties/name' }, 400: { $ref: 'task#' } } } }, none)
+  app.get('/j', { schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' }, gone: nothing } } } } }, none)
   await app.ready()
   t.strictSame(levelAndMessage(lines), [[40, 'fastify-restricted-fields: ' +
     "routes POST /a, GET /d send the schema 'task' that a hiddenFields rule restricts on GET /tasks; " +
