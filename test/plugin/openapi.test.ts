@@ -552,12 +552,12 @@ test('where the app answers errors with a handler of its own, the 400 is documen
   t.equal((await swagger2.inject('/tasks?only=nope')).json().code, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD')
   // Fastify's own handler is told by its name, the same in the oldest Fastify tested.
   for (const own of [false, true]) {
-    const older = fastify58()
+    const older = (fastify58 as unknown as typeof Fastify)()
     t.teardown(() => older.close())
     await older.register(swagger, openapi30)
     await older.register(fastifyRestrictedFields)
     older.get('/tasks/:id', { restrictFields: true, schema: { response: { 200: record } } }, one)
-    if (own) older.setErrorHandler((error, _request, reply) => { reply.code(400).send({ message: error.message }) })
+    if (own) older.setErrorHandler((error, _request, reply) => { reply.code(400).send({ message: (error as Error).message }) })
     await older.ready()
     const documented = (older.swagger() as Json).paths['/tasks/{id}'].get.responses['400']
     const plugin400 = {
