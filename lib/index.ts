@@ -10,7 +10,7 @@ import {
   SelectionNotReadError, TooManyFieldsError, UnaddressableFieldError, UnknownFieldError, UnknownFieldSetError, UnreadableSchemaError,
   UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
-import { documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
+import { answersErrorsItself, documentRestrictedRoutes, requestOnRoute, requestRouteOptions } from './openapi/callers.js'
 import type { DocumentOptions } from './openapi/callers.js'
 import { swaggerUiVisibility } from './openapi/swagger-ui.js'
 import type { SwaggerUiOptions, SwaggerUiVisibility } from './openapi/swagger-ui.js'
@@ -18,10 +18,13 @@ import { checkLoaders, planner } from './orm/load.js'
 import { UNREAD, kFieldSelection, kPending, kRouteReading, kSelection, kVisibility } from './hooks.js'
 import { restrictedFieldsGetter, restrictedHooks } from './hooks.js'
 import { normalizeOptions, resolveRouteOptions } from './options.js'
-import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
+import type { HiddenFieldsRoute, HiddenFieldsRule, ResolvedRouteOptions, RestrictFieldsRouteOptions, RestrictedFieldsOptions } from './options.js'
 import { withRestrictionParameters } from './querystring.js'
 import { usesStandardSchemas } from './standard-schema.js'
-import { buildRouteSpec } from './route.js'
+import { automaticRouteSpec, buildRouteSpec, successSchemas } from './route.js'
+import type { RouteSpec } from './route.js'
+import { unrestrictedSenders, unrestrictedSendersWarning } from './shared-records.js'
+import type { RestrictingRoute, SendingRoute } from './shared-records.js'
 import { routeState } from './state.js'
 import type { RouteState } from './state.js'
 import type { RestrictedRoute } from './openapi/types.js'
@@ -126,6 +129,34 @@ function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState, r
   }
 }
 
+/**
+ * The spec of a route that the `global` option opts in, or null to leave it
+ * alone: it sends no records, or records the plugin cannot restrict and no
+ * rule hides fields from (a warning then names it). With a rule, such a route
+ * is refused: the rule could hide nothing from its replies.
+ */
+function automaticSpec (
+  options: ResolvedRouteOptions,
+  routeOptions: RouteOptions,
+  shared: Record<string, Record<string, unknown>>,
+  route: string,
+  instance: FastifyInstance
+): RouteSpec | null {
+  const read = automaticRouteSpec(options, routeOptions.schema as Record<string, any> | undefined, shared, route)
+  if (read === null || !('unrestrictable' in read)) return read
+  // A HEAD reply has no body; the GET route Fastify made it from has been told.
+  if (routeOptions.method === 'HEAD') return null
+  const why = read.unrestrictable.message
+  if (options.hiddenFields !== null) {
+    const refusal = new InvalidOptionError(`fastify-restricted-fields, route ${route}: the \`global\` option opts it in, as it sends records, ` +
+      `but it cannot be restricted, so the hiddenFields rule could hide nothing from it: ${why}. Set restrictFields: false on the route to send its replies unrestricted`)
+    throw Object.assign(refusal, { cause: read.unrestrictable })
+  }
+  instance.log.warn(`fastify-restricted-fields, route ${route}: left out of the \`global\` option, as it cannot be restricted (${why}): ` +
+    'its replies are sent unrestricted. Set restrictFields: false on the route to leave it out without this warning')
+  return null
+}
+
 async function fastifyRestrictedFields (fastify: FastifyInstance, options: RestrictedFieldsOptions): Promise<void> {
   const globalOptions = normalizeOptions(options)
   fastify.decorateRequest(kSelection as unknown as string, UNREAD)
@@ -158,21 +189,42 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     done()
   })
 
+  // The routes that send records without restriction, and those whose rule restricts records, until the app is ready.
+  let sending: SendingRoute[] = []
+  let restricting: RestrictingRoute[] = []
+  fastify.addHook('onReady', function warnOfUnrestrictedSenders (this: FastifyInstance, done: (error?: Error) => void) {
+    const warning = unrestrictedSendersWarning(unrestrictedSenders(restricting, sending))
+    sending = []
+    restricting = []
+    if (warning !== null) this.log.warn(warning)
+    done()
+  })
+
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
-    const resolved = resolveRouteOptions(value, globalOptions, route)
-    if (resolved === null) return
+    const automatic = value === undefined && globalOptions.global
+    const resolved = resolveRouteOptions(automatic ? true : value, globalOptions, route)
+    const schemas = successSchemas(routeOptions.schema as Record<string, any> | undefined)
+    const server = this
+    const sharedSchemas = (): Record<string, Record<string, unknown>> => server.getSchemas() as Record<string, Record<string, unknown>>
+    // `restrictFields: false` is the app's word that the route may send every field; a HEAD reply has no body.
+    const sends = value !== false && routeOptions.method !== 'HEAD' && schemas.length > 0
+    const leftAlone = (): void => { if (sends) sending.push({ route, schemas, shared: sharedSchemas }) }
+    if (resolved === null) return leftAlone()
+    const shared = sharedSchemas()
+    const spec = automatic
+      ? automaticSpec(resolved, routeOptions, shared, route, this)
+      : buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
+    if (spec === null) return leftAlone()
     optedInRoutes++
-    const shared = this.getSchemas() as Record<string, Record<string, unknown>>
-    const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
+    if (resolved.hiddenFields !== null) restricting.push({ route, schemas, shared: sharedSchemas, resultsKey: resolved.resultsKey })
     const paths = declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
     declaredByAnyRoute.add(spec.tree)
     const compiling = { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
     const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling)
     const hooks = restrictedHooks(spec, state)
-    const server = this
     preparing.push(() => state.serializers.prepare(server))
     const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
@@ -196,7 +248,7 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
       // @fastify/swagger leaves out a route whose schema says `hide`, and the HEAD routes Fastify adds unless told otherwise.
       undocumented: schema?.hide === true || routeOptions.method === 'HEAD',
       hiddenFrom: hiddenFromDocument(resolved.hiddenFields, state, routeOptions, this)
-    }, routeOptions.schema)
+    }, routeOptions.schema, () => answersErrorsItself(routeOptions, server))
     if (hooks.preValidation !== null) routeOptions.preValidation = appendHook(routeOptions.preValidation, hooks.preValidation)
     if (hooks.preHandler !== null) routeOptions.preHandler = appendHook(routeOptions.preHandler, hooks.preHandler)
     routeOptions.preSerialization = appendHook(routeOptions.preSerialization, hooks.preSerialization)

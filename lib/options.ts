@@ -62,6 +62,14 @@ export interface RestrictedFieldsOptions {
    * Plugin-wide only. Default `67108864` (64 MiB).
    */
   documentCacheBytes?: number
+  /**
+   * Opts in every route declared after the plugin whose 2xx response schema
+   * holds records (an object, an array of objects, an envelope), whatever its
+   * method, as if it said `restrictFields: true`; `restrictFields: false`
+   * leaves a route out. Plugin-wide only. Default `false`: only routes that
+   * say `restrictFields` are opted in.
+   */
+  global?: boolean
 }
 
 /**
@@ -69,7 +77,7 @@ export interface RestrictedFieldsOptions {
  * declared paths where a type provider gives its reply type: a misspelt
  * default field or set member then does not compile.
  */
-export interface RestrictFieldsRouteOptions<P extends string = string> extends Omit<RestrictedFieldsOptions, 'fieldSets' | 'documentCacheBytes'> {
+export interface RestrictFieldsRouteOptions<P extends string = string> extends Omit<RestrictedFieldsOptions, 'fieldSets' | 'documentCacheBytes' | 'global'> {
   /** Declared fields as dotted paths, for a route without a response schema. */
   fields?: readonly string[]
   /**
@@ -114,11 +122,12 @@ const DEFAULTS: ResolvedOptions = {
   maxDepth: 8,
   hiddenFields: null,
   fieldSets: {},
-  documentCacheBytes: 67_108_864
+  documentCacheBytes: 67_108_864,
+  global: false
 }
 
 /** Options of the whole plugin, which a route does not take. */
-const PLUGIN_ONLY = new Set(['documentCacheBytes'])
+const PLUGIN_ONLY = new Set(['documentCacheBytes', 'global'])
 
 const UNKNOWN_FIELDS_CHOICES = ['reject', 'ignore']
 const MAX_DEPTH_LIMIT = 32
@@ -194,6 +203,7 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
     invalid(where, 'hiddenFields', 'a function of the request', options.hiddenFields)
   }
   if ('loads' in options) checkLoads(where, options.loads)
+  if ('global' in options && typeof options.global !== 'boolean') invalid(where, 'global', 'a boolean', options.global)
 }
 
 function isLoader (value: unknown): value is LoadCheck {

@@ -94,6 +94,12 @@ function statusLookup (entries: ReadonlyMap<string, StatusSpec | typeof UNDECLAR
   return (statusCode) => statusCode >= 200 && statusCode < 300 ? byCode.get(statusCode) ?? range : null
 }
 
+/** The schemas of a route's 2xx responses, as its `schema` route option declares them, in the order they are preferred. */
+export function successSchemas (routeSchema: Record<string, any> | undefined): Array<JsonSchema | StandardSchema> {
+  const response: Record<string, any> = routeSchema?.response ?? {}
+  return successKeys(response).map((key) => entrySchema(response[key])).filter((schema) => schema !== null)
+}
+
 /**
  * Builds a route's spec from its resolved `restrictFields` options, its
  * `schema` route option and the shared schemas visible to it.
@@ -105,6 +111,36 @@ export function buildRouteSpec (
   sharedSchemas: Record<string, JsonSchema>,
   route: string
 ): RouteSpec {
+  return readRouteSpec(options, routeSchema, sharedSchemas, route, true) as RouteSpec
+}
+
+/**
+ * The spec of a route that the `global` option opts in without its saying so:
+ * null when no 2xx status declares records (no response schema, a string, an
+ * image), which leaves the route alone; what was wrong with it when it
+ * declares records the plugin cannot restrict, as a value, for the caller to
+ * refuse the route or leave it out.
+ */
+export function automaticRouteSpec (
+  options: ResolvedRouteOptions,
+  routeSchema: Record<string, any> | undefined,
+  sharedSchemas: Record<string, JsonSchema>,
+  route: string
+): RouteSpec | { readonly unrestrictable: Error } | null {
+  try {
+    return readRouteSpec(options, routeSchema, sharedSchemas, route, false)
+  } catch (error) {
+    return { unrestrictable: error as Error }
+  }
+}
+
+function readRouteSpec (
+  options: ResolvedRouteOptions,
+  routeSchema: Record<string, any> | undefined,
+  sharedSchemas: Record<string, JsonSchema>,
+  route: string,
+  recordsRequired: boolean
+): RouteSpec | null {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const keys = successKeys(response).filter((key) => entrySchema(response[key]) !== null)
   const statuses: StatusSpec[] = []
@@ -140,6 +176,7 @@ export function buildRouteSpec (
       entries.set(key, status)
     }
     if (statuses.length === 0) {
+      if (!recordsRequired) return null
       if (firstWithout === null) throw new NoDeclaredFieldsError(route)
       // A schema is there, but neither it nor its items is an object with fields.
       const { key, schema } = firstWithout

@@ -1,18 +1,19 @@
 import { test } from 'tap'
 import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
 
-const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, cacheBytes: 2097152, maxFields: 100, maxDepth: 8, hiddenFields: null, fieldSets: {}, documentCacheBytes: 67108864 }
+const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, cacheBytes: 2097152, maxFields: 100, maxDepth: 8, hiddenFields: null, fieldSets: {}, documentCacheBytes: 67108864, global: false }
 const PLUGIN = 'fastify-restricted-fields: '
 
 test('normalizeOptions fills in the defaults', async (t) => {
   t.strictSame(normalizeOptions({}), defaults)
   t.strictSame(normalizeOptions({ onlyParam: 'fields', cacheSize: 0 }), { ...defaults, onlyParam: 'fields', cacheSize: 0 })
+  t.strictSame(normalizeOptions({ global: true }), { ...defaults, global: true })
 })
 
 const invalid: Array<[unknown, string]> = [
   [null, 'options should be an object, instead got null'],
   [[], 'options should be an object, instead got an array'],
-  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, documentCacheBytes"],
+  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, documentCacheBytes, global"],
   [{ onlyParam: '' }, "`onlyParam` option should be a non-empty string without surrounding spaces, instead got ''"],
   [{ deferParam: ' d' }, "`deferParam` option should be a non-empty string without surrounding spaces, instead got ' d'"],
   [{ resultsKey: 3 }, '`resultsKey` option should be a non-empty string without surrounding spaces, instead got 3'],
@@ -25,6 +26,8 @@ const invalid: Array<[unknown, string]> = [
   [{ maxDepth: 33 }, '`maxDepth` option should be an integer from 1 to 32, instead got 33'],
   [{ maxDepth: {} }, '`maxDepth` option should be an integer from 1 to 32, instead got an object'],
   [{ hiddenFields: ['email'] }, '`hiddenFields` option should be a function of the request, instead got an array'],
+  [{ global: 'all' }, "`global` option should be a boolean, instead got 'all'"],
+  [{ global: 1 }, '`global` option should be a boolean, instead got 1'],
   [{ onlyParam: 'defer' }, "`onlyParam` and `deferParam` must differ, both are 'defer'"]
 ]
 
@@ -90,6 +93,7 @@ const invalidRoute: Array<[unknown, string]> = [
   [null, '`restrictFields` option should be true, false or an options object, instead got null'],
   [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
   [{ documentCacheBytes: 1024 }, "unknown option 'documentCacheBytes'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
+  [{ global: true }, "unknown option 'global'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
   [{ fields: [] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
   [{ fields: 'id' }, "`fields` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
   [{ fields: ['a..b'] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],

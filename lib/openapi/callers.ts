@@ -20,8 +20,11 @@ import { OPERATION_KEY } from './types.js'
 import type { RestrictedRoute } from './types.js'
 
 export interface RouteDocumentation {
-  /** Records an opted-in route; returns its route schema with the key that finds its operation. */
-  record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined): Schema
+  /**
+   * Records an opted-in route; returns its route schema with the key that finds its operation.
+   * `answersErrorsItself` is asked once the app is ready, before any document is made.
+   */
+  record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined, answersErrorsItself: () => boolean): Schema
   /**
    * The document the caller of `request` may see: each route's rule asked
    * once, its hidden fields left out. With `shared`, the same object for
@@ -32,6 +35,30 @@ export interface RouteDocumentation {
   documentTextFor (request: FastifyRequest, yaml: boolean): Promise<SentText | null>
   /** Tells that callers' documents are served, so that @fastify/swagger's is generated when the app is made ready. */
   servedPerCaller (): void
+}
+
+/**
+ * Whether the app answers the errors of the route declared with
+ * `routeOptions` on `instance` with a handler of its own (the route's
+ * `errorHandler` option, or one set with setErrorHandler there or on an
+ * ancestor), which sends whatever body it likes for the plugin's 400. Asked
+ * once the app is ready: setErrorHandler may come after the route, in its
+ * context, and Fastify gives the route its handler only once that context has loaded.
+ */
+export function answersErrorsItself (routeOptions: RouteOptions, instance: FastifyInstance): boolean {
+  // Fastify's own handler hands the error on to the instance's (`reply.send(error)` goes to the next handler up),
+  // so a route's option of it still sends what the instance's handler sends.
+  const own = routeOptions.errorHandler
+  return !isFastifyHandler(instance.errorHandler) || (own !== undefined && !isFastifyHandler(own))
+}
+
+/**
+ * Whether an error handler is Fastify's own. Fastify exports none to compare
+ * with; its own is the one it does not bind: setErrorHandler binds each
+ * handler it is given, whose name then starts with 'bound '.
+ */
+function isFastifyHandler (handler: (...args: any[]) => unknown): boolean {
+  return handler.name === 'defaultErrorHandler'
 }
 
 /** The route options that, when a route sets them, stand for the server's in its `request.routeOptions`. */
@@ -178,7 +205,13 @@ export function documentRestrictedRoutes (
   let source: unknown
   let documents: DocumentCache | null = null
   let perCaller = false
+  const errorAnswers = new Map<string, () => boolean>()
   fastify.addHook('onReady', async function wrapSwaggerDocument () {
+    // A plain flag on the route, which the document's thread reads as this one does.
+    for (const [id, answersErrorsItself] of errorAnswers) {
+      if (answersErrorsItself()) routes.set(id, { ...routes.get(id)!, ownErrorHandler: true })
+    }
+    errorAnswers.clear()
     // The decorator may sit on an ancestor instance: wrap it where it is, so every instance sees the wrapper.
     let owner: Record<string, unknown> | null = fastify as unknown as Record<string, unknown>
     while (owner !== null && !Object.hasOwn(owner, decorator)) owner = Object.getPrototypeOf(owner)
@@ -226,9 +259,10 @@ export function documentRestrictedRoutes (
   }
 
   return {
-    record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined): Schema {
+    record<Schema extends object> (route: RestrictedRoute, schema: Schema | undefined, answersErrorsItself: () => boolean): Schema {
       const id = String(++lastRouteId)
       routes.set(id, route)
+      errorAnswers.set(id, answersErrorsItself)
       return { ...schema, [OPERATION_KEY]: id } as Schema
     },
     async documentFor (request, options) {

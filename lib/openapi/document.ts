@@ -94,7 +94,7 @@ export function restrictedDocument (
     const describe = prepareRouteFields(components, version, { operation, method, path }, route, conditionals)
     relaxSuccess(relaxation, version, operation, route, hiddenHere)
     describe?.(relaxation, hiddenHere)
-    documentError(components, operation)
+    documentError(components, operation, route.ownErrorHandler === true)
     documentParameters(components, operation, pathItem, route, hiddenHere)
   }
   // Twins made for different hidden sets are often the same schema; the originals they replace may be left unused.

@@ -37,6 +37,11 @@ export interface RestrictedRoute extends DocumentedSets {
    * its operation is then not refused.
    */
   readonly undocumented?: boolean
+  /**
+   * Whether the app answers the route's errors with a handler of its own, so
+   * that the body of the plugin's 400 is the app's to say; set when the app is ready.
+   */
+  readonly ownErrorHandler?: boolean
   /** Whether a `hiddenFields` rule hides some fields from some requests. */
   readonly hidesFields?: boolean
   /**

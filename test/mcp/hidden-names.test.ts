@@ -45,3 +45,27 @@ test('the anonymous tools/list names no hidden field through local $defs, proper
   t.notMatch(anonymous, /secret/)
   t.match(await listed({ authorization: 'staff' }), /secret/, 'staff')
 })
+
+test('with global, a route that sends the record without saying restrictFields is a tool whose anonymous listing names no hidden field', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'test', version: '1.0.0' } } })
+  await app.register(fastifyRestrictedFields, { global: true, hiddenFields: (request) => request.headers.authorization === 'staff' ? [] : ['author_id'] })
+  await app.register(restrictedFieldsMcp)
+  app.addSchema({ $id: 'task', type: 'object', properties: { id, name: text, author_id: id }, required: ['id', 'name', 'author_id'] })
+  const task = { response: { 200: { $ref: 'task#' } } }
+  app.get('/tasks/:id', { schema: { operationId: 'get_task', ...task } }, async () => ({ id: 1, name: 'a', author_id: 2 }))
+  app.post('/tasks/:id/assign', { schema: { operationId: 'assign_task', ...task } }, async () => ({ id: 1, name: 'a', author_id: 2 }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const listed = async (headers: Record<string, string>): Promise<string> => {
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
+    t.teardown(() => client.close())
+    return JSON.stringify((await client.listTools()).tools)
+  }
+  const anonymous = await listed({})
+  t.match(anonymous, /get_task/, 'the GET route is a tool')
+  t.notMatch(anonymous, /assign_task/, 'other methods are never tools')
+  t.notMatch(anonymous, /author_id/)
+  t.match(await listed({ authorization: 'staff' }), /author_id/, 'staff')
+})

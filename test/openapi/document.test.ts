@@ -526,6 +526,28 @@ test('the plugin\'s 400 is documented, merged with the route\'s own', async (t) 
   t.strictSame(CLIENT_ERROR_CODES, ERROR_SCHEMA.properties.code.enum, 'the codes are those of lib/errors.ts')
 })
 
+test('where the app answers errors itself, the 400 names no body the plugin cannot promise, and a route\'s own 400 is kept as it is', async (t) => {
+  const error = { $ref: '#/components/schemas/error' }
+  const app400 = { description: "Bad Request: a restriction parameter is invalid (the body is what the app's error handler sends)." }
+  const also = 'Also sent when a restriction parameter is invalid.'
+  const table: Array<{ title: string, version: '3' | '2.0', responses: Json, expected: Json }> = [
+    { title: 'none of its own', version: '3', responses: { 200: json({}) }, expected: app400 },
+    { title: 'its own 400', version: '3', responses: { 400: { description: 'Bad page', ...json(error) } }, expected: { description: `Bad page. ${also}`, ...json(error) } },
+    { title: 'its 4XX', version: '3', responses: { '4XX': { description: 'Client error', ...json(error) } }, expected: { description: `Client error. ${also}`, ...json(error) } },
+    { title: 'Swagger 2.0, none of its own', version: '2.0', responses: { 200: { description: 'OK' } }, expected: app400 },
+    { title: 'Swagger 2.0, its own 400', version: '2.0', responses: { 400: { description: 'Bad', schema: { type: 'object' } } }, expected: { description: `Bad. ${also}`, schema: { type: 'object' } } }
+  ]
+  for (const row of table) {
+    const operation = { [OPERATION_KEY]: '1', responses: row.responses }
+    const document = row.version === '3'
+      ? openapi({ 'get /users': operation }, { error: { type: 'object' } })
+      : { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/users': { get: operation } }, definitions: {} }
+    const result = documentOf(document, routes({ ...route, ownErrorHandler: true })) as Json
+    t.strictSame(result.paths['/users'].get.responses['400'], row.expected, row.title)
+    t.notOk('RestrictedFieldsError' in (result.components?.schemas ?? result.definitions), `${row.title}: no error component`)
+  }
+})
+
 test('the error component keeps its name when it is already the same schema, and takes a free one otherwise', async (t) => {
   for (const [components, name] of [
     [{ RestrictedFieldsError: ERROR_SCHEMA }, 'RestrictedFieldsError'],

@@ -1,6 +1,7 @@
 import { test } from 'tap'
 import type { Test } from 'tap'
 import Fastify from 'fastify'
+import fastify58 from 'fastify-5-8'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -501,4 +502,68 @@ test('an OpenAPI 3.0 document\'s complete record has no conditional keyword at a
       if: { type: 'string' }
     }
   })
+})
+
+test('where the app answers errors with a handler of its own, the 400 is documented without a body the plugin cannot promise', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, openapi30)
+  await app.register(fastifyRestrictedFields)
+  const record = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }
+  const own400 = { description: 'A bad page', type: 'object', properties: { message: { type: 'string' } } }
+  const one = async () => ({ id: 1, name: 'a' })
+  app.get('/tasks/:id', { restrictFields: true, schema: { response: { 200: record } } }, one)
+  app.get('/tasks', { restrictFields: true, schema: { response: { 200: { type: 'array', items: record }, 400: own400 } } }, async () => [])
+  // Fastify gives a route its context's handler once the context has loaded: one set after the routes counts.
+  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+    reply.code(error.statusCode ?? 500).send({ message: error.message })
+  })
+  const swagger2 = Fastify()
+  t.teardown(() => swagger2.close())
+  await swagger2.register(swagger, { swagger: { info: { title: 'test', version: '1.0.0' } } })
+  await swagger2.register(fastifyRestrictedFields)
+  // Fastify's own handler, given to a route, hands the error on to the instance's: here Fastify's own too.
+  swagger2.get('/tasks', { restrictFields: true, errorHandler: swagger2.errorHandler, schema: { response: { 200: record } } }, one)
+  swagger2.get('/own', {
+    restrictFields: true,
+    errorHandler: (error, _request, reply) => { reply.code(400 as 200).send({ oops: error.message }) },
+    schema: { response: { 200: record } }
+  }, one)
+  await swagger2.register(async (child) => {
+    child.get('/tasks/:id', { restrictFields: true, errorHandler: child.errorHandler, schema: { response: { 200: record } } }, one)
+    child.setErrorHandler((error, _request, reply) => { reply.code(400).send({ message: (error as Error).message }) })
+  })
+  await app.ready()
+  await swagger2.ready()
+  const app400 = { description: "Bad Request: a restriction parameter is invalid (the body is what the app's error handler sends)." }
+  const document = app.swagger() as Json
+  t.strictSame(document.paths['/tasks/{id}'].get.responses['400'], app400)
+  t.strictSame(document.paths['/tasks'].get.responses['400'], {
+    description: 'A bad page. Also sent when a restriction parameter is invalid.',
+    content: { 'application/json': { schema: { description: 'A bad page', type: 'object', properties: { message: { type: 'string' } } } } }
+  }, 'a route\'s own 400 is kept as it is: its schema writes what the handler sends')
+  t.equal(document.components.schemas.RestrictedFieldsError, undefined, 'no component the app does not send')
+  t.strictSame((await app.inject('/tasks/1?only=nope')).json(), { message: "Unknown field 'nope' in query parameter 'only'; allowed fields: id, name" })
+  const other = swagger2.swagger() as Json
+  t.strictSame(other.paths['/tasks/{id}'].get.responses['400'], app400, 'a handler of its context, set after the route')
+  t.strictSame(other.paths['/own'].get.responses['400'], app400, 'a route\'s own errorHandler')
+  t.strictSame((await swagger2.inject('/tasks/1?only=nope')).json(), { message: "Unknown field 'nope' in query parameter 'only'; allowed fields: id, name" })
+  t.strictSame(other.paths['/tasks'].get.responses['400'].schema, { $ref: '#/definitions/RestrictedFieldsError' }, 'a sibling context keeps Fastify\'s')
+  t.equal((await swagger2.inject('/tasks?only=nope')).json().code, 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD')
+  // Fastify's own handler is told by its name, the same in the oldest Fastify tested.
+  for (const own of [false, true]) {
+    const older = (fastify58 as unknown as typeof Fastify)()
+    t.teardown(() => older.close())
+    await older.register(swagger, openapi30)
+    await older.register(fastifyRestrictedFields)
+    older.get('/tasks/:id', { restrictFields: true, schema: { response: { 200: record } } }, one)
+    if (own) older.setErrorHandler((error, _request, reply) => { reply.code(400).send({ message: (error as Error).message }) })
+    await older.ready()
+    const documented = (older.swagger() as Json).paths['/tasks/{id}'].get.responses['400']
+    const plugin400 = {
+      description: 'Bad Request: a restriction parameter is invalid (`code` says how).',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/RestrictedFieldsError' } } }
+    }
+    t.strictSame(documented, own ? app400 : plugin400, `Fastify 5.8, ${own ? 'with' : 'without'} a handler of the app's own`)
+  }
 })

@@ -255,3 +255,24 @@ test('@fastify/swagger\'s document is generated while the app is made ready when
   const response = await failing.app.inject('/documentation/json')
   t.strictSame([response.statusCode, response.json().message], [500, 'transform failed'], 'the request meets the error, as before')
 })
+
+test('with global, a caller\'s document names no hidden field on a route that sends the record without saying restrictFields, whatever its method', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { info: { title: 'test', version: '1.0.0' } } })
+  await app.register(fastifyRestrictedFields, { global: true, hiddenFields: (request) => isStaff(request) ? [] : ['last_login'] })
+  await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi() })
+  app.addSchema({ $id: 'user', ...user })
+  app.get('/users/:id', { restrictFields: true, schema: { response: { 200: { $ref: 'user#' } } } }, async () => ({ id: 1, last_login: '2026-11-01' }))
+  app.post('/users/:id/login', { schema: { response: { 200: { $ref: 'user#' } } } }, async () => ({ id: 1, last_login: '2026-11-01' }))
+  app.route({ method: 'GET', url: '/documents/mine', handler: async (request) => await app.restrictedFieldsDocument(request) })
+  await app.ready()
+  for (const url of ['/documentation/json', '/documents/mine']) {
+    const anonymous = await app.inject(url)
+    t.equal(anonymous.statusCode, 200, url)
+    t.notMatch(anonymous.body, /last_login/, `${url}: anonymous`)
+    const operation = anonymous.json().paths['/users/{id}/login'].post
+    t.strictSame(operation.parameters.map((parameter: Json) => parameter.name), ['only', 'defer', 'id'], `${url}: the POST takes only and defer`)
+    t.match((await app.inject({ url, headers: { authorization: 'Bearer s3cret' } })).body, /last_login/, `${url}: staff`)
+  }
+})

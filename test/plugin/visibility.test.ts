@@ -202,3 +202,25 @@ test('with a strict querystring schema, hidden names still answer as unknown one
   t.strictSame([invalid.statusCode, invalid.json().message], [400, 'querystring/limit must be >= 1'], 'the route\'s own validation still runs')
   t.strictSame((await app.inject('/users?limit=1')).json(), [hiddenAda, hiddenAlan], 'no parameters: every field the request may see')
 })
+
+test('with global, a rule hides its fields on every route that sends the record, whatever its method; restrictFields false leaves a route out', async (t) => {
+  const app = Fastify()
+  app.decorateRequest('role', undefined)
+  app.addHook('onRequest', async (request) => { request.role = request.headers['x-role'] as string | undefined })
+  await app.register(fastifyRestrictedFields, { global: true, hiddenFields: hiddenFor })
+  t.teardown(() => app.close())
+  app.addSchema({ $id: 'user', ...userSchema })
+  app.get('/users/:id', { schema: { response: { 200: { $ref: 'user#' } } } }, async () => ada)
+  app.post('/users/:id/promote', { schema: { response: { 200: { $ref: 'user#' } } } }, async () => ada)
+  app.put('/users', { schema: { response: { 201: { type: 'array', items: { $ref: 'user#' } } } } }, async (_request, reply) => reply.code(201).send([ada, alan]))
+  app.post('/users/:id/raw', { restrictFields: false, schema: { response: { 200: { $ref: 'user#' } } } }, async () => ada)
+  for (const [method, url, anonymous] of [['GET', '/users/1', hiddenAda], ['POST', '/users/1/promote', hiddenAda], ['PUT', '/users', [hiddenAda, hiddenAlan]]] as const) {
+    const reply = await app.inject({ method, url })
+    t.strictSame([reply.statusCode, reply.json()], [method === 'PUT' ? 201 : 200, anonymous], `${method} ${url}, anonymous`)
+    const staff = await app.inject({ method, url, headers: { 'x-role': 'staff' } })
+    t.strictSame(staff.json(), method === 'PUT' ? [ada, alan] : ada, `${method} ${url}, staff`)
+    const named = await app.inject({ method, url: `${url}?only=email` })
+    t.strictSame([named.statusCode, named.json()], [400, unknown('email', 'only', `allowed fields: ${VISIBLE}`)], `${method} ${url}: a hidden name is unknown`)
+  }
+  t.strictSame((await app.inject({ method: 'POST', url: '/users/1/raw' })).json(), ada, 'the app\'s word: every field')
+})

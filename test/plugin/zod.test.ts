@@ -1,4 +1,5 @@
 import { test } from 'tap'
+import { Writable } from 'node:stream'
 import type { Test } from 'tap'
 import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
@@ -129,4 +130,21 @@ test('a response schema the plugin cannot read fails at declaration, saying what
       message: `Route GET /${found.length}: cannot read the fields of its response schema for status 200, which is ${found}; the plugin reads JSON Schema objects (plain or TypeBox) and schemas that implement Standard JSON Schema (~standard.jsonSchema, as Zod 4 does)`
     })
   }
+})
+
+test('a route that did not opt in but sends the Zod schema a rule restricts on another route is named when the app is ready', async (t) => {
+  const messages: string[] = []
+  const stream = new Writable({ write (chunk, _encoding, callback) { messages.push(JSON.parse(String(chunk)).msg); callback() } })
+  const app = Fastify({ logger: { level: 'warn', stream } }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  await app.register(fastifyRestrictedFields, { hiddenFields: () => ['email'] })
+  t.teardown(() => app.close())
+  app.get('/users/:id', { restrictFields: true, schema: { response: { 200: user } } }, async () => users[0])
+  app.post('/users', { schema: { response: { 200: user } } }, async () => users[0])
+  app.put('/users/:id', { schema: { response: { 200: user.extend({}) } } }, async () => users[0])
+  await app.ready()
+  t.strictSame(messages, ['fastify-restricted-fields: route POST /users sends a schema that a hiddenFields rule restricts on GET /users/:id, ' +
+    'but did not opt in: it sends every field to every caller. Opt it in with restrictFields: true, or every route that sends records with the plugin option ' +
+    'global: true; restrictFields: false on a route says that it may send every field'])
 })

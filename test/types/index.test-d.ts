@@ -45,6 +45,12 @@ app.get('/m', { restrictFields: { fieldSets: { contact: 'email' } } }, handler)
 // @ts-expect-error defaultFields is a route option
 await app.register(fastifyRestrictedFields, { defaultFields: ['id'] })
 
+await app.register(fastifyRestrictedFields, { global: true })
+// @ts-expect-error global is a boolean
+await app.register(fastifyRestrictedFields, { global: 'all' })
+// @ts-expect-error global is a plugin option
+app.get('/n', { restrictFields: { global: true } }, handler)
+
 const seen: Array<boolean | RestrictFieldsRouteOptions | undefined> = []
 app.addHook('onRoute', (route) => { seen.push(route.restrictFields) })
 
