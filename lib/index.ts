@@ -119,7 +119,9 @@ function ruleRouteOf (routeOptions: RouteOptions): HiddenFieldsRoute {
  * request seen from the route (its `routeOptions` those of the route), checked
  * by the route's own visibilities.
  */
-function hiddenFromDocument (rule: HiddenFieldsRule | null, state: RouteState, routeOptions: RouteOptions, instance: FastifyInstance): RestrictedRoute['hiddenFrom'] {
+function hiddenFromDocument (
+  rule: HiddenFieldsRule | null, state: RouteState, routeOptions: RouteOptions, instance: FastifyInstance
+): RestrictedRoute['hiddenFrom'] {
   const visibilities = state.visibilities
   if (rule === null || visibilities === null) return undefined
   let seenFromRoute: FastifyRequest['routeOptions'] | undefined
@@ -300,7 +302,10 @@ export { plugin as fastifyRestrictedFields, planner as loadPlanner }
 // TypeScript everything require() returns.
 /** @internal */
 export { plugin as 'module.exports' }
-export type { DeclaredPaths, Deferred, NarrowedReply, OnlyName, RecordsKind, Restricted, RouteFields, RouteFieldsOf, RoutePath, RoutePaths, RouteShape, Selected, Selection, TypeDepth } from './types/selection.js'
+export type {
+  DeclaredPaths, Deferred, NarrowedReply, OnlyName, RecordsKind, Restricted, RouteFields, RouteFieldsOf, RoutePath, RoutePaths, RouteShape,
+  Selected, Selection, TypeDepth
+} from './types/selection.js'
 export type { FieldSource, FieldSources, LoadOptions, LoadPlan, Loader, Planner, RelationSource, TableShape } from './orm/load.js'
 export type { LoadCheck } from './options.js'
 export type {

@@ -87,7 +87,9 @@ function statusSpec (
 }
 
 /** Maps status codes to their specs: a numbered key for its code, a 2xx key for the successes without their own. */
-function statusLookup (entries: ReadonlyMap<string, StatusSpec | typeof UNDECLARED_STATUS>, fallback: StatusSpec | typeof UNDECLARED_STATUS): RouteSpec['statusOf'] {
+function statusLookup (
+  entries: ReadonlyMap<string, StatusSpec | typeof UNDECLARED_STATUS>, fallback: StatusSpec | typeof UNDECLARED_STATUS
+): RouteSpec['statusOf'] {
   const byCode = new Map<number, StatusSpec | typeof UNDECLARED_STATUS>()
   for (const [key, status] of entries) if (/^\d+$/.test(key)) byCode.set(Number(key), status)
   const range = entries.get('2xx') ?? entries.get('2XX') ?? fallback
@@ -226,7 +228,12 @@ function checkAddressable (tree: FieldTree, route: string, prefix = ''): void {
   for (const node of tree.nodes) {
     const path = prefix + node.name
     if (node.name === '' || node.name !== node.name.trim() || UNADDRESSABLE.test(node.name)) {
-      throw new UnaddressableFieldError(route, JSON.stringify(path), node.name === '' ? 'it is empty' : UNADDRESSABLE.test(node.name) ? `it holds '${node.name.match(UNADDRESSABLE)![0]}', which separates names in a request` : 'it starts or ends with a space, which a request trims')
+      const why = node.name === ''
+        ? 'it is empty'
+        : UNADDRESSABLE.test(node.name)
+          ? `it holds '${node.name.match(UNADDRESSABLE)![0]}', which separates names in a request`
+          : 'it starts or ends with a space, which a request trims'
+      throw new UnaddressableFieldError(route, JSON.stringify(path), why)
     }
     if (node.children !== null) checkAddressable(node.children, route, path + '.')
   }
