@@ -12,7 +12,8 @@ import {
   UnresolvedReferenceError, UnsupportedSchemaError
 } from './errors.js'
 import type { ResolvedRouteOptions } from './options.js'
-import { resolveFieldSets, selectionRules, unrequestedSelection } from './selection.js'
+import { resolveFieldSets } from './field-sets.js'
+import { selectionRules, unrequestedSelection } from './selection.js'
 import type { Selection, SelectionRules } from './selection.js'
 import { foreignSchema, isStandardSchema, standardOutputSchema } from './standard-schema.js'
 import type { StandardSchema } from './standard-schema.js'

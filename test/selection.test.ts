@@ -1,5 +1,6 @@
 import { test } from 'tap'
-import { parseSelection, resolveFieldSets, selectionReader, selectionRules, unrequestedSelection } from '../lib/selection.js'
+import { parseSelection, selectionReader, selectionRules, unrequestedSelection } from '../lib/selection.js'
+import { resolveFieldSets } from '../lib/field-sets.js'
 import type { SelectionRules } from '../lib/selection.js'
 import { rulesWith, treeOf, userSchema } from './fixtures.js'
 
