@@ -224,7 +224,7 @@ export function operationTool (
   let outputSchema: Json | undefined
   let wrapped = false
   if (reply !== undefined && withOutput) {
-    outputSchema = toJsonSchema(reply, components, openapi30, budget)
+    outputSchema = toJsonSchema(reply, components, openapi30, budget, true)
     // MCP's structured content is an object: a reply that may be anything else goes under one key.
     if (outputSchema.type !== 'object') {
       wrapped = true

@@ -125,8 +125,9 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
     { type: 'string', description: 'Sent to staff only: to any other request this field does not exist.' }
   ])
   const page = staff.find((tool) => tool.name === 'listUsers') as Tool
+  // No `required`, not even the envelope's: fast-json-stringify writes a null where an object is declared as `{}`.
   t.strictSame([page.outputSchema?.type, page.outputSchema?.required, page.inputSchema.properties.page], [
-    'object', ['count', 'next', 'previous', 'results'], { type: ['string', 'null'], description: "A page number from 1, or 'last'; absent means 1" }
+    'object', undefined, { type: ['string', 'null'], description: "A page number from 1, or 'last'; absent means 1" }
   ])
 })
 
@@ -404,6 +405,59 @@ test('a tool without an output schema sends its reply as text alone', async (t) 
   const origin = await smallApp(t, { include: () => true })
   const client = await connect(t, origin, {})
   t.strictSame(await client.callTool({ name: 'get_health', arguments: {} }), { content: [{ type: 'text', text: 'ok' }] })
+})
+
+/**
+ * What fast-json-stringify writes where the handler's value is not what the schema says: a field's schema, the
+ * handler's value, and the value the route sends.
+ */
+const COERCED: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+  ['a null integer is written 0, under minimum 1', { type: 'integer', minimum: 1 }, null, 0],
+  ['an integer out of range is written as it is', { type: 'integer', exclusiveMinimum: 0, maximum: 9 }, 0, 0],
+  ['a number out of range and off its multiple is written as it is', { type: 'number', maximum: 0.2, multipleOf: 0.5 }, 0.3, 0.3],
+  ['an infinite number is written null', { type: 'number' }, Infinity, null],
+  ['a null string is written "", under minLength and pattern', { type: 'string', minLength: 1, pattern: '^[a-z]+$' }, null, ''],
+  ['a string off its pattern and past its maxLength is written as it is', { type: 'string', pattern: '^[a-z]+$', maxLength: 2 }, 'ABC', 'ABC'],
+  ['a string of no format is written as it is', { type: 'string', format: 'email' }, 'nobody', 'nobody'],
+  ['a null date-time is written ""', { type: 'string', format: 'date-time' }, null, ''],
+  ['a null boolean is written false, out of its enum', { type: 'boolean', enum: [true] }, null, false],
+  ['a string out of its enum is written as it is', { type: 'string', enum: ['open', 'closed'] }, 'archived', 'archived'],
+  ['a null integer is written 0, which its negation refuses', { type: 'integer', not: { const: 0 } }, null, 0],
+  ['a null array is written [], under minItems', { type: 'array', items: { type: 'integer' }, minItems: 1 }, null, []],
+  ['repeated items past maxItems are written as they are', { type: 'array', items: { type: 'integer' }, uniqueItems: true, maxItems: 1 }, [1, 1], [1, 1]],
+  ['a null object is written {}, without its required property', { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, null, {}],
+  ['an empty object is written {}, under minProperties', { type: 'object', additionalProperties: { type: 'integer' }, minProperties: 1 }, {}, {}],
+  ['a null tested by a condition is written as its branch has it, which the condition refuses', { if: { type: 'null' }, then: { type: 'integer' }, else: { type: 'string' } }, null, 0],
+  ['a value of one of two choices that overlap without their checks', { oneOf: [{ type: 'integer', maximum: 2 }, { type: 'integer', minimum: 5 }] }, 1, 1]
+]
+
+test('every result matches its tool\'s output schema, by the SDK client\'s own check, whatever fast-json-stringify made of the handler\'s value', async (t) => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'coerced', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp, { include: () => true, mode: 'routes' })
+  for (const [index, [, schema, value]] of COERCED.entries()) {
+    for (const restrictFields of [true, false]) {
+      const operationId = `${restrictFields ? 'restricted' : 'plain'}${index}`
+      const response = { 200: { type: 'object', properties: { value: schema } } }
+      app.get(`/${operationId}`, { restrictFields, schema: { operationId, response } }, async () => ({ value }))
+    }
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  const client = await connect(t, app.listeningOrigin, {})
+  await client.listTools()
+  for (const [index, [label, schema, , written]] of COERCED.entries()) {
+    const expected = { content: [{ type: 'text', text: JSON.stringify({ value: written }) }], structuredContent: { value: written } }
+    // Under `only`, the route's own serializer fails on a condition (a 500): that call is left out here.
+    const calls: Array<[string, Record<string, unknown>]> = [[`restricted${index}`, {}], [`plain${index}`, {}]]
+    if (schema.if === undefined) calls.push([`restricted${index}`, { only: ['value'] }])
+    for (const [name, args] of calls) {
+      // The SDK's client refuses a result its tool's output schema refuses: its message is the failure's.
+      const result = await client.callTool({ name, arguments: args }).catch((error: Error) => error.message)
+      t.strictSame(result, expected, `${label}: ${name} ${JSON.stringify(args)}`)
+    }
+  }
 })
 
 test('options are checked at registration, and the endpoint needs the plugin and @fastify/swagger', async (t) => {
