@@ -38,10 +38,10 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   })
 
   // Each tool runs the route its operation was declared from, at the URL it was registered with: never at the
-  // document's path, which a base path, a transform or another route may have made another route's.
+  // document's path, which a base path or another route may have made another route's.
   const bindings = new RouteBindings()
   fastify.addHook('onRoute', function bindRoute (routeOptions: RouteOptions) {
-    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) routeOptions.schema = bindings.record(routeOptions.url as string, routeOptions.schema)
+    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) bindings.record(routeOptions.url as string, routeOptions.schema)
   })
   const servers = new ToolServers(fastify, resolved, bindings.routeOf.bind(bindings))
 
