@@ -12,6 +12,14 @@ import type { IncludeTools } from './tools.js'
 /** How tools are offered: one per route, or the discovery mode's tools (find, browse, describe, call). */
 export type ToolsMode = 'routes' | 'discovery'
 
+/**
+ * Past this many routes, the discovery mode is the default: agent hosts start
+ * to defer tools past about 30 and some editors take no more than 40, and at
+ * GitHub's median of a few hundred tokens a tool, 30 per-route tools already
+ * cost more than the discovery mode's fixed few.
+ */
+export const DISCOVERY_ABOVE = 30
+
 export interface RestrictedFieldsMcpOptions {
   /** Where the endpoint is served. Default: `/mcp`. */
   path?: string

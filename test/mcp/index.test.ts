@@ -460,6 +460,32 @@ test('every result matches its tool\'s output schema, by the SDK client\'s own c
   }
 })
 
+test('the endpoint loads the MCP SDK and its tool servers on its first request, not before: an app nobody calls does not hold them', async (t) => {
+  const loaded: string[] = []
+  const protocol = await import('../../lib/mcp/protocol.js')
+  const toolServer = await import('../../lib/mcp/tool-server.js')
+  // Each getter is read when its module is evaluated, which is when the endpoint imports it.
+  const { default: endpoint } = await t.mockImport<typeof import('../../lib/mcp/index.js')>('../../lib/mcp/index.js', {
+    '../../lib/mcp/protocol.js': { get answer () { loaded.push('protocol'); return protocol.answer } },
+    '../../lib/mcp/tool-server.js': { get ToolServers () { loaded.push('tool servers'); return toolServer.ToolServers } }
+  })
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'lazy', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(endpoint)
+  app.get('/tags', { restrictFields: true, schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
+  await app.ready()
+  t.teardown(() => app.close())
+  t.strictSame((await app.inject('/tags')).json(), { id: 1 })
+  const refused = await app.inject({ method: 'GET', url: '/mcp' })
+  t.strictSame([loaded, refused.statusCode], [[], 405], 'nothing loaded once ready, after a REST request, or a request the endpoint refuses')
+  const listed = async (): Promise<unknown> => (await app.inject({
+    method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+  })).json().result.tools.map((tool: { name: string }) => tool.name)
+  t.strictSame(await Promise.all([listed(), listed()]), [['get_tags'], ['get_tags']])
+  t.strictSame(loaded, ['protocol', 'tool servers'], 'loaded once, on the first request')
+})
+
 test('options are checked at registration, and the endpoint needs the plugin and @fastify/swagger', async (t) => {
   const bad: Array<[RestrictedFieldsMcpOptions, string]> = [
     [{ path: 'mcp' }, "The path option should be a path starting with '/', instead got mcp"],
