@@ -93,7 +93,11 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
 
 /**
  * Serves the opted-in routes as MCP tools at `path` (default `/mcp`).
- * Register it after fastify-restricted-fields and @fastify/swagger.
+ * Register it after fastify-restricted-fields (fastify-plugin refuses it
+ * otherwise) and before the routes it serves, which it records as they are
+ * declared. @fastify/swagger may come before or after it (as
+ * @fastify/autoload may load them): the endpoint needs it once the app is
+ * ready, and it documents the routes declared after it.
  */
 const plugin = fp(restrictedFieldsMcp, {
   fastify: '5.x',

@@ -358,6 +358,31 @@ test('the endpoint is authenticated by a hook of its own, and by the app\'s own 
   t.strictSame((await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['last_login'] } })).structuredContent, { last_login: '2026-01-06T02:00:00.000Z' })
 })
 
+/** An app behind cookie sessions, as @fastify/session reads them: `session=staff` shows the salary, any other caller does not see it. */
+async function sessionApp (t: Test, options: RestrictedFieldsMcpOptions): Promise<string> {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'sessions', version: '1' } } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.cookie?.includes('session=staff') === true ? [] : ['salary'] })
+  await app.register(restrictedFieldsMcp, options)
+  const person = { type: 'object', properties: { name: { type: 'string' }, salary: { type: 'integer' } } }
+  app.get('/me', { restrictFields: true, schema: { operationId: 'me', response: { 200: person } } }, async () => ({ name: 'ann', salary: 99000 }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  return app.listeningOrigin
+}
+
+test('a call passes the caller\'s cookies on to its route by default, as it passes Authorization: a route behind cookie sessions sees the session', async (t) => {
+  const session = { cookie: 'theme=dark; session=staff' }
+  const staff = { content: [{ type: 'text', text: '{"salary":99000}' }], structuredContent: { salary: 99000 } }
+  t.strictSame(await (await connect(t, await sessionApp(t, {}), session)).callTool({ name: 'me', arguments: { only: ['salary'] } }), staff)
+  // Without cookies forwarded, the route sees no session: the field the tool lists is one the route does not know.
+  const unknown = {
+    content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message: "Unknown field 'salary' in query parameter 'only'; allowed fields: name" }) }],
+    isError: true
+  }
+  t.strictSame(await (await connect(t, await sessionApp(t, { forwardHeaders: [] }), session)).callTool({ name: 'me', arguments: { only: ['salary'] } }), unknown)
+})
+
 /** A small app of its own: the plugin, swagger, the endpoint with `options`, and a few routes. */
 async function smallApp (t: Test, options: RestrictedFieldsMcpOptions = {}): Promise<string> {
   const app = Fastify()
@@ -484,6 +509,20 @@ test('the endpoint loads the MCP SDK and its tool servers on its first request, 
   })).json().result.tools.map((tool: { name: string }) => tool.name)
   t.strictSame(await Promise.all([listed(), listed()]), [['get_tags'], ['get_tags']])
   t.strictSame(loaded, ['protocol', 'tool servers'], 'loaded once, on the first request')
+})
+
+test('the endpoint may be registered before @fastify/swagger, as @fastify/autoload may load them: the plugin before it, the routes after both', async (t) => {
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp)
+  await app.register(swagger, { openapi: { info: { title: 'autoloaded', version: '1' } } })
+  app.get('/tags/:id', { restrictFields: true, schema: { operationId: 'getTag', response: { 200: { type: 'object', properties: { id: { type: 'string' }, label: { type: 'string' } } } } } },
+    async (request) => ({ id: (request.params as { id: string }).id, label: 'a' }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  const client = await connect(t, app.listeningOrigin, {})
+  t.strictSame((await client.listTools()).tools.map((tool) => tool.name), ['getTag'])
+  t.strictSame(await client.callTool({ name: 'getTag', arguments: { id: 't1', only: ['label'] } }), { content: [{ type: 'text', text: '{"label":"a"}' }], structuredContent: { label: 'a' } })
 })
 
 test('options are checked at registration, and the endpoint needs the plugin and @fastify/swagger', async (t) => {
