@@ -15,7 +15,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import fastifyRestrictedFields from '../lib/index.js'
 import restrictedFieldsMcp from '../lib/mcp/index.js'
-import { BROWSE_TOOL, DISCOVERY_TOOLS } from '../lib/mcp/discovery.js'
+import { DISCOVERY_TOOLS } from '../lib/mcp/discovery.js'
+import { BROWSE_TOOL } from '../lib/mcp/tool-names.js'
 import { declareRoutes, describe, generate, readDescription, seededRandom } from './description.js'
 
 const tokens = (value: unknown): number => countTokens(typeof value === 'string' ? value : JSON.stringify(value))

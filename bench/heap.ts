@@ -11,15 +11,26 @@
  * (bench/drive.ts). The bound is what the caches may keep: `cacheBytes` per
  * route and restricted status.
  *
- * About 2 minutes on a quiet machine (4 at a load average of 20); writes
- * bench/heap.json with the load averages.
+ * Then the MCP endpoint (`endpoint` in the file): the example app, and
+ * GitHub's description declared whole (`declareRoutes`) with
+ * @fastify/swagger, each without the endpoint and with it, each in a process
+ * of its own: the heap after `ready()`, before any MCP request, and after a
+ * first `tools/list` (the example's two per-route tools, GitHub's discovery
+ * mode). `HEAP_PARTS=endpoint` runs this part alone and writes it into the
+ * file beside the other's figures; `HEAP_PARTS=caches`, the other alone.
+ *
+ * The caches' part takes about 2 minutes on a quiet machine (4 at a load
+ * average of 20), the endpoint's about 7 at a load average of 7 (declaring
+ * GitHub's routes twice); writes bench/heap.json with the load averages.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
 import fastifyRestrictedFields from '../lib/index.js'
-import { byVariants, declaredPathsOf, describe, fastifyPath, generate, seededRandom, selectionOf } from './description.js'
+import { byVariants, declareRoutes, declaredPathsOf, describe, fastifyPath, generate, readDescription, seededRandom, selectionOf } from './description.js'
 import { childResults, gcHeap } from './drive.js'
 
 const SEED = 41
@@ -32,6 +43,12 @@ const CACHE_BYTES = 2_097_152
 type Mode = 'plugin' | 'cacheSize0' | 'plain'
 
 interface HeapApp { mode: Mode, routes: number, heap: { start: number, ready: number, sweep: number, flood: number } }
+
+type EndpointMode = 'exampleWithout' | 'exampleWith' | 'githubWithout' | 'githubWith'
+const ENDPOINT_MODES: readonly EndpointMode[] = ['exampleWithout', 'exampleWith', 'githubWithout', 'githubWith']
+
+/** An app with or without the MCP endpoint: its heap after `ready()` and, with the endpoint, after a first `tools/list`. */
+interface EndpointApp { mode: EndpointMode, routes: number, tools: number, heap: { start: number, ready: number, listed: number } }
 
 const projectFile = (name: string): string => fileURLToPath(new URL(`../../${name}`, import.meta.url))
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1)
@@ -75,18 +92,97 @@ async function measure (mode: Mode): Promise<HeapApp> {
   return { mode, routes: routes.length, heap: { start, ready, sweep, flood } }
 }
 
-async function child (mode: Mode): Promise<HeapApp> {
+/** The example (200 users, pages of 10), or GitHub's description whole, with the endpoint or without it. */
+async function endpointApp (mode: EndpointMode): Promise<{ app: FastifyInstance, routes: number }> {
+  const withEndpoint = mode.endsWith('With')
+  if (mode.startsWith('example')) {
+    // The example imports the endpoint's module either way: what registering it costs is the difference.
+    const [{ buildApp }, { memoryStore }, { generateUsers }] = await Promise.all([
+      import('../example/app.js'), import('../example/store.js'), import('../example/generate-users.js')
+    ])
+    const app = await buildApp({ store: memoryStore(generateUsers(200)), pageSize: 10, ...withEndpoint ? {} : { mcp: false } })
+    return { app, routes: 2 }
+  }
+  const openapi = readDescription()
+  const description = describe(openapi)
+  const app = Fastify({ logger: false })
+  await app.register(swagger, { openapi: { info: { title: description.title, version: description.version }, tags: openapi.tags } })
+  await app.register(fastifyRestrictedFields)
+  // Imported only where it is registered, so that its module is counted too.
+  if (withEndpoint) await app.register((await import('../lib/mcp/index.js')).default)
+  const shared = new Map(description.shared.map((schema) => [schema.$id, schema]))
+  declareRoutes(app, openapi, description, (route, index) => generate(route.schema, shared, seededRandom(SEED + index)))
+  return { app, routes: description.routes.length }
+}
+
+async function measureEndpoint (mode: EndpointMode): Promise<EndpointApp> {
+  const start = await gcHeap()
+  const { app, routes } = await endpointApp(mode)
+  await app.ready()
+  const ready = await gcHeap()
+  let listed = ready
+  let tools = 0
+  if (mode.endsWith('With')) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+    })
+    tools = (response.json().result?.tools ?? []).length
+    if (tools === 0) throw new Error(`the ${mode} app listed no tools: ${response.body.slice(0, 200)}`)
+    listed = await gcHeap()
+  }
+  await app.close()
+  return { mode, routes, tools, heap: { start, ready, listed } }
+}
+
+async function child<T> (mode: Mode | EndpointMode): Promise<T> {
   return await childResults(fileURLToPath(import.meta.url), ['child', mode], mode)
+}
+
+/** The endpoint's part: its four apps, a table of what the endpoint adds, and the run's own date and load. */
+async function endpointPart (): Promise<Record<string, unknown>> {
+  const loadBefore = loadavg()
+  const started = Date.now()
+  const apps: Partial<Record<EndpointMode, EndpointApp>> = {}
+  for (const mode of ENDPOINT_MODES) apps[mode] = await child<EndpointApp>(mode)
+  console.log('| the MCP endpoint (MiB) | routes | heap after ready, without it | with it | it adds before any request | after a first tools/list | which adds |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|')
+  for (const app of ['example', 'github'] as const) {
+    const without = apps[`${app}Without`] as EndpointApp
+    const { heap, routes } = apps[`${app}With`] as EndpointApp
+    console.log(`| ${app} | ${routes} | ${mib(without.heap.ready)} | ${mib(heap.ready)} | ${mib(heap.ready - without.heap.ready)} | ${mib(heap.listed)} | ${mib(heap.listed - heap.ready)} |`)
+  }
+  return { date: new Date().toISOString(), load: { before: loadBefore, after: loadavg() }, minutes: (Date.now() - started) / 60_000, apps }
 }
 
 async function main (): Promise<void> {
   if (process.argv[2] === 'child') {
-    process.stdout.write(JSON.stringify(await measure(process.argv[3] as Mode)))
+    const mode = process.argv[3]
+    const endpoint = ENDPOINT_MODES.includes(mode as EndpointMode)
+    process.stdout.write(JSON.stringify(endpoint ? await measureEndpoint(mode as EndpointMode) : await measure(mode as Mode)))
     return
   }
+  const parts = (process.env.HEAP_PARTS ?? 'caches,endpoint').split(',')
+  const file = process.env.HEAP_RESULTS ?? 'bench/heap.json'
+  const path = file.startsWith('/') ? file : projectFile(file)
+  // A part not run keeps the figures of the run that made them, with that run's date and load.
+  const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}
+  const { endpoint, ...caches } = previous
+  const results = {
+    ...parts.includes('caches') ? await cachesPart() : caches,
+    endpoint: parts.includes('endpoint') ? await endpointPart() : endpoint
+  }
+  writeFileSync(path, JSON.stringify(results, null, 2) + '\n')
+  console.log(`Wrote ${parts.join(' and ')} of ${file}`)
+}
+
+/** The caches' part: the three apps, the table of what the plugin and its caches add, and the run's settings, date and load. */
+async function cachesPart (): Promise<Record<string, unknown>> {
   const loadBefore = loadavg()
   const started = Date.now()
-  const apps = { plugin: await child('plugin'), cacheSize0: await child('cacheSize0'), plain: await child('plain') }
+  const apps = { plugin: await child<HeapApp>('plugin'), cacheSize0: await child<HeapApp>('cacheSize0'), plain: await child<HeapApp>('plain') }
   const bounds = apps.plugin.routes * CACHE_BYTES
   console.log(`| heap after (MiB) | with the plugin | with cacheSize: 0 | without it | the plugin adds | its caches add (over cacheSize: 0) | the caches' bounds (${apps.plugin.routes} routes × 2 MiB) |`)
   console.log('|---|---:|---:|---:|---:|---:|---:|')
@@ -95,11 +191,14 @@ async function main (): Promise<void> {
     console.log(`| ${phase} | ${mib(plugin.heap[phase])} | ${mib(cacheSize0.heap[phase])} | ${mib(plain.heap[phase])} | ${mib(plugin.heap[phase] - plain.heap[phase])} | ` +
       `${mib(plugin.heap[phase] - cacheSize0.heap[phase])} | ${mib(bounds)} |`)
   }
-  const results = {
+  const load = { before: loadBefore, after: loadavg() }
+  const minutes = (Date.now() - started) / 60_000
+  console.log(`Load averages ${load.before.map((one) => one.toFixed(1)).join(', ')} before, ${load.after.map((one) => one.toFixed(1)).join(', ')} after; ${minutes.toFixed(1)} minutes.`)
+  return {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, os: `${process.platform} ${release()}` },
-    load: { before: loadBefore, after: loadavg() },
-    minutes: (Date.now() - started) / 60_000,
+    load,
+    minutes,
     settings: {
       seed: SEED,
       routes: ROUTES,
@@ -111,9 +210,6 @@ async function main (): Promise<void> {
     bounds,
     apps
   }
-  const file = process.env.HEAP_RESULTS ?? 'bench/heap.json'
-  writeFileSync(file.startsWith('/') ? file : projectFile(file), JSON.stringify(results, null, 2) + '\n')
-  console.log(`Load averages ${loadBefore.map((load) => load.toFixed(1)).join(', ')} before, ${results.load.after.map((load) => load.toFixed(1)).join(', ')} after; ${results.minutes.toFixed(1)} minutes. Wrote ${file}`)
 }
 
 await main()

@@ -25,8 +25,8 @@ export interface ExampleOptions {
   publicUrl?: string
   /** Fastify's `trustProxy`: which proxies' X-Forwarded-* headers to believe. Default: none. */
   trustProxy?: FastifyServerOptions['trustProxy']
-  /** Options of the MCP endpoint at /mcp (its allowed origins, say). */
-  mcp?: RestrictedFieldsMcpOptions
+  /** Options of the MCP endpoint at /mcp (its allowed origins, say); `false` serves none. */
+  mcp?: RestrictedFieldsMcpOptions | false
 }
 
 declare module 'fastify' {
@@ -165,12 +165,14 @@ export async function buildApp (options: ExampleOptions): Promise<FastifyInstanc
   await app.register(swaggerUi, { routePrefix: '/documentation', ...app.restrictedFieldsSwaggerUi({ uiConfig: { deepLinking: true } }) })
   // The same routes as MCP tools, for agents: each caller's tools name only the fields it may see,
   // and a call runs the route with its Authorization.
-  await app.register(restrictedFieldsMcp, {
-    path: '/mcp',
-    name: 'fastify-restricted-fields-example',
-    instructions: 'The users of an example API. Every tool takes `only`: name the fields the task needs, and the reply holds those alone.',
-    ...options.mcp
-  })
+  if (options.mcp !== false) {
+    await app.register(restrictedFieldsMcp, {
+      path: '/mcp',
+      name: 'fastify-restricted-fields-example',
+      instructions: 'The users of an example API. Every tool takes `only`: name the fields the task needs, and the reply holds those alone.',
+      ...options.mcp
+    })
+  }
   app.addSchema(userSchema)
   app.addSchema(errorSchema)
 

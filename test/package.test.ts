@@ -188,7 +188,7 @@ const sources: Record<string, string> = {
       await import('fastify-restricted-fields/mcp')
       console.log('imported')
     } catch (error) {
-      console.log(JSON.stringify([typeof plugin, error.code, error.message.startsWith("Cannot find package '@modelcontextprotocol/sdk'")]))
+      console.log(JSON.stringify([typeof plugin, error.code, error.message.startsWith("Cannot find module '@modelcontextprotocol/sdk/types.js'")]))
     }
   `,
   // Type-checked under nodenext, where a .cts file is CommonJS and require()s the package.
@@ -294,7 +294,7 @@ t.test('the client subpath runs alone: it passes the call\'s options, the litera
 })
 
 t.test('without the MCP SDK, the package imports, and its mcp subpath says the SDK is missing', async (t) => {
-  t.equal(await succeed(process.execPath, ['mcp.mjs'], consumer), JSON.stringify(['function', 'ERR_MODULE_NOT_FOUND', true]) + '\n')
+  t.equal(await succeed(process.execPath, ['mcp.mjs'], consumer), JSON.stringify(['function', 'MODULE_NOT_FOUND', true]) + '\n')
 })
 
 t.test('require() returns the plugin itself, with default, fastifyRestrictedFields and the error constructors on it', async (t) => {

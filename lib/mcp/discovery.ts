@@ -14,15 +14,11 @@ import { toJsonSchema } from './json-schema.js'
 import { OperationSearch } from './search.js'
 import { twinEntries } from './twins.js'
 import type { TwinEntry } from './twins.js'
+import { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './tool-names.js'
 import { documentOperations, parameterOf } from './tools.js'
 import type { DocumentOperation, IncludeTools, RouteOf, ToolDefinition } from './tools.js'
 
 type Json = Record<string, any>
-
-export const FIND_TOOL = 'find_operations'
-export const BROWSE_TOOL = 'list_operations'
-export const DESCRIBE_TOOL = 'describe_operation'
-export const CALL_TOOL = 'call_operation'
 
 /** The most operations a search answers, and how many by default. */
 const MAX_FOUND = 50

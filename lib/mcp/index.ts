@@ -7,22 +7,44 @@
  * methods are answered in `protocol.ts`, with the SDK's schemas; the tools,
  * in `tool-server.ts`; the options are checked in `options.ts`.
  */
-import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions, onRequestHookHandler } from 'fastify'
+import { createRequire } from 'node:module'
 import fp from 'fastify-plugin'
 import { McpWithoutDocumentError } from '../errors.js'
+import { transportError } from './answers.js'
+import type { Answer } from './answers.js'
 import { normalizeMcpOptions } from './options.js'
-import type { RestrictedFieldsMcpOptions } from './options.js'
+import type { ResolvedMcpOptions, RestrictedFieldsMcpOptions } from './options.js'
 import { listensOnLoopback, originAllowed, sameLoopbackOrigin } from './origin.js'
-import { answer, transportError } from './protocol.js'
-import type { Answer } from './protocol.js'
 import { RouteBindings } from './routes.js'
-import { ToolServers } from './tool-server.js'
 import type { DocumentedInstance } from './tool-server.js'
+import type { RouteOf } from './tools.js'
 
 export type { RestrictedFieldsMcpOptions, ToolsMode } from './options.js'
 export type { IncludeTools, ToolRoute } from './tools.js'
-export { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './discovery.js'
-export { DISCOVERY_ABOVE } from './tool-server.js'
+export { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './tool-names.js'
+export { DISCOVERY_ABOVE } from './options.js'
+
+// The SDK is an optional peer dependency, loaded on the endpoint's first request: an app without it is told so when it
+// imports the endpoint, not by its first agent. Resolved as `require` does, synchronously and without the ESM loader's
+// hooks: a synchronous `import.meta.resolve` waits for them, and a hook that asks the main thread (a test's mocks) never answers.
+createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/types.js')
+
+/** Answers one POST of the endpoint. */
+type Responder = (request: FastifyRequest) => Promise<Answer>
+
+/**
+ * The endpoint's responder, its modules loaded now: the SDK's schemas, which
+ * are most of what the endpoint weighs, and the tool servers are loaded on
+ * the endpoint's first POST, so that an app nobody calls does not hold them.
+ */
+async function responder (fastify: FastifyInstance, options: ResolvedMcpOptions, routeOf: RouteOf): Promise<Responder> {
+  const [{ answer }, { ToolServers }] = await Promise.all([import('./protocol.js'), import('./tool-server.js')])
+  const servers = new ToolServers(fastify, options, routeOf)
+  return async function respond (request) {
+    return await answer(servers.serverFor(request), request.body, request.headers)
+  }
+}
 
 /** Sends an answer of the endpoint: JSON, written once, or no body. */
 function send (reply: FastifyReply, { status, body }: Answer): FastifyReply {
@@ -38,12 +60,12 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   })
 
   // Each tool runs the route its operation was declared from, at the URL it was registered with: never at the
-  // document's path, which a base path, a transform or another route may have made another route's.
+  // document's path, which a base path or another route may have made another route's.
   const bindings = new RouteBindings()
   fastify.addHook('onRoute', function bindRoute (routeOptions: RouteOptions) {
-    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) routeOptions.schema = bindings.record(routeOptions.url as string, routeOptions.schema)
+    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) bindings.record(routeOptions.url as string, routeOptions.schema)
   })
-  const servers = new ToolServers(fastify, resolved, bindings.routeOf.bind(bindings))
+  let respond: Promise<Responder> | undefined
 
   const checkOrigin: onRequestHookHandler = async function checkOrigin (request, reply) {
     const { origin, host } = request.headers
@@ -63,14 +85,19 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
     handler: async function mcpEndpoint (request, reply) {
       // Stateless: no session to resume, so no event stream to open (GET) or session to end (DELETE).
       if (request.method !== 'POST') return send(reply.header('allow', 'POST'), transportError(405, 'Method not allowed: this stateless endpoint takes POST only'))
-      return send(reply, await answer(servers.serverFor(request), request.body, request.headers))
+      respond ??= responder(fastify, resolved, bindings.routeOf.bind(bindings))
+      return send(reply, await (await respond)(request))
     }
   })
 }
 
 /**
  * Serves the opted-in routes as MCP tools at `path` (default `/mcp`).
- * Register it after fastify-restricted-fields and @fastify/swagger.
+ * Register it after fastify-restricted-fields (fastify-plugin refuses it
+ * otherwise) and before the routes it serves, which it records as they are
+ * declared. @fastify/swagger may come before or after it (as
+ * @fastify/autoload may load them): the endpoint needs it once the app is
+ * ready, and it documents the routes declared after it.
  */
 const plugin = fp(restrictedFieldsMcp, {
   fastify: '5.x',

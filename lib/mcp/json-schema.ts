@@ -7,7 +7,7 @@
  */
 import { ToolSchemasTooLargeError } from '../errors.js'
 import { decodePointerToken, isRecord } from '../json.js'
-import { OPENAPI_ONLY as OPENAPI_KEYWORDS, TESTS, heldSchemas, keywordOf } from '../schema/vocabulary.js'
+import { OPENAPI_ONLY as OPENAPI_KEYWORDS, TESTS, WRITTEN_KEYWORDS, heldSchemas, keywordOf } from '../schema/vocabulary.js'
 import { OPERATION_KEY } from '../openapi/types.js'
 
 type Json = Record<string, any>
@@ -136,6 +136,35 @@ function withMemberProperties (converted: Json, source: Json, components: Json, 
   }
 }
 
+/** Whether an output schema keeps `keyword` with this value: the vocabulary's written keywords, `items` only as one schema. */
+function writtenAsDeclared (keyword: string, member: unknown): boolean {
+  return WRITTEN_KEYWORDS.has(keyword) && (keyword !== 'items' || isRecord(member))
+}
+
+/** `converted` with a choice among `choices` besides its own: as its `anyOf`, or, when it has one, as a member of its `allOf`. */
+function withChoice (converted: Json, choices: unknown[]): Json {
+  if (converted.anyOf === undefined) return { ...converted, anyOf: choices }
+  return { ...converted, allOf: [...converted.allOf ?? [], { anyOf: choices }] }
+}
+
+/**
+ * An output schema's own keywords, `value`'s converted ones given, as what
+ * fast-json-stringify writes under `value` satisfies them: a `number` may be
+ * null (an infinite number is written so). A choice of `oneOf` is kept as
+ * `anyOf`: its members, with fewer checks, may overlap. A condition is not
+ * kept (it was tested on the handler's value, not on the one written), and
+ * its branches are kept as a choice, where it has both: the value written is
+ * of one or the other.
+ */
+function asWritten (converted: Json, value: Json, convert: (value: unknown) => any): Json {
+  let written = converted
+  const types: unknown[] = [written.type].flat()
+  if (types.includes('number') && !types.includes('null')) written = { ...written, type: [...types, 'null'] }
+  if (Array.isArray(value.oneOf)) written = withChoice(written, convert(value.oneOf))
+  if (value.then !== undefined && value.else !== undefined) written = withChoice(written, [convert(value.then), convert(value.else)])
+  return written
+}
+
 /**
  * The self-contained JSON Schema of `schema`, whose `$ref`s point into
  * `components` (the document's `components.schemas`). `openapi30` converts
@@ -143,9 +172,15 @@ function withMemberProperties (converted: Json, source: Json, components: Json, 
  * component referred to once is written in place; one referred to more often
  * is written once, in `$defs`, so that a description's graph of references is
  * never unfolded into a tree (each expandable field of Stripe's description
- * would double it). `budget` bounds the objects read and written.
+ * would double it). `budget` bounds the objects read and written. An
+ * `output` schema, a tool's result, keeps only what fast-json-stringify's
+ * writing guarantees (see `asWritten`): the route's reply is what it wrote,
+ * whatever the handler's values, and a client refuses a result its schema
+ * refuses.
  */
-export function toJsonSchema (schema: unknown, components: Json, openapi30: boolean, budget = new SchemaBudget(Infinity)): Json {
+export function toJsonSchema (
+  schema: unknown, components: Json, openapi30: boolean, budget = new SchemaBudget(Infinity), output = false
+): Json {
   const counts = referenceCounts(schema, components, budget)
   const defs: Json = {}
   const pending: string[] = []
@@ -181,9 +216,9 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
         )
       return openapi30 && nullable === true ? withNull(merged) : merged
     }
-    const converted: Json = {}
+    let converted: Json = {}
     for (const [keyword, member] of Object.entries(value)) {
-      if (OPENAPI_ONLY.has(keyword)) continue
+      if (OPENAPI_ONLY.has(keyword) || (output && !writtenAsDeclared(keyword, member))) continue
       const holds = keywordOf(keyword)?.holds
       if ((holds === 'schemaMap' || holds === 'namesOrSchemaMap') && isRecord(member)) {
         converted[keyword] = Object.fromEntries(Object.entries(member)
@@ -194,6 +229,7 @@ export function toJsonSchema (schema: unknown, components: Json, openapi30: bool
         converted[keyword] = member
       }
     }
+    if (output) converted = asWritten(converted, value, convert)
     const record = withMemberProperties(converted, value, components, budget)
     return openapi30 && value.nullable === true ? withNull(record) : record
   }

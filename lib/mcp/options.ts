@@ -12,6 +12,14 @@ import type { IncludeTools } from './tools.js'
 /** How tools are offered: one per route, or the discovery mode's tools (find, browse, describe, call). */
 export type ToolsMode = 'routes' | 'discovery'
 
+/**
+ * Past this many routes, the discovery mode is the default: agent hosts start
+ * to defer tools past about 30 and some editors take no more than 40, and at
+ * GitHub's median of a few hundred tokens a tool, 30 per-route tools already
+ * cost more than the discovery mode's fixed few.
+ */
+export const DISCOVERY_ABOVE = 30
+
 export interface RestrictedFieldsMcpOptions {
   /** Where the endpoint is served. Default: `/mcp`. */
   path?: string
@@ -24,7 +32,8 @@ export interface RestrictedFieldsMcpOptions {
   include?: IncludeTools
   /**
    * The request headers a call passes on to its route, besides `authorization`: whatever else the
-   * app's authentication reads. Default: none.
+   * app's authentication reads (an API key). Default: `['cookie']`, so that a route behind cookie
+   * sessions sees the caller's session; `[]` passes `authorization` alone.
    */
   forwardHeaders?: readonly string[]
   /** The origins (`https://app.example.com`) whose browser pages may call the endpoint; a request with any other `Origin` is refused. Default: none. */
@@ -72,6 +81,12 @@ export interface ResolvedMcpOptions {
 
 const MODES = ['routes', 'discovery']
 
+/**
+ * Passed on unless `forwardHeaders` says otherwise: a session cookie is a credential as `authorization` is, and the
+ * endpoint serves no page of a foreign origin, so no other site's page can make a browser spend it here.
+ */
+const FORWARDED = ['cookie']
+
 function positiveInteger (value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback
   if (!Number.isSafeInteger(value) || (value as number) < 1) {
@@ -108,7 +123,7 @@ export function normalizeMcpOptions (options: RestrictedFieldsMcpOptions): Resol
     serverInfo: { name: options.name ?? 'fastify-restricted-fields', version: options.version ?? '1.0.0' },
     instructions: options.instructions,
     include,
-    forwardHeaders: ['authorization', ...checkedStrings(options.forwardHeaders, 'forwardHeaders').map((name) => name.toLowerCase())],
+    forwardHeaders: ['authorization', ...checkedStrings(options.forwardHeaders ?? FORWARDED, 'forwardHeaders').map((name) => name.toLowerCase())],
     allowedOrigins: new Set(checkedStrings(options.allowedOrigins, 'allowedOrigins').map(normalizeOrigin)),
     maxArgumentsLength: positiveInteger(options.maxArgumentsLength, 'maxArgumentsLength', 2048),
     bodyLimit: positiveInteger(options.bodyLimit, 'bodyLimit', 65536),

@@ -18,9 +18,8 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS
 } from '@modelcontextprotocol/sdk/types.js'
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js'
-
-/** What the endpoint answers: an HTTP status and a JSON body, or no body. */
-export interface Answer { status: number, body?: unknown }
+import { transportError } from './answers.js'
+import type { Answer } from './answers.js'
 
 /** What the server is and does, for one request. */
 export interface ToolServer {
@@ -33,14 +32,6 @@ export interface ToolServer {
 }
 
 type Headers = Record<string, string | string[] | undefined>
-
-/**
- * A JSON-RPC error answered before a request id is read: -32000 is the code
- * the SDK's transport answers refused HTTP requests with.
- */
-export function transportError (status: number, message: string, code = -32000): Answer {
-  return { status, body: { jsonrpc: '2.0', error: { code, message }, id: null } }
-}
 
 /** The media type of a `Content-Type` header, without its parameters. */
 function mediaType (header: string | string[] | undefined): string {

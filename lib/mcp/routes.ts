@@ -1,18 +1,15 @@
 /**
  * Which route each tool runs. A document's path is not a route's: it may
- * have lost the server's base path (@fastify/swagger strips it by default),
- * been rewritten by a transform, or be shared by two routes. So each `GET`
- * route is bound when it is declared: the `onRoute` hook gives its schema a
- * vendor key, which @fastify/swagger copies to the route's operation, and
- * the tool made from that operation runs the URL the route was registered
- * with, Fastify's prefix included. An operation without a key of a route
- * seen here is not a tool.
+ * have lost the server's base path (@fastify/swagger strips it by default)
+ * or be shared by two routes. So each `GET` route is recorded as it is
+ * declared, its URL as registered (Fastify's prefix included) and its
+ * operation id, and an operation runs the one recorded route that
+ * @fastify/swagger could have documented at the operation's path with the
+ * operation's id: none or several, and the operation is not a tool. Nothing
+ * is written into a route's schema, so the document is @fastify/swagger's own.
  */
 import { isRecord } from '../json.js'
-import { formatParamUrl } from '../openapi/operations.js'
-
-/** The vendor key that carries a route's number from its schema to its operation. */
-export const ROUTE_KEY = 'x-mcp-route'
+import { candidatePaths, documentVersion, formatParamUrl } from '../openapi/operations.js'
 
 /** A route a tool runs: its URL as registered, and that URL with `{name}` for each parameter, as a call fills it. */
 export interface BoundRoute {
@@ -24,32 +21,68 @@ export interface BoundRoute {
   params: readonly string[]
 }
 
-// Numbers are unique across instances of the plugin: two endpoints may bind the same route.
-let lastRouteNumber = 0
+/** A `GET` route as it was declared: what @fastify/swagger makes its operation's path and id of. */
+interface DeclaredRoute { url: string, operationId: string | undefined }
 
-/** The `GET` routes seen as they were declared, by the number their operations carry. */
+/** An operation id as @fastify/swagger copies it from a route's schema to its operation: a string that is not empty, or none. */
+function operationIdOf (value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+/** The `GET` routes seen as they were declared, and the operations of a document that each could have made. */
 export class RouteBindings {
-  private readonly byNumber = new Map<number, BoundRoute>()
+  private readonly declared: DeclaredRoute[] = []
+  private readonly bound = new Map<string, BoundRoute>()
+  // The routes by the document paths they may have, for the servers of the documents last read: made on the first call.
+  private byPath: { servers: string, routes: Map<string, DeclaredRoute[]> } | undefined
 
   /**
-   * Records a route declared with `url` and `schema`, and returns the schema
-   * its operation is documented from: a copy with the route's number (the
-   * route's own object is not changed, as several routes may share it).
-   * Another endpoint's number for the same route is kept, so that both find it.
+   * Records a `GET` route declared with `url` and `schema`; the schema is
+   * only read. A route hidden from the document (`hide`) has no operation.
    */
-  record<Schema extends object> (url: string, schema: Schema | undefined): Schema {
-    const carried: unknown = (schema as Record<string, unknown> | undefined)?.[ROUTE_KEY]
-    // A number this endpoint gave another route (a schema copied from a declared route) is not this one's.
-    const own = typeof carried === 'number' && !this.byNumber.has(carried) && carried <= lastRouteNumber ? carried : ++lastRouteNumber
-    const template = formatParamUrl(url)
-    this.byNumber.set(own, { url, template, params: [...template.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]) })
-    return { ...schema, [ROUTE_KEY]: own } as Schema
+  record (url: string, schema: unknown): void {
+    if (isRecord(schema) && schema.hide === true) return
+    this.declared.push({ url, operationId: operationIdOf(isRecord(schema) ? schema.operationId : undefined) })
+    this.byPath = undefined
   }
 
-  /** The route an operation of the document was made from, or undefined when no route seen here made it. */
-  routeOf (operation: unknown): BoundRoute | undefined {
-    if (!isRecord(operation)) return undefined
-    const number = operation[ROUTE_KEY]
-    return typeof number === 'number' ? this.byNumber.get(number) : undefined
+  /**
+   * The route that the operation at `path` of `document` was made from: the
+   * one recorded route documented at that path with that operation id.
+   * Undefined when none was (a route declared before the endpoint, a
+   * transform that rewrote its URL or its id), and when several may have
+   * been (two routes without an operation id whose paths collide).
+   */
+  routeOf (operation: Record<string, unknown>, path: string, document: Record<string, unknown>): BoundRoute | undefined {
+    const operationId = operationIdOf(operation.operationId)
+    const makers = (this.routesByPath(document).get(path) ?? []).filter((route) => route.operationId === operationId)
+    return makers.length === 1 ? this.boundRoute(makers[0].url) : undefined
+  }
+
+  private routesByPath (document: Record<string, unknown>): Map<string, DeclaredRoute[]> {
+    const version = documentVersion(document) ?? '3'
+    const servers = JSON.stringify([version, document.servers, document.basePath])
+    if (this.byPath?.servers !== servers) {
+      const routes = new Map<string, DeclaredRoute[]>()
+      for (const route of this.declared) {
+        for (const path of candidatePaths(document, version, route.url)) {
+          const atPath = routes.get(path)
+          if (atPath === undefined) routes.set(path, [route])
+          else atPath.push(route)
+        }
+      }
+      this.byPath = { servers, routes }
+    }
+    return this.byPath.routes
+  }
+
+  private boundRoute (url: string): BoundRoute {
+    let route = this.bound.get(url)
+    if (route === undefined) {
+      const template = formatParamUrl(url)
+      route = { url, template, params: [...template.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]) }
+      this.bound.set(url, route)
+    }
+    return route
   }
 }

@@ -13,21 +13,15 @@ import { betweenSteps } from '../slices.js'
 import { oversizedResult } from './budget.js'
 import { callResult, callUrl, errorResult } from './call.js'
 import type { ToolResult } from './call.js'
-import { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, DISCOVERY_TOOLS, DiscoveryView, FIND_TOOL } from './discovery.js'
+import { DISCOVERY_TOOLS, DiscoveryView } from './discovery.js'
 import { SchemaBudget, throwUnlessPastBudget } from './json-schema.js'
+import { DISCOVERY_ABOVE } from './options.js'
 import type { ResolvedMcpOptions, ToolsMode } from './options.js'
 import type { ToolServer } from './protocol.js'
 import { queryRefusal } from './search.js'
+import { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './tool-names.js'
 import { documentOperations, operationTool } from './tools.js'
 import type { DocumentOperation, RouteOf, Tool, ToolCall, ToolDefinition } from './tools.js'
-
-/**
- * Past this many routes, the discovery mode is the default: agent hosts start
- * to defer tools past about 30 and some editors take no more than 40, and at
- * GitHub's median of a few hundred tokens a tool, 30 per-route tools already
- * cost more than the discovery mode's fixed few.
- */
-export const DISCOVERY_ABOVE = 30
 
 /** The part of the plugin's decorations the endpoint reads. */
 export interface DocumentedInstance {

@@ -77,12 +77,12 @@ function sentence (text: string): string {
 }
 
 /**
- * Which route an operation of a document runs, or undefined when it runs
- * none. The plugin binds each operation to the route it was declared from
+ * Which route the operation at `path` of `document` runs, or undefined when
+ * it runs none. The plugin finds the route each operation was declared from
  * (routes.ts); a document with no app behind it (its tools described, not
  * called) is read at its own paths.
  */
-export type RouteOf = (operation: Json, path: string) => BoundRoute | undefined
+export type RouteOf = (operation: Json, path: string, document: Json) => BoundRoute | undefined
 
 /**
  * The document's own path as the route, filled from its documented
@@ -224,7 +224,7 @@ export function operationTool (
   let outputSchema: Json | undefined
   let wrapped = false
   if (reply !== undefined && withOutput) {
-    outputSchema = toJsonSchema(reply, components, openapi30, budget)
+    outputSchema = toJsonSchema(reply, components, openapi30, budget, true)
     // MCP's structured content is an object: a reply that may be anything else goes under one key.
     if (outputSchema.type !== 'object') {
       wrapped = true
@@ -277,7 +277,7 @@ export function documentOperations (
     const route: ToolRoute = { method: 'GET', path, restricted: isRecord(operation['x-restricted-fields']) }
     if (typeof operation.operationId === 'string') route.operationId = operation.operationId
     if (!include(route)) continue
-    const bound = routeOf(operation, path)
+    const bound = routeOf(operation, path, document)
     if (bound === undefined) continue
     let name = toolName(operation.operationId, path)
     for (let suffix = 2; taken.has(name); suffix++) name = `${toolName(operation.operationId, path).slice(0, MAX_NAME_LENGTH - 1 - String(suffix).length)}_${suffix}`

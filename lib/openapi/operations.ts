@@ -27,27 +27,37 @@ export function documentVersion (document: Json): Version | null {
   return typeof document.openapi === 'string' && document.openapi.startsWith('3.') ? '3' : null
 }
 
-/** The paths a route may have in the document: with a base path stripped (as @fastify/swagger does by default), then as is. */
-function candidatePaths (document: Json, version: Version, url: string): string[] {
+/** The base paths of a document's servers, as @fastify/swagger reads them: a relative URL as written, an absolute one's path. */
+function basePaths (servers: unknown): string[] {
   const bases: string[] = []
-  if (version === '2.0') {
-    if (typeof document.basePath === 'string') bases.push(document.basePath)
-  } else if (Array.isArray(document.servers)) {
-    for (const server of document.servers) {
-      if (typeof server?.url !== 'string') continue
-      const resolved = server.url.replace(/\{([^{}]+)\}/g, (whole: string, name: string) => String(server.variables?.[name]?.default ?? whole))
-      try {
-        bases.push(new URL(resolved, 'http://localhost').pathname)
-      } catch {}
-    }
+  for (const server of Array.isArray(servers) ? servers : []) {
+    if (typeof server?.url !== 'string') continue
+    const resolved = server.url.replace(/\{([^{}]+)\}/g, (whole: string, name: string) => String(server.variables?.[name]?.default ?? whole))
+    try {
+      bases.push(resolved.startsWith('/') ? resolved : new URL(resolved).pathname)
+    } catch {}
   }
-  const stripped = bases
-    .filter((base) => base.length > 1 && url.startsWith(base))
-    .map((base) => {
-      const rest = url.slice(base.length)
-      return formatParamUrl(rest.startsWith('/') ? rest : `/${rest}`)
-    })
-  return [...stripped, formatParamUrl(url)]
+  return bases
+}
+
+/**
+ * The paths a route of `url` may have in the document, as @fastify/swagger
+ * forms them: with its servers' base paths stripped (its default), else as
+ * is. Stripped as it strips them: each server's in turn, from a URL that
+ * starts with it, with nothing put back (a server of `/v1/` makes
+ * `/v1/users` into `users`), and in Swagger 2.0 the `basePath`, the path
+ * kept absolute.
+ */
+export function candidatePaths (document: Json, version: Version, url: string): string[] {
+  let stripped = url
+  if (version === '2.0') {
+    const base: unknown = document.basePath
+    if (typeof base === 'string' && url.startsWith(base)) stripped = url.replace(base, '')
+    if (!stripped.startsWith('/')) stripped = `/${stripped}`
+  } else {
+    for (const base of basePaths(document.servers)) if (base !== '/' && stripped.startsWith(base)) stripped = stripped.replace(base, '')
+  }
+  return stripped === url ? [formatParamUrl(url)] : [formatParamUrl(stripped), formatParamUrl(url)]
 }
 
 export interface Found { id: string, route: RestrictedRoute, operation: Json, pathItem: Json, method: string, path: string }

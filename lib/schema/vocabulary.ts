@@ -68,6 +68,12 @@ export interface Keyword {
   readonly logic?: Logic
   /** The only type of instance the keyword constrains, when it constrains one type alone. */
   readonly appliesTo?: 'object' | 'array' | 'string' | 'number'
+  /**
+   * Whether what fast-json-stringify writes under a schema satisfies this keyword of it, whatever value it is given:
+   * words and structure do; a check of a value does not, since it writes a null as `0`, `""`, `false` or `{}` and copies
+   * a value out of range, off its pattern, its format or its enum as it is. A schema of what it wrote keeps only these.
+   */
+  readonly written?: true
   readonly dialects: readonly Dialect[]
 }
 
@@ -78,7 +84,10 @@ const EVERY: readonly Dialect[] = [...JSON_SCHEMA, 'openapi-3.0', 'swagger-2.0']
 const WITH_OPENAPI_30: readonly Dialect[] = [...JSON_SCHEMA, 'openapi-3.0']
 const OPENAPI: readonly Dialect[] = ['openapi-3.1', 'openapi-3.0', 'swagger-2.0']
 
-const keyword = (holds: Holds, dialects: readonly Dialect[], more: Partial<Keyword> = {}): Keyword => ({ holds, dialects, ...more })
+// Words constrain nothing, so whatever is written satisfies them.
+const keyword = (holds: Holds, dialects: readonly Dialect[], more: Partial<Keyword> = {}): Keyword =>
+  ({ holds, dialects, ...holds === 'annotation' ? { written: true } : {}, ...more })
+const WRITTEN = { written: true } as const
 const applicator = (holds: Holds, describes: Describes, dialects: readonly Dialect[], appliesTo?: Keyword['appliesTo']): Keyword =>
   keyword(holds, dialects, appliesTo === undefined ? { describes } : { describes, appliesTo })
 const logic = (holds: Holds, how: Logic, dialects: readonly Dialect[], appliesTo?: Keyword['appliesTo']): Keyword =>
@@ -94,14 +103,14 @@ export const VOCABULARY: Readonly<Record<string, Keyword>> = {
   $recursiveAnchor: keyword('annotation', ['2019-09']),
   $vocabulary: keyword('annotation', SINCE_2019),
   $comment: keyword('annotation', JSON_SCHEMA),
-  $ref: keyword('reference', EVERY),
+  $ref: keyword('reference', EVERY, WRITTEN),
   $dynamicRef: keyword('reference', ['2020-12', 'openapi-3.1']),
   $recursiveRef: keyword('reference', ['2019-09']),
-  $defs: applicator('schemaMap', 'none', SINCE_2019),
-  definitions: applicator('schemaMap', 'none', ['draft-07', '2019-09', '2020-12', 'openapi-3.1']),
+  $defs: { ...applicator('schemaMap', 'none', SINCE_2019), ...WRITTEN },
+  definitions: { ...applicator('schemaMap', 'none', ['draft-07', '2019-09', '2020-12', 'openapi-3.1']), ...WRITTEN },
   // Applicators of the same value.
-  allOf: logic('schemas', 'all', EVERY),
-  anyOf: logic('schemas', 'choice', WITH_OPENAPI_30),
+  allOf: { ...logic('schemas', 'all', EVERY), ...WRITTEN },
+  anyOf: { ...logic('schemas', 'choice', WITH_OPENAPI_30), ...WRITTEN },
   oneOf: logic('schemas', 'choice', WITH_OPENAPI_30),
   not: logic('schema', 'not', WITH_OPENAPI_30),
   if: logic('schema', 'conditional', JSON_SCHEMA),
@@ -110,15 +119,16 @@ export const VOCABULARY: Readonly<Record<string, Keyword>> = {
   dependentSchemas: logic('schemaMap', 'conditional', SINCE_2019, 'object'),
   dependencies: logic('namesOrSchemaMap', 'conditional', ['draft-07'], 'object'),
   // Applicators of items.
-  items: applicator('schemaOrSchemas', 'items', EVERY, 'array'),
+  // Written only as one schema of every item: fast-json-stringify writes the items of `false` or of a list as they are.
+  items: { ...applicator('schemaOrSchemas', 'items', EVERY, 'array'), ...WRITTEN },
   prefixItems: applicator('schemas', 'items', ['2020-12', 'openapi-3.1'], 'array'),
   additionalItems: applicator('schema', 'items', ['2019-09', 'draft-07'], 'array'),
   contains: applicator('schema', 'items', JSON_SCHEMA, 'array'),
   unevaluatedItems: applicator('schema', 'items', SINCE_2019, 'array'),
   // Applicators of property values, and of names.
-  properties: applicator('schemaMap', 'properties', EVERY, 'object'),
-  patternProperties: applicator('schemaMap', 'properties', JSON_SCHEMA, 'object'),
-  additionalProperties: applicator('schema', 'properties', EVERY, 'object'),
+  properties: { ...applicator('schemaMap', 'properties', EVERY, 'object'), ...WRITTEN },
+  patternProperties: { ...applicator('schemaMap', 'properties', JSON_SCHEMA, 'object'), ...WRITTEN },
+  additionalProperties: { ...applicator('schema', 'properties', EVERY, 'object'), ...WRITTEN },
   unevaluatedProperties: applicator('schema', 'properties', SINCE_2019, 'object'),
   propertyNames: applicator('schema', 'names', JSON_SCHEMA, 'object'),
   contentSchema: applicator('schema', 'content', SINCE_2019, 'string'),
@@ -129,11 +139,12 @@ export const VOCABULARY: Readonly<Record<string, Keyword>> = {
   // Instances.
   const: keyword('instance', JSON_SCHEMA),
   enum: keyword('instances', EVERY),
-  default: keyword('instance', EVERY),
-  examples: keyword('instances', JSON_SCHEMA),
+  default: keyword('instance', EVERY, WRITTEN),
+  examples: keyword('instances', JSON_SCHEMA, WRITTEN),
   example: keyword('instance', OPENAPI),
   // Assertions.
-  type: keyword('assertion', EVERY),
+  // But for `number`: fast-json-stringify writes an infinite number as null.
+  type: keyword('assertion', EVERY, WRITTEN),
   nullable: keyword('assertion', ['openapi-3.0']),
   pattern: keyword('pattern', EVERY, { appliesTo: 'string' }),
   format: keyword('assertion', EVERY),
@@ -370,6 +381,9 @@ export const CONDITIONALS = keywordsWhere((keyword) => keyword.logic === 'condit
  * `externalDocs`): JSON Schema does not know them.
  */
 export const OPENAPI_ONLY = keywordsWhere((keyword) => keyword.dialects.every((dialect) => OPENAPI.includes(dialect)))
+
+/** The keywords whose every value fast-json-stringify's output satisfies (see `Keyword.written`). */
+export const WRITTEN_KEYWORDS = keywordsWhere((keyword) => keyword.written === true)
 
 /** Whether a keyword's value is an instance, or a list of them, whose keys and strings are data. */
 export function holdsInstances (name: string): boolean {

@@ -1,7 +1,9 @@
 import { test } from 'tap'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { buildApp } from '../../example/app.js'
 import { startServer } from '../../example/server.js'
+import { memoryStore } from '../../example/store.js'
 
 test('the example server serves its routes as MCP tools at /mcp, beside the REST routes, to each caller its own fields', async (t) => {
   const app = await startServer({ PORT: '0', PAGE_SIZE: '5', LOG_LEVEL: 'silent', STAFF_TOKEN: 'staff-secret' })
@@ -20,4 +22,11 @@ test('the example server serves its routes as MCP tools at /mcp, beside the REST
   t.strictSame(results, [[['listUsers', 'getUser'], [false, false]], user, [['listUsers', 'getUser'], [true, true]], user])
   const rest = await fetch(new URL('/api/users/3?only=name,profile.city', app.listeningOrigin))
   t.equal(await rest.text(), user.content[0].text)
+})
+
+test('built with `mcp: false`, the example serves no MCP endpoint', async (t) => {
+  const app = await buildApp({ store: memoryStore([]), pageSize: 5, mcp: false })
+  t.teardown(() => app.close())
+  const response = await app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json' }, payload: {} })
+  t.strictSame([response.statusCode, response.json()], [404, { message: 'Route POST:/mcp not found', error: 'Not Found', statusCode: 404 }])
 })

@@ -125,8 +125,9 @@ test('tools/list follows the credentials: an anonymous caller\'s tools do not na
     { type: 'string', description: 'Sent to staff only: to any other request this field does not exist.' }
   ])
   const page = staff.find((tool) => tool.name === 'listUsers') as Tool
+  // No `required`, not even the envelope's: fast-json-stringify writes a null where an object is declared as `{}`.
   t.strictSame([page.outputSchema?.type, page.outputSchema?.required, page.inputSchema.properties.page], [
-    'object', ['count', 'next', 'previous', 'results'], { type: ['string', 'null'], description: "A page number from 1, or 'last'; absent means 1" }
+    'object', undefined, { type: ['string', 'null'], description: "A page number from 1, or 'last'; absent means 1" }
   ])
 })
 
@@ -357,6 +358,31 @@ test('the endpoint is authenticated by a hook of its own, and by the app\'s own 
   t.strictSame((await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['last_login'] } })).structuredContent, { last_login: '2026-01-06T02:00:00.000Z' })
 })
 
+/** An app behind cookie sessions, as @fastify/session reads them: `session=staff` shows the salary, any other caller does not see it. */
+async function sessionApp (t: Test, options: RestrictedFieldsMcpOptions): Promise<string> {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'sessions', version: '1' } } })
+  await app.register(fastifyRestrictedFields, { hiddenFields: (request) => request.headers.cookie?.includes('session=staff') === true ? [] : ['salary'] })
+  await app.register(restrictedFieldsMcp, options)
+  const person = { type: 'object', properties: { name: { type: 'string' }, salary: { type: 'integer' } } }
+  app.get('/me', { restrictFields: true, schema: { operationId: 'me', response: { 200: person } } }, async () => ({ name: 'ann', salary: 99000 }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  return app.listeningOrigin
+}
+
+test('a call passes the caller\'s cookies on to its route by default, as it passes Authorization: a route behind cookie sessions sees the session', async (t) => {
+  const session = { cookie: 'theme=dark; session=staff' }
+  const staff = { content: [{ type: 'text', text: '{"salary":99000}' }], structuredContent: { salary: 99000 } }
+  t.strictSame(await (await connect(t, await sessionApp(t, {}), session)).callTool({ name: 'me', arguments: { only: ['salary'] } }), staff)
+  // Without cookies forwarded, the route sees no session: the field the tool lists is one the route does not know.
+  const unknown = {
+    content: [{ type: 'text', text: JSON.stringify({ statusCode: 400, code: 'FST_RESTRICTED_FIELDS_UNKNOWN_FIELD', error: 'Bad Request', message: "Unknown field 'salary' in query parameter 'only'; allowed fields: name" }) }],
+    isError: true
+  }
+  t.strictSame(await (await connect(t, await sessionApp(t, { forwardHeaders: [] }), session)).callTool({ name: 'me', arguments: { only: ['salary'] } }), unknown)
+})
+
 /** A small app of its own: the plugin, swagger, the endpoint with `options`, and a few routes. */
 async function smallApp (t: Test, options: RestrictedFieldsMcpOptions = {}): Promise<string> {
   const app = Fastify()
@@ -404,6 +430,99 @@ test('a tool without an output schema sends its reply as text alone', async (t) 
   const origin = await smallApp(t, { include: () => true })
   const client = await connect(t, origin, {})
   t.strictSame(await client.callTool({ name: 'get_health', arguments: {} }), { content: [{ type: 'text', text: 'ok' }] })
+})
+
+/**
+ * What fast-json-stringify writes where the handler's value is not what the schema says: a field's schema, the
+ * handler's value, and the value the route sends.
+ */
+const COERCED: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+  ['a null integer is written 0, under minimum 1', { type: 'integer', minimum: 1 }, null, 0],
+  ['an integer out of range is written as it is', { type: 'integer', exclusiveMinimum: 0, maximum: 9 }, 0, 0],
+  ['a number out of range and off its multiple is written as it is', { type: 'number', maximum: 0.2, multipleOf: 0.5 }, 0.3, 0.3],
+  ['an infinite number is written null', { type: 'number' }, Infinity, null],
+  ['a null string is written "", under minLength and pattern', { type: 'string', minLength: 1, pattern: '^[a-z]+$' }, null, ''],
+  ['a string off its pattern and past its maxLength is written as it is', { type: 'string', pattern: '^[a-z]+$', maxLength: 2 }, 'ABC', 'ABC'],
+  ['a string of no format is written as it is', { type: 'string', format: 'email' }, 'nobody', 'nobody'],
+  ['a null date-time is written ""', { type: 'string', format: 'date-time' }, null, ''],
+  ['a null boolean is written false, out of its enum', { type: 'boolean', enum: [true] }, null, false],
+  ['a string out of its enum is written as it is', { type: 'string', enum: ['open', 'closed'] }, 'archived', 'archived'],
+  ['a null integer is written 0, which its negation refuses', { type: 'integer', not: { const: 0 } }, null, 0],
+  ['a null array is written [], under minItems', { type: 'array', items: { type: 'integer' }, minItems: 1 }, null, []],
+  ['repeated items past maxItems are written as they are', { type: 'array', items: { type: 'integer' }, uniqueItems: true, maxItems: 1 }, [1, 1], [1, 1]],
+  ['a null object is written {}, without its required property', { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, null, {}],
+  ['an empty object is written {}, under minProperties', { type: 'object', additionalProperties: { type: 'integer' }, minProperties: 1 }, {}, {}],
+  ['a null tested by a condition is written as its branch has it, which the condition refuses', { if: { type: 'null' }, then: { type: 'integer' }, else: { type: 'string' } }, null, 0],
+  ['a value of one of two choices that overlap without their checks', { oneOf: [{ type: 'integer', maximum: 2 }, { type: 'integer', minimum: 5 }] }, 1, 1]
+]
+
+test('every result matches its tool\'s output schema, by the SDK client\'s own check, whatever fast-json-stringify made of the handler\'s value', async (t) => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'coerced', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp, { include: () => true, mode: 'routes' })
+  for (const [index, [, schema, value]] of COERCED.entries()) {
+    for (const restrictFields of [true, false]) {
+      const operationId = `${restrictFields ? 'restricted' : 'plain'}${index}`
+      const response = { 200: { type: 'object', properties: { value: schema } } }
+      app.get(`/${operationId}`, { restrictFields, schema: { operationId, response } }, async () => ({ value }))
+    }
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  const client = await connect(t, app.listeningOrigin, {})
+  await client.listTools()
+  for (const [index, [label, schema, , written]] of COERCED.entries()) {
+    const expected = { content: [{ type: 'text', text: JSON.stringify({ value: written }) }], structuredContent: { value: written } }
+    // Under `only`, the route's own serializer fails on a condition (a 500): that call is left out here.
+    const calls: Array<[string, Record<string, unknown>]> = [[`restricted${index}`, {}], [`plain${index}`, {}]]
+    if (schema.if === undefined) calls.push([`restricted${index}`, { only: ['value'] }])
+    for (const [name, args] of calls) {
+      // The SDK's client refuses a result its tool's output schema refuses: its message is the failure's.
+      const result = await client.callTool({ name, arguments: args }).catch((error: Error) => error.message)
+      t.strictSame(result, expected, `${label}: ${name} ${JSON.stringify(args)}`)
+    }
+  }
+})
+
+test('the endpoint loads the MCP SDK and its tool servers on its first request, not before: an app nobody calls does not hold them', async (t) => {
+  const loaded: string[] = []
+  const protocol = await import('../../lib/mcp/protocol.js')
+  const toolServer = await import('../../lib/mcp/tool-server.js')
+  // Each getter is read when its module is evaluated, which is when the endpoint imports it.
+  const { default: endpoint } = await t.mockImport<typeof import('../../lib/mcp/index.js')>('../../lib/mcp/index.js', {
+    '../../lib/mcp/protocol.js': { get answer () { loaded.push('protocol'); return protocol.answer } },
+    '../../lib/mcp/tool-server.js': { get ToolServers () { loaded.push('tool servers'); return toolServer.ToolServers } }
+  })
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'lazy', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(endpoint)
+  app.get('/tags', { restrictFields: true, schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } }, async () => ({ id: 1 }))
+  await app.ready()
+  t.teardown(() => app.close())
+  t.strictSame((await app.inject('/tags')).json(), { id: 1 })
+  const refused = await app.inject({ method: 'GET', url: '/mcp' })
+  t.strictSame([loaded, refused.statusCode], [[], 405], 'nothing loaded once ready, after a REST request, or a request the endpoint refuses')
+  const listed = async (): Promise<unknown> => (await app.inject({
+    method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+  })).json().result.tools.map((tool: { name: string }) => tool.name)
+  t.strictSame(await Promise.all([listed(), listed()]), [['get_tags'], ['get_tags']])
+  t.strictSame(loaded, ['protocol', 'tool servers'], 'loaded once, on the first request')
+})
+
+test('the endpoint may be registered before @fastify/swagger, as @fastify/autoload may load them: the plugin before it, the routes after both', async (t) => {
+  const app = Fastify()
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp)
+  await app.register(swagger, { openapi: { info: { title: 'autoloaded', version: '1' } } })
+  app.get('/tags/:id', { restrictFields: true, schema: { operationId: 'getTag', response: { 200: { type: 'object', properties: { id: { type: 'string' }, label: { type: 'string' } } } } } },
+    async (request) => ({ id: (request.params as { id: string }).id, label: 'a' }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  const client = await connect(t, app.listeningOrigin, {})
+  t.strictSame((await client.listTools()).tools.map((tool) => tool.name), ['getTag'])
+  t.strictSame(await client.callTool({ name: 'getTag', arguments: { id: 't1', only: ['label'] } }), { content: [{ type: 'text', text: '{"label":"a"}' }], structuredContent: { label: 'a' } })
 })
 
 test('options are checked at registration, and the endpoint needs the plugin and @fastify/swagger', async (t) => {

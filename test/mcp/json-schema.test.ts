@@ -91,6 +91,40 @@ test('a record closed beside its members takes the names they declare, as fast-j
   for (const [title, schema, expected] of cases) t.strictSame(toJsonSchema(schema, members, false), expected, title)
 })
 
+test('an output schema keeps only what fast-json-stringify\'s writing guarantees: types, structure and words', async (t) => {
+  const cases: Array<[string, unknown, unknown]> = [
+    ['checks of a value are left out, words are kept',
+      { type: 'integer', minimum: 1, maximum: 9, exclusiveMinimum: 0, exclusiveMaximum: 10, multipleOf: 1, enum: [1, 2], const: 1, description: 'An id.', default: 1 },
+      { type: 'integer', description: 'An id.', default: 1 }],
+    ['so are those of a string', { type: 'string', pattern: '^a', format: 'email', minLength: 1, maxLength: 9, contentMediaType: 'text/plain', title: 'A' }, { type: 'string', title: 'A' }],
+    ['a number may be null: an infinite one is written so', { type: 'number' }, { type: ['number', 'null'] }],
+    ['a number that may be null already is kept', { type: ['number', 'null'] }, { type: ['number', 'null'] }],
+    ['a nullable number of OpenAPI 3.0 gets null once', { type: 'number', nullable: true }, { type: ['number', 'null'] }],
+    ['an object keeps its properties, not its required ones nor its counts, nor what its names are',
+      { type: 'object', properties: { a: { type: 'string', minLength: 2 } }, patternProperties: { '^x': { type: 'integer', minimum: 0 } }, additionalProperties: false, required: ['a'], minProperties: 1, maxProperties: 2, propertyNames: { pattern: '^[a-z]' }, dependentRequired: { a: ['b'] }, unevaluatedProperties: false },
+      { type: 'object', properties: { a: { type: 'string' } }, patternProperties: { '^x': { type: 'integer' } }, additionalProperties: false }],
+    ['an array keeps one schema of its items, not their counts nor a tuple',
+      { type: 'array', items: { type: 'integer', maximum: 3 }, minItems: 1, maxItems: 2, uniqueItems: true, contains: { const: 1 } },
+      { type: 'array', items: { type: 'integer' } }],
+    ['items that are false or a list are left out, and so are prefix items', { type: 'array', prefixItems: [{ type: 'string' }], items: false }, { type: 'array' }],
+    ['a tuple of draft-07 is left out', { type: 'array', items: [{ type: 'string' }], additionalItems: false }, { type: 'array' }],
+    ['a negation is left out', { type: 'integer', not: { const: 0 } }, { type: 'integer' }],
+    ['one of several choices is any of them: without their checks, they may overlap',
+      { oneOf: [{ type: 'integer', maximum: 2 }, { type: 'integer', minimum: 5 }] }, { anyOf: [{ type: 'integer' }, { type: 'integer' }] }],
+    ['a condition is left out, its two branches kept as a choice', { if: { type: 'null' }, then: { type: 'integer' }, else: { type: 'string', minLength: 1 } }, { anyOf: [{ type: 'integer' }, { type: 'string' }] }],
+    ['a condition with one branch is left out with it', { type: 'string', if: { minLength: 1 }, then: { maxLength: 2 } }, { type: 'string' }],
+    ['a choice beside choices of its own is one of all of them', { anyOf: [{ type: 'string' }, { type: 'integer' }], oneOf: [{ type: 'string' }, { type: 'boolean' }] },
+      { anyOf: [{ type: 'string' }, { type: 'integer' }], allOf: [{ anyOf: [{ type: 'string' }, { type: 'boolean' }] }] }],
+    ['and beside all of them, another of them', { allOf: [{ type: 'string' }], anyOf: [{ type: 'string' }], if: {}, then: { minLength: 1 }, else: { maxLength: 1 } },
+      { allOf: [{ type: 'string' }, { anyOf: [{}, {}] }], anyOf: [{ type: 'string' }] }],
+    ['a shared component is written without its checks too', { type: 'object', properties: { a: { $ref: '#/components/schemas/tag' }, b: { $ref: '#/components/schemas/tag' } } },
+      { type: 'object', properties: { a: { $ref: '#/$defs/tag' }, b: { $ref: '#/$defs/tag' } }, $defs: { tag: { type: 'string' } } }]
+  ]
+  const output = (schema: unknown): unknown => toJsonSchema(schema, components, true, new SchemaBudget(Infinity), true)
+  for (const [title, schema, expected] of cases) t.strictSame(output(schema), expected, title)
+  t.strictSame(toJsonSchema({ type: 'integer', minimum: 1 }, components, true), { type: 'integer', minimum: 1 }, 'an input schema keeps its checks: they say what a call may send')
+})
+
 test('a build past the schema budget goes on without output schemas; any other failure goes on up as it was thrown', async (t) => {
   t.doesNotThrow(() => throwUnlessPastBudget(new ToolSchemasTooLargeError()))
   const failure = new TypeError('a schema the builder cannot read')

@@ -9,7 +9,7 @@ test('the endpoint\'s options are completed with their defaults once', async (t)
     serverInfo: { name: 'fastify-restricted-fields', version: '1.0.0' },
     instructions: undefined,
     include: includeRestrictedRoutes,
-    forwardHeaders: ['authorization'],
+    forwardHeaders: ['authorization', 'cookie'],
     allowedOrigins: new Set(),
     maxArgumentsLength: 2048,
     bodyLimit: 65536,
@@ -27,6 +27,7 @@ test('given options are read as the endpoint reads them: header names in lower c
     [{ path: '/agents', name: 'api', version: '2' }, { path: '/agents', serverInfo: { name: 'api', version: '2' } }],
     [{ instructions: 'Ask for few fields.', include }, { instructions: 'Ask for few fields.', include }],
     [{ forwardHeaders: ['X-Agent-Key'], allowedOrigins: ['https://App.example.com/'] }, { forwardHeaders: ['authorization', 'x-agent-key'], allowedOrigins: new Set(['https://app.example.com']) }],
+    [{ forwardHeaders: [] }, { forwardHeaders: ['authorization'] }],
     [{ onRequest: hook, mode: 'discovery' }, { onRequest: [hook], mode: 'discovery' }],
     [{ onRequest: [hook, hook], mode: 'routes' }, { onRequest: [hook, hook], mode: 'routes' }],
     [

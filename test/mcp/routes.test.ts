@@ -7,7 +7,8 @@ import type { SwaggerOptions } from '@fastify/swagger'
 import fastifyRestrictedFields from '../../lib/index.js'
 import restrictedFieldsMcp from '../../lib/mcp/index.js'
 import type { RestrictedFieldsMcpOptions } from '../../lib/mcp/index.js'
-import { ROUTE_KEY, RouteBindings } from '../../lib/mcp/routes.js'
+import { RouteBindings } from '../../lib/mcp/routes.js'
+import { OPERATION_KEY } from '../../lib/openapi/types.js'
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 
@@ -153,27 +154,60 @@ test('an operation no route bound (declared before the endpoint) is not a tool',
   t.strictSame((await rpc(instance, 'tools/call', { name: 'early', arguments: { id: 1 } })).error, { code: -32602, message: 'MCP error -32602: Unknown tool: early' })
 })
 
-test('bindings: each route its number, carried by a copy of its schema; a second endpoint keeps the first\'s number', async (t) => {
-  const first = new RouteBindings()
-  const second = new RouteBindings()
-  const shared: Record<string, unknown> = { operationId: 'x' }
-  const a = first.record('/v1/a/:id(^\\d+)-:part', shared)
-  const b = first.record('/b', shared)
-  t.strictSame(shared, { operationId: 'x' }, 'the declared schema is not changed')
-  t.not(a[ROUTE_KEY], b[ROUTE_KEY])
-  t.strictSame(first.routeOf(a), { url: '/v1/a/:id(^\\d+)-:part', template: '/v1/a/{id}-{part}', params: ['id', 'part'] })
-  t.strictSame(first.routeOf(b), { url: '/b', template: '/b', params: [] })
-  t.strictSame(second.record('/v1/a/:id(^\\d+)-:part', a), a, 'the same number for the same route')
-  t.strictSame(second.routeOf(a), first.routeOf(a))
-  // A schema copied from a declared route, with its number, to another route: a number of its own.
-  const copied = first.record('/c', a)
-  t.not(copied[ROUTE_KEY], a[ROUTE_KEY])
-  t.strictSame(first.routeOf(copied)?.url, '/c')
-  t.strictSame(first.routeOf(a)?.url, '/v1/a/:id(^\\d+)-:part')
-  // Numbers that no endpoint gave, and operations without one.
-  t.not(first.record('/d', { [ROUTE_KEY]: 1e9 })[ROUTE_KEY], 1e9)
-  t.equal((first.record<Record<string, number>>('/e', undefined)[ROUTE_KEY]) > 0, true)
-  for (const operation of [null, {}, { [ROUTE_KEY]: '1' }, { [ROUTE_KEY]: -1 }]) t.equal(first.routeOf(operation), undefined, JSON.stringify(operation))
+test('the endpoint writes nothing into the document: every operation is as @fastify/swagger documents it without the endpoint', async (t) => {
+  const documents: unknown[] = []
+  for (const withEndpoint of [false, true]) {
+    const instance = Fastify()
+    await instance.register(swagger, based())
+    await instance.register(fastifyRestrictedFields)
+    if (withEndpoint) await instance.register(restrictedFieldsMcp, { mode: 'routes' })
+    instance.get('/v1/tasks/:id', { restrictFields: true, schema: { operationId: 'getTask', params: idParams, response: { 200: user } } }, async () => ({ id: '1', name: 'ann' }))
+    instance.get('/v1/tasks/:id/image', { schema: { params: idParams, response: { 200: { type: 'string' } } } }, async () => 'png')
+    await instance.ready()
+    t.teardown(() => instance.close())
+    // The plugin's own key holds a number of its own, which differs between the two apps.
+    const document = JSON.parse(JSON.stringify((instance as unknown as { swagger: () => unknown }).swagger()))
+    document.paths['/tasks/{id}'].get[OPERATION_KEY] = 'id'
+    documents.push(document)
+    if (withEndpoint) t.strictSame(await callTool(instance, 'getTask', { id: 1 }), ann('1'), 'and the tool runs its route')
+  }
+  t.strictSame(documents[1], documents[0])
+})
+
+test('an operation runs the one route declared that @fastify/swagger documents at its path with its id; none or several, and it runs none', async (t) => {
+  const bindings = new RouteBindings()
+  bindings.record('/v1/a/:id(^\\d+)-:part', { operationId: 'getA' })
+  bindings.record('/v1/users/:id', { operationId: 'getUser' })
+  bindings.record('/users/:id', { operationId: 'internalUser' })
+  bindings.record('/v1/plain', undefined)
+  bindings.record('/plain', { operationId: '' })
+  bindings.record('/v1/hidden', { operationId: 'hidden', hide: true })
+  const a = { url: '/v1/a/:id(^\\d+)-:part', template: '/v1/a/{id}-{part}', params: ['id', 'part'] }
+  const user = { url: '/v1/users/:id', template: '/v1/users/{id}', params: ['id'] }
+  const internal = { url: '/users/:id', template: '/users/{id}', params: ['id'] }
+  const plain = { url: '/v1/plain', template: '/v1/plain', params: [] }
+  const bare = {}
+  const based = { openapi: '3.1.0', servers: [{ url: 'https://api.example.com/{version}', variables: { version: { default: 'v1' } } }] }
+  const slashed = { openapi: '3.1.0', servers: [{ url: '/v1/' }] }
+  const cases: Array<[string, Record<string, unknown>, string, Record<string, unknown>, unknown]> = [
+    ['a path as it is, its parameters named', { operationId: 'getA' }, '/v1/a/{id}-{part}', bare, a],
+    ['a path with the base path stripped', { operationId: 'getA' }, '/a/{id}-{part}', based, a],
+    ['also when the server says so with a variable, and the path is kept too', { operationId: 'getA' }, '/v1/a/{id}-{part}', based, a],
+    ['a base path that ends with a slash leaves no slash', { operationId: 'getUser' }, 'users/{id}', slashed, user],
+    ['two routes at one path, told apart by their ids', { operationId: 'getUser' }, '/users/{id}', based, user],
+    ['the other one', { operationId: 'internalUser' }, '/users/{id}', based, internal],
+    ['an id that no route at the path has: none', { operationId: 'renamed' }, '/users/{id}', based, undefined],
+    ['no id: the route without one, an empty one being none', {}, '/v1/plain', bare, plain],
+    ['two routes without an id at one path: none', {}, '/plain', based, undefined],
+    ['a path no route has: none', { operationId: 'getUser' }, '/v2/users/{id}', based, undefined],
+    ['a route hidden from the document makes no operation', { operationId: 'hidden' }, '/v1/hidden', bare, undefined]
+  ]
+  for (const [title, operation, path, document, expected] of cases) {
+    t.strictSame(bindings.routeOf(operation, path, document), expected, title)
+  }
+  t.equal(bindings.routeOf({ operationId: 'getUser' }, '/v1/users/{id}', bare), bindings.routeOf({ operationId: 'getUser' }, '/v1/users/{id}', based), 'one route, made once')
+  bindings.record('/v1/users/:id', { operationId: 'getUser' })
+  t.equal(bindings.routeOf({ operationId: 'getUser' }, '/users/{id}', based), undefined, 'a route declared since, at the same path with the same id: none')
 })
 
 test('a route parameter its operation does not document is still an argument a call must fill, in the path', async (t) => {
