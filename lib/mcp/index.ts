@@ -63,7 +63,8 @@ async function restrictedFieldsMcp (fastify: FastifyInstance, options: Restricte
   // document's path, which a base path or another route may have made another route's.
   const bindings = new RouteBindings()
   fastify.addHook('onRoute', function bindRoute (routeOptions: RouteOptions) {
-    if ([routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')) bindings.record(routeOptions.url as string, routeOptions.schema)
+    const isGet = [routeOptions.method].flat().some((method) => method.toUpperCase() === 'GET')
+    if (isGet) bindings.record(routeOptions.url as string, routeOptions.schema)
   })
   let respond: Promise<Responder> | undefined
 
@@ -107,4 +108,7 @@ const plugin = fp(restrictedFieldsMcp, {
 
 export default plugin
 export { plugin as restrictedFieldsMcp }
-export { ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, QueryTooLongError, ResultTooLargeError, ToolFailedError, ToolSchemasTooLargeError } from '../errors.js'
+export {
+  ArgumentsTooLongError, InvalidArgumentsError, McpWithoutDocumentError, QueryTooLongError, ResultTooLargeError, ToolFailedError,
+  ToolSchemasTooLargeError
+} from '../errors.js'

@@ -106,7 +106,9 @@ function memberProperties (schema: Json, components: Json, budget: SchemaBudget)
   // By hand, not the vocabulary's walk: a member's names are taken when it is first met, in the order the output lists them.
   for (let value: Json | undefined = schema; value !== undefined; value = pending.pop()) {
     budget.spend()
-    if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) member(components[decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))])
+    if (typeof value.$ref === 'string' && value.$ref.startsWith(COMPONENT_PREFIX)) {
+      member(components[decodePointerToken(value.$ref.slice(COMPONENT_PREFIX.length))])
+    }
     for (const [keyword, held] of Object.entries(value)) {
       if (TESTS.has(keyword) || OPENAPI_ONLY.has(keyword)) continue
       for (const { schema: inner, describes } of heldSchemas(keyword, held)) if (describes === 'same') member(inner)

@@ -97,7 +97,9 @@ export async function answer (server: ToolServer, body: unknown, headers: Header
   // A notification (`initialized`, `cancelled`) or a response: a stateless server of tools has nothing to do with either.
   if (message.id === undefined || typeof message.method !== 'string') return { status: 202 }
   const id = message.id
-  if (!Object.hasOwn(METHODS, message.method)) return { status: 200, body: { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found' } } }
+  if (!Object.hasOwn(METHODS, message.method)) {
+    return { status: 200, body: { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found' } } }
+  }
   const method = message.method as Method
   const request = METHODS[method].safeParse(message)
   if (!request.success) return { status: 200, body: { jsonrpc: '2.0', id, error: rpcError(new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}`)) } }

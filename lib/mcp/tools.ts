@@ -229,7 +229,8 @@ export function operationTool (
     if (outputSchema.type !== 'object') {
       wrapped = true
       const { $defs, ...value } = outputSchema
-      outputSchema = { type: 'object', properties: { [WRAPPED_KEY]: value }, required: [WRAPPED_KEY], additionalProperties: false, ...$defs === undefined ? {} : { $defs } }
+      const definitions = $defs === undefined ? {} : { $defs }
+      outputSchema = { type: 'object', properties: { [WRAPPED_KEY]: value }, required: [WRAPPED_KEY], additionalProperties: false, ...definitions }
     }
   }
   const title = typeof operation.summary === 'string' && operation.summary.trim() !== '' ? operation.summary.trim() : undefined
@@ -280,7 +281,9 @@ export function documentOperations (
     const bound = routeOf(operation, path, document)
     if (bound === undefined) continue
     let name = toolName(operation.operationId, path)
-    for (let suffix = 2; taken.has(name); suffix++) name = `${toolName(operation.operationId, path).slice(0, MAX_NAME_LENGTH - 1 - String(suffix).length)}_${suffix}`
+    for (let suffix = 2; taken.has(name); suffix++) {
+      name = `${toolName(operation.operationId, path).slice(0, MAX_NAME_LENGTH - 1 - String(suffix).length)}_${suffix}`
+    }
     taken.add(name)
     operations.push({ name, path, pathItem: pathItem as Json, operation, route: bound })
   }

@@ -88,7 +88,11 @@ type DeferredByEvery<L> =
  */
 type NarrowedSome<R extends RouteShape, Only, Deferred> = SentByEvery<R, Only> extends infer Sure extends string
   ? DeferredByEvery<Deferred> extends infer SureDeferred extends string
-    ? DeferSome<SelectSome<R['record'], Sure, Exclude<SentBySome<R, Only>, Sure>, false>, SureDeferred, Exclude<Certain<Deferred> | Uncertain<Deferred>, SureDeferred> & string>
+    ? DeferSome<
+      SelectSome<R['record'], Sure, Exclude<SentBySome<R, Only>, Sure>, false>,
+      SureDeferred,
+      Exclude<Certain<Deferred> | Uncertain<Deferred>, SureDeferred> & string
+    >
     : never
   : never
 
@@ -118,7 +122,9 @@ export type NarrowedReply<R extends RouteShape, Only, Deferred> = Reshaped<R['re
         // A name typed as a union sends one of its members: the fields only such names keep, or leave out, may be absent.
         : NarrowedSome<R, Only, Deferred>
     // Any of the names may be sent: the widest records it may keep, none of their fields certain.
-    : Loosened<Select<R['record'], IsLiteral<Only> extends true ? OnlyPaths<R, Only> : Expanded<R, (Only & readonly string[])[number]> | DefaultPaths<R>>>
+    : Loosened<Select<R['record'], IsLiteral<Only> extends true
+      ? OnlyPaths<R, Only>
+      : Expanded<R, (Only & readonly string[])[number]> | DefaultPaths<R>>>
 >
 
 /**
