@@ -200,6 +200,13 @@ export function expandAll (declarations: Located[], refs: References, hops = 0):
   return result
 }
 
+/** Whether a schema's `type` leaves objects out. */
+function typedOtherThanObject (schema: JsonSchema): boolean {
+  if (schema.type === undefined) return false
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type]
+  return !types.includes('object')
+}
+
 /**
  * Merges the choices one merged schema offers (`anyOf`/`oneOf` of objects,
  * `if`/`then`/`else`) into the expansion of the value at `whole`, as variants.
@@ -259,8 +266,10 @@ function choicesInto (result: Expanded, located: Located, refs: References, hops
     if (choice.variants.length > MAX_VARIANTS) refs.unreadable(located, keyword, `it has ${choice.variants.length} variants, more than the ${MAX_VARIANTS} a level may have`)
     mergeInto(result, choice, refs, whole)
   }
-  // fast-json-stringify reads `if` only with a `then` or an `else`.
-  if (isRecord(schema.if) && (isRecord(schema.then) || isRecord(schema.else))) {
+  // fast-json-stringify reads `if` only with a `then` or an `else`. A branch typed as no object makes the condition one
+  // between values, as a choice between objects and other values is: a leaf.
+  const branches = [schema.then, schema.else].filter(isRecord)
+  if (isRecord(schema.if) && branches.length > 0 && !branches.some(typedOtherThanObject)) {
     const branch = (keyword: string): Pick<Expanded, 'parts' | 'required'> =>
       isRecord(schema[keyword]) ? expand(at(keyword), refs, hops + 1) : { parts: [], required: [] }
     const then = branch('then')
