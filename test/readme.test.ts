@@ -82,9 +82,9 @@ t.test('every code block of the README and of docs/ is fenced as sh, js, ts or j
     'docs-schemas.ts', 'docs-schemas.ts',
     'docs-security.mjs',
     'docs-typescript.ts', 'docs-typescript.ts',
-    'docs-visibility.mjs'
+    'docs-visibility.mjs', 'docs-visibility.mjs'
   ], 'usage, CommonJS; MCP tools; field sets; OpenAPI component names, each caller\'s document; options; fetching only what is sent, Drizzle, Kysely, ' +
-    'Prisma; TypeBox, Zod; security; typed selection (twice); fields that depend on who asks')
+    'Prisma; TypeBox, Zod; security; typed selection (twice); fields that depend on who asks, and the routes a rule covers')
 })
 
 t.test('the TypeScript blocks type-check in strict mode against the package', async (t) => {
