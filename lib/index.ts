@@ -19,8 +19,11 @@ import type { HiddenFieldsRoute, HiddenFieldsRule, RestrictFieldsRouteOptions, R
 import { withRestrictionParameters } from './querystring.js'
 import { usesStandardSchemas } from './standard-schema.js'
 import { buildRouteSpec } from './route.js'
+import type { RouteSpec } from './route.js'
+import type { JsonSchema } from './schema/tree.js'
 import { routeState } from './state.js'
 import type { RouteState } from './state.js'
+import type { RouteCompiling } from './serializer.js'
 import type { RestrictedRoute } from './openapi/types.js'
 import { DeclaredAnywhere } from './visibility.js'
 import type { FieldSelection } from './field-selection.js'
@@ -77,6 +80,46 @@ function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
   return Array.isArray(existing) ? [...existing, hook] : [existing, hook]
 }
 
+/**
+ * The instance's shared schemas, the one object `known` holds for it while
+ * they stay the same: Fastify's getSchemas() returns a new copy on every call,
+ * and every route keeps the object it was handed.
+ */
+function sharedSchemasOf (
+  instance: FastifyInstance, known: WeakMap<FastifyInstance, Record<string, JsonSchema>>
+): Record<string, JsonSchema> {
+  const current = instance.getSchemas() as Record<string, JsonSchema>
+  const last = known.get(instance)
+  const ids = Object.keys(current)
+  if (last !== undefined && Object.keys(last).length === ids.length && ids.every((id) => last[id] === current[id])) return last
+  known.set(instance, current)
+  return current
+}
+
+/** What a GET route read when it was declared, lent to the HEAD route Fastify declares next from the same options. */
+interface Declared {
+  readonly url: string
+  readonly schema: unknown
+  readonly value: unknown
+  readonly shared: Record<string, JsonSchema>
+  readonly serializerCompiler: unknown
+  readonly spec: RouteSpec
+  readonly state: RouteState
+  readonly compiling: RouteCompiling
+  readonly paths: readonly string[]
+  readonly querystring: unknown
+}
+
+/** `before`, when `routeOptions` declare its HEAD route from the same options, as Fastify does right after a GET route; else null. */
+function headRouteOf (
+  before: Declared | null, routeOptions: RouteOptions, value: unknown, shared: Record<string, JsonSchema>
+): Declared | null {
+  if (routeOptions.method !== 'HEAD' || before === null) return null
+  const same = before.url === routeOptions.url && before.schema === routeOptions.schema && before.value === value &&
+    before.shared === shared && before.serializerCompiler === routeOptions.serializerCompiler
+  return same ? before : null
+}
+
 /** The route as a rule is told of it; one frozen object per route. */
 function ruleRouteOf (routeOptions: RouteOptions): HiddenFieldsRoute {
   return Object.freeze({ method: routeOptions.method, url: routeOptions.url, config: routeOptions.config ?? {} })
@@ -129,30 +172,44 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     done()
   })
 
+  const sharedSchemas = new WeakMap<FastifyInstance, Record<string, JsonSchema>>()
+  // Fastify declares the HEAD route of a GET route right after it, from the same options (the same schema object): it reads
+  // nothing again, shares the GET route's variant tests, and gets the same querystring schema object, which ajv compiles once.
+  let lastGet: Declared | null = null
+
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
+    const before = lastGet
+    lastGet = null
     const resolved = resolveRouteOptions(value, globalOptions, route)
     if (resolved === null) return
     optedInRoutes++
-    const shared = this.getSchemas() as Record<string, Record<string, unknown>>
-    const spec = buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
-    const paths = declaredPaths(spec.tree)
+    const shared = sharedSchemasOf(this, sharedSchemas)
+    const schema = routeOptions.schema as Record<string, any> | undefined
+    const twin = headRouteOf(before, routeOptions, value, shared)
+    const spec = buildRouteSpec(resolved, schema, shared, route, twin?.spec)
+    const paths = twin?.paths ?? declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
-    declaredByAnyRoute.add(spec.tree)
-    const compiling = { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
-    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling)
+    if (twin === null) declaredByAnyRoute.add(spec.tree)
+    const compiling = twin?.compiling ?? { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
+    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling, twin?.state)
     const hooks = restrictedHooks(spec, state)
     const server = this
     preparing.push(() => state.serializers.prepare(server))
-    const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
     // without one gets none: its validator compiler may take no JSON Schema (Zod's does not).
     if (schema?.querystring !== undefined && !usesStandardSchemas(schema)) {
       routeOptions.schema = {
         ...schema,
-        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths, resolved)
+        querystring: twin?.querystring ??
+          withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths, resolved)
       }
+    }
+    if (routeOptions.method === 'GET') {
+      const { url, serializerCompiler } = routeOptions
+      const querystring = routeOptions.schema?.querystring
+      lastGet = { url, schema, value, shared, serializerCompiler, spec, state, compiling, paths, querystring }
     }
     const [primary, ...others] = spec.statuses
     routeOptions.schema = documentation.record({

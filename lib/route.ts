@@ -91,17 +91,43 @@ function statusLookup (entries: ReadonlyMap<string, StatusSpec | typeof UNDECLAR
   return (statusCode) => statusCode >= 200 && statusCode < 300 ? byCode.get(statusCode) ?? range : null
 }
 
+/** What a route's response schema declares: its restricted statuses, the lookup of a reply's status, and their merged tree. */
+type ReadStatuses = Pick<RouteSpec, 'statuses' | 'statusOf' | 'tree'>
+
 /**
  * Builds a route's spec from its resolved `restrictFields` options, its
  * `schema` route option and the shared schemas visible to it.
- * `route` names the route in error messages ("GET /users").
+ * `route` names the route in error messages ("GET /users"). `like`, a spec
+ * built from the same schema object, shared schemas and options (the GET
+ * route whose HEAD route Fastify declares from its options), lends its
+ * statuses as they are, read and checked once.
  */
 export function buildRouteSpec (
   options: ResolvedRouteOptions,
   routeSchema: Record<string, any> | undefined,
   sharedSchemas: Record<string, JsonSchema>,
-  route: string
+  route: string,
+  like: RouteSpec | null = null
 ): RouteSpec {
+  const { statuses, statusOf, tree } = like ?? readStatuses(options, routeSchema, sharedSchemas, route)
+  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route))
+  return Object.freeze({
+    route,
+    options,
+    rules,
+    unrequested: rules.defaultFields === null ? null : unrequestedSelection(tree, rules),
+    tree,
+    primary: statuses[0],
+    statuses,
+    statusOf,
+    hasQuerystring: routeSchema?.querystring !== undefined
+  })
+}
+
+/** Reads and checks the statuses a route restricts; throws the coded error of the first thing it cannot restrict. */
+function readStatuses (
+  options: ResolvedRouteOptions, routeSchema: Record<string, any> | undefined, sharedSchemas: Record<string, JsonSchema>, route: string
+): ReadStatuses {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const keys = successKeys(response).filter((key) => entrySchema(response[key]) !== null)
   const statuses: StatusSpec[] = []
@@ -148,18 +174,7 @@ export function buildRouteSpec (
 
   const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
   checkAddressable(tree, route)
-  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route))
-  return Object.freeze({
-    route,
-    options,
-    rules,
-    unrequested: rules.defaultFields === null ? null : unrequestedSelection(tree, rules),
-    tree,
-    primary: statuses[0],
-    statuses,
-    statusOf,
-    hasQuerystring: routeSchema?.querystring !== undefined
-  })
+  return { statuses, statusOf, tree }
 }
 
 /** Characters that the request syntax reads as separators, so a property name holding one could never be named. */

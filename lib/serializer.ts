@@ -64,6 +64,13 @@ function compileOrNull (
   }
 }
 
+/**
+ * Where a status's variant tester is kept once found: one for the GET route
+ * and the HEAD route Fastify declares from its options, so that their tests
+ * are compiled once.
+ */
+interface TesterSlot { tester: VariantTester | null }
+
 /** The serializers of one restricted status, and everything they keep between requests. */
 class StatusSerializers {
   readonly #status: StatusSpec
@@ -99,10 +106,13 @@ class StatusSerializers {
   readonly #cacheBytes: number
 
   /** Runs the status's variant tests as Fastify's default compiler does; found on first use (null: the route's compiler is another). */
-  #tester: VariantTester | null = null
+  readonly #tests: TesterSlot
 
-  constructor (status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling) {
+  constructor (
+    status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling, tests: TesterSlot
+  ) {
     this.#status = status
+    this.#tests = tests
     this.#compiling = compiling
     this.#cacheBytes = cacheBytes
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
@@ -122,10 +132,11 @@ class StatusSerializers {
    */
   #testerFor (server: object): VariantTester | null {
     const status = this.#status
-    if (this.#tester !== null || this.#compiling.ownCompiler || status.standard !== null) return this.#tester
+    const slot = this.#tests
+    if (slot.tester !== null || this.#compiling.ownCompiler || status.standard !== null) return slot.tester
     const validator = variantValidatorMaker(server)
-    if (validator !== null) this.#tester = new VariantTester(validator, this.#compiling.shared, status.declared!.localDefinitions)
-    return this.#tester
+    if (validator !== null) slot.tester = new VariantTester(validator, this.#compiling.shared, status.declared!.localDefinitions)
+    return slot.tester
   }
 
   /**
@@ -315,20 +326,28 @@ export class RouteSerializers {
   readonly #spec: RouteSpec
   readonly #compiling: RouteCompiling
   readonly #statuses = new Map<StatusSpec, StatusSerializers>()
+  readonly #testers: Map<StatusSpec, TesterSlot>
   /** Projections of selections made for a status whose tree is not the route's, by status and selection. */
   readonly #projections = new Map<StatusSpec, WeakMap<Selection, KeyedProjection>>()
   /** Each status's visible tree under a visibility, worked out on first use. */
   readonly #visibleTrees = new WeakMap<Visibility<unknown>, Map<StatusSpec, Visible>>()
 
-  constructor (spec: RouteSpec, compiling: RouteCompiling) {
+  /**
+   * `like`: the serializers of a route with the same statuses and compiling (the GET route whose HEAD
+   * route Fastify declares from its options), whose variant testers these share.
+   */
+  constructor (spec: RouteSpec, compiling: RouteCompiling, like: RouteSerializers | null = null) {
     this.#spec = spec
     this.#compiling = compiling
+    this.#testers = like === null ? new Map() : like.#testers
   }
 
   #serializers (status: StatusSpec): StatusSerializers {
     let serializers = this.#statuses.get(status)
     if (serializers === undefined) {
-      serializers = new StatusSerializers(status, this.#spec.options, this.#compiling)
+      let tests = this.#testers.get(status)
+      if (tests === undefined) this.#testers.set(status, tests = { tester: null })
+      serializers = new StatusSerializers(status, this.#spec.options, this.#compiling, tests)
       this.#statuses.set(status, serializers)
     }
     return serializers
