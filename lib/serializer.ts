@@ -105,7 +105,7 @@ class StatusSerializers {
 
   readonly #cacheBytes: number
 
-  /** Runs the status's variant tests as Fastify's default compiler does; found on first use (null: the route's compiler is another). */
+  /** Holds the tester that runs the status's variant tests as Fastify's default compiler does, found on first use (null: another one). */
   readonly #tests: TesterSlot
 
   constructor (
