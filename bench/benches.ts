@@ -35,6 +35,7 @@ export const BENCHES: Bench[] = [
   { name: 'scale', file: 'bench/scale.json', args: ['scale.js'], minutes: 2.7 },
   { name: 'flood', file: 'bench/flood.json', args: ['flood.js'], minutes: 4 },
   { name: 'heap', file: 'bench/heap.json', args: ['heap.js'], minutes: 0.6 },
+  { name: 'heap-routes', file: 'bench/heap-routes.json', args: ['heap-routes.js'], minutes: 4 },
   { name: 'search', file: 'bench/search.json', args: ['search.js'], minutes: 1 },
   { name: 'browse', file: 'bench/browse.json', args: ['browse.js'], minutes: 2 },
   { name: 'refusals', file: 'bench/refusals.json', args: ['refusals.js'], minutes: 5 },

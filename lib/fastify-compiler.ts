@@ -138,13 +138,16 @@ export function defaultCompilerOf (server: object): ((schema: JsonSchema, reache
 }
 
 /**
- * fast-json-stringify's own validator of the variants it chooses between
- * (`lib/validator.js`: ajv with the options fast-json-stringify gives it,
- * `serializerOpts.ajv` among them, and its own reading of strings that may
- * be objects with a `toJSON`; shared schemas not inlined), made for `server` where it serializes with
- * Fastify's default compiler; null otherwise, or where that file is not found.
+ * What makes fast-json-stringify's own validator of the variants it chooses
+ * between (`lib/validator.js`: ajv with the options fast-json-stringify gives
+ * it, `serializerOpts.ajv` among them, and its own reading of strings that
+ * may be objects with a `toJSON`; shared schemas not inlined), for `server`
+ * where it serializes with Fastify's default compiler; null otherwise, or
+ * where that file is not found. The validator is made when asked for: an ajv
+ * instance of its own is most of what a route's variant tests keep, and most
+ * routes never test a variant.
  */
-export function variantValidatorOf (server: object): VariantValidator | null {
+export function variantValidatorMaker (server: object): (() => VariantValidator) | null {
   const compiling = defaultCompiling(server)
   if (compiling === null) return null
   let Validator: new (ajvOptions: unknown) => VariantValidator
@@ -157,7 +160,8 @@ export function variantValidatorOf (server: object): VariantValidator | null {
   /* c8 ignore stop */
   // Each shared schema compiled once, as a function of its own, rather than written again into every test that
   // refers to it: how ajv writes its code, not what it accepts; options of the app's own come after.
-  return new Validator({ inlineRefs: false, ...(compiling.serializerOpts?.ajv as Record<string, unknown> | undefined) })
+  const ajv = compiling.serializerOpts?.ajv as Record<string, unknown> | undefined
+  return () => new Validator({ inlineRefs: false, ...ajv })
 }
 
 /** What the plugin uses of fast-json-stringify's validator: schemas added by key, and ajv, which compiles them. */

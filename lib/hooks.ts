@@ -100,7 +100,7 @@ type SerializationDone = (error: Error | null, payload?: unknown) => void
 function select (
   request: FastifyRequest,
   spec: RouteSpec,
-  unrestricted: FieldSelection,
+  unrestricted: () => FieldSelection,
   query: Query | null,
   readSelection: SelectionReader,
   whole: Selection | null
@@ -114,13 +114,13 @@ function select (
   } catch (error) {
     // A success an error handler sends for the 400 still shows only what the request may see.
     carrier[kSelection] = whole
-    carrier[kFieldSelection] = whole === null ? unrestricted : null
+    carrier[kFieldSelection] = whole === null ? unrestricted() : null
     throw error
   }
   const selection = parsed ?? whole
   carrier[kSelection] = selection
   // A restricted request's view is built on first read (see restrictedFieldsGetter): most handlers never ask.
-  carrier[kFieldSelection] = selection === null ? unrestricted : null
+  carrier[kFieldSelection] = selection === null ? unrestricted() : null
   if (parsed !== null) normalizeQuery(request.query as Query, parsed, spec)
 }
 
@@ -135,6 +135,12 @@ function restrictReply (
   if (serializer !== null) reply.serializer(serializer)
 }
 
+/** The view of a request without restriction: every declared field, listed by the route's first such request, not at declaration. */
+function unrestrictedView (spec: RouteSpec): () => FieldSelection {
+  let view: FieldSelection | null = null
+  return () => (view ??= allDeclaredFields(spec.tree))
+}
+
 /** The hooks of an opted-in route. */
 export function restrictedHooks (spec: RouteSpec, state: RouteState): RestrictedHooks {
   return state.visibilities === null ? hooksWithoutRule(spec, state) : hooksWithRule(spec, state, state.visibilities)
@@ -142,7 +148,7 @@ export function restrictedHooks (spec: RouteSpec, state: RouteState): Restricted
 
 /** A route without a visibility rule: the selection is read before validation, and restricts in preSerialization. */
 function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks {
-  const unrestricted = allDeclaredFields(spec.tree)
+  const unrestricted = unrestrictedView(spec)
 
   function readSelection (request: FastifyRequest): void {
     select(request, spec, unrestricted, request.query as Query, state.readSelection, spec.unrequested)
@@ -216,7 +222,7 @@ function hooksWithoutRule (spec: RouteSpec, state: RouteState): RestrictedHooks 
  * what the request may see.
  */
 function hooksWithRule (spec: RouteSpec, state: RouteState, visibilities: VisibilityCache<Visibility<Selection>>): RestrictedHooks {
-  const unrestricted = allDeclaredFields(spec.tree)
+  const unrestricted = unrestrictedView(spec)
   const rule = spec.options.hiddenFields as (request: FastifyRequest, route: HiddenFieldsRoute) => unknown
 
   function restrictFieldsSetAside (request: FastifyRequest, _reply: FastifyReply, done: Done): void {

@@ -25,8 +25,10 @@ import { automaticRouteSpec, buildRouteSpec, successSchemas } from './route.js'
 import type { RouteSpec } from './route.js'
 import { unrestrictedSenders, unrestrictedSendersWarning } from './shared-records.js'
 import type { RestrictingRoute, SendingRoute } from './shared-records.js'
+import type { JsonSchema } from './schema/tree.js'
 import { routeState } from './state.js'
 import type { RouteState } from './state.js'
+import type { RouteCompiling } from './serializer.js'
 import type { RestrictedRoute } from './openapi/types.js'
 import { DeclaredAnywhere } from './visibility.js'
 import type { FieldSelection } from './field-selection.js'
@@ -107,6 +109,46 @@ function appendHook<T> (existing: T | T[] | undefined, hook: T): T[] {
   // A new array: Fastify shares the original one with the automatic HEAD route.
   if (existing === undefined) return [hook]
   return Array.isArray(existing) ? [...existing, hook] : [existing, hook]
+}
+
+/**
+ * The instance's shared schemas, the one object `known` holds for it while
+ * they stay the same: Fastify's getSchemas() returns a new copy on every call,
+ * and every route keeps the object it was handed.
+ */
+function sharedSchemasOf (
+  instance: FastifyInstance, known: WeakMap<FastifyInstance, Record<string, JsonSchema>>
+): Record<string, JsonSchema> {
+  const current = instance.getSchemas() as Record<string, JsonSchema>
+  const last = known.get(instance)
+  const ids = Object.keys(current)
+  if (last !== undefined && Object.keys(last).length === ids.length && ids.every((id) => last[id] === current[id])) return last
+  known.set(instance, current)
+  return current
+}
+
+/** What a GET route read when it was declared, lent to the HEAD route Fastify declares next from the same options. */
+interface Declared {
+  readonly url: string
+  readonly schema: unknown
+  readonly value: unknown
+  readonly shared: Record<string, JsonSchema>
+  readonly serializerCompiler: unknown
+  readonly spec: RouteSpec
+  readonly state: RouteState
+  readonly compiling: RouteCompiling
+  readonly paths: readonly string[]
+  readonly querystring: unknown
+}
+
+/** `before`, when `routeOptions` declare its HEAD route from the same options, as Fastify does right after a GET route; else null. */
+function headRouteOf (
+  before: Declared | null, routeOptions: RouteOptions, value: unknown, shared: Record<string, JsonSchema>
+): Declared | null {
+  if (routeOptions.method !== 'HEAD' || before === null) return null
+  const same = before.url === routeOptions.url && before.schema === routeOptions.schema && before.value === value &&
+    before.shared === shared && before.serializerCompiler === routeOptions.serializerCompiler
+  return same ? before : null
 }
 
 /** The route as a rule is told of it; one frozen object per route. */
@@ -201,41 +243,54 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
     if (warning !== null) this.log.warn(warning)
     done()
   })
+  const knownSharedSchemas = new WeakMap<FastifyInstance, Record<string, JsonSchema>>()
+  // Fastify declares the HEAD route of a GET route right after it, from the same options (the same schema object): it reads
+  // nothing again, shares the GET route's variant tests, and gets the same querystring schema object, which ajv compiles once.
+  let lastGet: Declared | null = null
 
   fastify.addHook('onRoute', function restrictFieldsOnRoute (this: FastifyInstance, routeOptions: RouteOptions) {
     const value = routeOptions.restrictFields ?? routeOptions.config?.restrictFields
     const route = `${String(routeOptions.method)} ${routeOptions.url}`
+    const before = lastGet
+    lastGet = null
     const automatic = value === undefined && globalOptions.global
     const resolved = resolveRouteOptions(automatic ? true : value, globalOptions, route)
-    const schemas = successSchemas(routeOptions.schema as Record<string, any> | undefined)
+    const schema = routeOptions.schema as Record<string, any> | undefined
+    const schemas = successSchemas(schema)
     const server = this
     const sharedSchemas = (): Record<string, Record<string, unknown>> => server.getSchemas() as Record<string, Record<string, unknown>>
     // `restrictFields: false` is the app's word that the route may send every field; a HEAD reply has no body.
     const sends = value !== false && routeOptions.method !== 'HEAD' && schemas.length > 0
     const leftAlone = (): void => { if (sends) sending.push({ route, schemas, shared: sharedSchemas }) }
     if (resolved === null) return leftAlone()
-    const shared = sharedSchemas()
-    const spec = automatic
+    const shared = sharedSchemasOf(this, knownSharedSchemas)
+    const twin = headRouteOf(before, routeOptions, value, shared)
+    const spec = twin === null && automatic
       ? automaticSpec(resolved, routeOptions, shared, route, this)
-      : buildRouteSpec(resolved, routeOptions.schema as Record<string, any> | undefined, shared, route)
+      : buildRouteSpec(resolved, schema, shared, route, twin?.spec)
     if (spec === null) return leftAlone()
     optedInRoutes++
     if (resolved.hiddenFields !== null) restricting.push({ route, schemas, shared: sharedSchemas, resultsKey: resolved.resultsKey })
-    const paths = declaredPaths(spec.tree)
+    const paths = twin?.paths ?? declaredPaths(spec.tree)
     checkLoaders(resolved.loads, paths, route)
-    declaredByAnyRoute.add(spec.tree)
-    const compiling = { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
-    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling)
+    if (twin === null) declaredByAnyRoute.add(spec.tree)
+    const compiling = twin?.compiling ?? { shared, ownCompiler: routeOptions.serializerCompiler !== undefined }
+    const state = routeState(spec, (path) => declaredByAnyRoute.has(path), ruleRouteOf(routeOptions), compiling, twin?.state)
     const hooks = restrictedHooks(spec, state)
     preparing.push(() => state.serializers.prepare(server))
-    const schema = routeOptions.schema as Record<string, any> | undefined
     // Only a JSON Schema querystring is extended, so that a strict one accepts the parameters. A route
     // without one gets none: its validator compiler may take no JSON Schema (Zod's does not).
     if (schema?.querystring !== undefined && !usesStandardSchemas(schema)) {
       routeOptions.schema = {
         ...schema,
-        querystring: withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths, resolved)
+        querystring: twin?.querystring ??
+          withRestrictionParameters(schema?.querystring, resolved.onlyParam, resolved.deferParam, paths, resolved)
       }
+    }
+    if (routeOptions.method === 'GET') {
+      const { url, serializerCompiler } = routeOptions
+      const querystring = routeOptions.schema?.querystring
+      lastGet = { url, schema, value, shared, serializerCompiler, spec, state, compiling, paths, querystring }
     }
     const [primary, ...others] = spec.statuses
     routeOptions.schema = documentation.record({

@@ -103,18 +103,25 @@ export function successSchemas (routeSchema: Record<string, any> | undefined): A
   return successKeys(response).map((key) => entrySchema(response[key])).filter((schema) => schema !== null)
 }
 
+/** What a route's response schema declares: its restricted statuses, the lookup of a reply's status, and their merged tree. */
+type ReadStatuses = Pick<RouteSpec, 'statuses' | 'statusOf' | 'tree'>
+
 /**
  * Builds a route's spec from its resolved `restrictFields` options, its
  * `schema` route option and the shared schemas visible to it.
- * `route` names the route in error messages ("GET /users").
+ * `route` names the route in error messages ("GET /users"). `like`, a spec
+ * built from the same schema object, shared schemas and options (the GET
+ * route whose HEAD route Fastify declares from its options), lends its
+ * statuses as they are, read and checked once.
  */
 export function buildRouteSpec (
   options: ResolvedRouteOptions,
   routeSchema: Record<string, any> | undefined,
   sharedSchemas: Record<string, JsonSchema>,
-  route: string
+  route: string,
+  like: RouteSpec | null = null
 ): RouteSpec {
-  return readRouteSpec(options, routeSchema, sharedSchemas, route, true) as RouteSpec
+  return specOf(options, routeSchema, route, like ?? readStatuses(options, routeSchema, sharedSchemas, route, true)!)
 }
 
 /**
@@ -131,19 +138,45 @@ export function automaticRouteSpec (
   route: string
 ): RouteSpec | { readonly unrestrictable: Error } | null {
   try {
-    return readRouteSpec(options, routeSchema, sharedSchemas, route, false)
+    const read = readStatuses(options, routeSchema, sharedSchemas, route, false)
+    return read === null ? null : specOf(options, routeSchema, route, read)
   } catch (error) {
     return { unrestrictable: error as Error }
   }
 }
 
-function readRouteSpec (
+/** The spec of a route of the statuses read: its parsing rules, checked against the tree. */
+function specOf (
+  options: ResolvedRouteOptions, routeSchema: Record<string, any> | undefined, route: string, read: ReadStatuses
+): RouteSpec {
+  const { statuses, statusOf, tree } = read
+  // An object that looks like an envelope, read as one record: its unknown-field answers say where the records are.
+  const recordsKey = statuses.every((status) => status.shape.kind === 'object') ? likelyRecordsKey(tree) : null
+  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route), recordsKey)
+  return Object.freeze({
+    route,
+    options,
+    rules,
+    unrequested: rules.defaultFields === null ? null : unrequestedSelection(tree, rules),
+    tree,
+    primary: statuses[0],
+    statuses,
+    statusOf,
+    hasQuerystring: routeSchema?.querystring !== undefined
+  })
+}
+
+/**
+ * Reads and checks the statuses a route restricts; throws the coded error of the first thing it cannot restrict.
+ * Null, where records are not required, when no status declares any.
+ */
+function readStatuses (
   options: ResolvedRouteOptions,
   routeSchema: Record<string, any> | undefined,
   sharedSchemas: Record<string, JsonSchema>,
   route: string,
   recordsRequired: boolean
-): RouteSpec | null {
+): ReadStatuses | null {
   const response: Record<string, any> = routeSchema?.response ?? {}
   const keys = successKeys(response).filter((key) => entrySchema(response[key]) !== null)
   const statuses: StatusSpec[] = []
@@ -195,20 +228,7 @@ function readRouteSpec (
 
   const tree = statuses.length === 1 ? statuses[0].tree : mergeTrees(statuses.map((status) => status.tree))
   checkAddressable(tree, route)
-  // An object that looks like an envelope, read as one record: its unknown-field answers say where the records are.
-  const recordsKey = statuses.every((status) => status.shape.kind === 'object') ? likelyRecordsKey(tree) : null
-  const rules = selectionRules(options, resolveFieldSets(options.fieldSets, options.defaultFields, tree, route), recordsKey)
-  return Object.freeze({
-    route,
-    options,
-    rules,
-    unrequested: rules.defaultFields === null ? null : unrequestedSelection(tree, rules),
-    tree,
-    primary: statuses[0],
-    statuses,
-    statusOf,
-    hasQuerystring: routeSchema?.querystring !== undefined
-  })
+  return { statuses, statusOf, tree }
 }
 
 /** The refusal of a route's own resultsKey that its schemas hold no records under, told from its first restricted status. */

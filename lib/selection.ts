@@ -302,21 +302,22 @@ const MEMO_KEY_LIMIT = 512
  * churns the memory. Errors are never remembered.
  */
 export function selectionReader (tree: FieldTree, rules: SelectionRules, memoSize: number): SelectionReader {
-  // Without recency: a hit, the common case, is then one lookup and one count.
-  const memo = new AdmissionCache<Selection>(memoSize, { recency: false })
+  // Without recency: a hit, the common case, is then one lookup and one count. Made on the route's first
+  // restricted request: most routes of a large app are never asked one.
+  let memo: AdmissionCache<Selection> | null = null
   return function readSelection (query, rawQuery) {
     if (!hasRestriction(query, rules)) {
       if (query != null && mayHoldBrackets(rawQuery)) refuseKeyedForms(query, rules)
       return null
     }
-    const remember = rawQuery.length <= MEMO_KEY_LIMIT
-    if (remember) {
-      const known = memo.get(rawQuery)
+    const remembered = rawQuery.length <= MEMO_KEY_LIMIT ? (memo ??= new AdmissionCache<Selection>(memoSize, { recency: false })) : null
+    if (remembered !== null) {
+      const known = remembered.get(rawQuery)
       if (known !== undefined) return known
     }
     if (mayHoldBrackets(rawQuery)) refuseKeyedForms(query, rules)
     const selection = parseSelection(query, tree, rules) as Selection
-    if (remember && memo.admit(rawQuery)) memo.set(rawQuery, selection)
+    if (remembered !== null && remembered.admit(rawQuery)) remembered.set(rawQuery, selection)
     return selection
   }
 }

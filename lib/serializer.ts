@@ -9,12 +9,12 @@
 import type { FastifyReply } from 'fastify'
 import { AdmissionCache } from './cache.js'
 import { COMPILE_SHARE, MAX_COMPILE_COST, compileBudget, compileCost, keptBytes, rationUnits, reachedSchemas } from './compile.js'
-import { compileWithFastJsonStringify, defaultCompilerOf, variantValidatorOf } from './fastify-compiler.js'
+import { compileWithFastJsonStringify, defaultCompilerOf, variantValidatorMaker } from './fastify-compiler.js'
 import { VariantTester, taggedRecordsSerializer } from './variant-chooser.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
 import type { PathTrie } from './hidden-paths.js'
-import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape } from './schema/tree.js'
+import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape, Variants } from './schema/tree.js'
 import { untaggedLevels, variantTag } from './schema/variant-tests.js'
 import type { VariantTag } from './schema/variant-tests.js'
 import { projectTree, wholeProjection } from './projection.js'
@@ -64,6 +64,13 @@ function compileOrNull (
   }
 }
 
+/**
+ * Where a status's variant tester is kept once found: one for the GET route
+ * and the HEAD route Fastify declares from its options, so that their tests
+ * are compiled once.
+ */
+interface TesterSlot { tester: VariantTester | null }
+
 /** The serializers of one restricted status, and everything they keep between requests. */
 class StatusSerializers {
   readonly #status: StatusSpec
@@ -98,11 +105,14 @@ class StatusSerializers {
 
   readonly #cacheBytes: number
 
-  /** Runs the status's variant tests as Fastify's default compiler does; found on first use (null: the route's compiler is another). */
-  #tester: VariantTester | null = null
+  /** Holds the tester that runs the status's variant tests as Fastify's default compiler does, found on first use (null: another one). */
+  readonly #tests: TesterSlot
 
-  constructor (status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling) {
+  constructor (
+    status: StatusSpec, { cacheSize, cacheBytes }: { cacheSize: number, cacheBytes: number }, compiling: RouteCompiling, tests: TesterSlot
+  ) {
     this.#status = status
+    this.#tests = tests
     this.#compiling = compiling
     this.#cacheBytes = cacheBytes
     this.#cache = new AdmissionCache<Serializer | null>(cacheSize, { share: COMPILE_SHARE, maxWeight: cacheBytes })
@@ -122,22 +132,23 @@ class StatusSerializers {
    */
   #testerFor (server: object): VariantTester | null {
     const status = this.#status
-    if (this.#tester !== null || this.#compiling.ownCompiler || status.standard !== null) return this.#tester
-    const validator = variantValidatorOf(server)
-    if (validator !== null) this.#tester = new VariantTester(validator, this.#compiling.shared, status.declared!.localDefinitions)
-    return this.#tester
+    const slot = this.#tests
+    if (slot.tester !== null || this.#compiling.ownCompiler || status.standard !== null) return slot.tester
+    const validator = variantValidatorMaker(server)
+    if (validator !== null) slot.tester = new VariantTester(validator, this.#compiling.shared, status.declared!.localDefinitions)
+    return slot.tester
   }
 
   /**
-   * Compiles now, as the route is made ready, the variant tests of each level
-   * that could cost more than the bound of a compile on the request path
-   * (lib/compile.ts) on the route's first written reply; cheaper ones wait for their first use.
+   * Compiles now, as the route is made ready, the variant tests of the
+   * status's untagged `levels` that could cost more than the bound of a
+   * compile on the request path (lib/compile.ts) on the route's first written
+   * reply; cheaper ones wait for their first use.
    */
-  prepare (server: object): void {
-    const declared = this.#status.declared
-    const tester = declared === null ? null : this.#testerFor(server)
+  prepare (server: object, levels: readonly Variants[]): void {
+    const tester = this.#testerFor(server)
     if (tester === null) return
-    for (const variants of untaggedLevels(declared!.tree)) {
+    for (const variants of levels) {
       if (tester.testsCost(variants.tests) > MAX_COMPILE_COST) tester.prepare(variants.tests)
     }
   }
@@ -306,25 +317,48 @@ function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Serializer
 /**
  * A route's serializers: the one place its caches live (compiled serializers,
  * writer state, the copy schema, per-selection memos), next to its immutable
- * RouteSpec. `serializerFor` chooses a reply's serializer.
+ * RouteSpec. `serializerFor` chooses a reply's serializer. A status's
+ * serializers are made on its first restricted reply (or when the route is
+ * made ready, where it has variant tests to compile then): most routes of a
+ * large app are never asked to restrict.
  */
 export class RouteSerializers {
   readonly #spec: RouteSpec
-  readonly #statuses: Map<StatusSpec, StatusSerializers>
+  readonly #compiling: RouteCompiling
+  readonly #statuses = new Map<StatusSpec, StatusSerializers>()
+  readonly #testers: Map<StatusSpec, TesterSlot>
   /** Projections of selections made for a status whose tree is not the route's, by status and selection. */
-  readonly #projections: Map<StatusSpec, WeakMap<Selection, KeyedProjection>>
+  readonly #projections = new Map<StatusSpec, WeakMap<Selection, KeyedProjection>>()
   /** Each status's visible tree under a visibility, worked out on first use. */
   readonly #visibleTrees = new WeakMap<Visibility<unknown>, Map<StatusSpec, Visible>>()
 
-  constructor (spec: RouteSpec, compiling: RouteCompiling) {
+  /**
+   * `like`: the serializers of a route with the same statuses and compiling (the GET route whose HEAD
+   * route Fastify declares from its options), whose variant testers these share.
+   */
+  constructor (spec: RouteSpec, compiling: RouteCompiling, like: RouteSerializers | null = null) {
     this.#spec = spec
-    this.#statuses = new Map(spec.statuses.map((status) => [status, new StatusSerializers(status, spec.options, compiling)]))
-    this.#projections = new Map(spec.statuses.map((status) => [status, new WeakMap()]))
+    this.#compiling = compiling
+    this.#testers = like === null ? new Map() : like.#testers
+  }
+
+  #serializers (status: StatusSpec): StatusSerializers {
+    let serializers = this.#statuses.get(status)
+    if (serializers === undefined) {
+      let tests = this.#testers.get(status)
+      if (tests === undefined) this.#testers.set(status, tests = { tester: null })
+      serializers = new StatusSerializers(status, this.#spec.options, this.#compiling, tests)
+      this.#statuses.set(status, serializers)
+    }
+    return serializers
   }
 
   /** Compiles, as the route is made ready on `server`, what its first written reply would otherwise compile past the cost bound. */
   prepare (server: object): void {
-    for (const serializers of this.#statuses.values()) serializers.prepare(server)
+    for (const status of this.#spec.statuses) {
+      const levels = status.declared === null ? [] : untaggedLevels(status.declared.tree)
+      if (levels.length > 0) this.#serializers(status).prepare(server, levels)
+    }
   }
 
   /**
@@ -342,7 +376,7 @@ export class RouteSerializers {
     }
     if (selection === null) return null
     const visible = visibility === null ? null : this.#visibleTree(visibility, status)
-    const serializers = this.#statuses.get(status)!
+    const serializers = this.#serializers(status)
     const hidden = visibility?.hidden ?? null
     if (status.tree === this.#spec.tree) {
       return serializers.restricted(reply, selection.projection, selection.key, selection, visible, hidden)
@@ -353,7 +387,8 @@ export class RouteSerializers {
 
   /** The projection of a selection for a status whose tree is not the route's: made from the selection's paths, once. */
   #projection (status: StatusSpec, selection: Selection, visible: Visible | null): KeyedProjection {
-    const known = this.#projections.get(status)!
+    let known = this.#projections.get(status)
+    if (known === undefined) this.#projections.set(status, known = new WeakMap())
     let projected = known.get(selection)
     if (projected === undefined) {
       projected = projectTree(visible?.tree ?? status.tree, selection.tries.only, selection.tries.defer)

@@ -24,13 +24,16 @@ export interface RouteState {
 
 /**
  * `declaredElsewhere` tells whether a path that the route's rule hides is
- * declared by another opted-in route; `compiling` what the route's compiles are handed.
+ * declared by another opted-in route; `compiling` what the route's compiles
+ * are handed; `like`, the state of the GET route whose HEAD route this is,
+ * declared by Fastify from the same options, whose variant tests it shares.
  */
 export function routeState (
   spec: RouteSpec,
   declaredElsewhere: (path: string) => boolean,
   ruleRoute: HiddenFieldsRoute,
-  compiling: RouteCompiling
+  compiling: RouteCompiling,
+  like: RouteState | null = null
 ): RouteState {
   const { tree, rules, options } = spec
   const readSelection = selectionReader(tree, rules, options.cacheSize)
@@ -49,5 +52,5 @@ export function routeState (
       declaredElsewhere,
       spec.route
     )
-  return { readSelection, visibilities, serializers: new RouteSerializers(spec, compiling), ruleRoute }
+  return { readSelection, visibilities, serializers: new RouteSerializers(spec, compiling, like?.serializers), ruleRoute }
 }

@@ -8,7 +8,8 @@
  * that several tests reach is compiled once; each test is compiled on first
  * use, alone, or all of a level's tests at once when the route is made
  * ready, where compiling them on a first reply could cost more than the
- * bound of a compile on the request path (`testsCost`, lib/compile.ts).
+ * bound of a compile on the request path (`testsCost`, lib/compile.ts). The
+ * validator itself is made when the first test is compiled.
  */
 import { TEST_CHARACTERS_PER_MS, compileBudget, reachedSchemas } from './compile.js'
 import type { DeclaredResponse, JsonSchema, Variants } from './schema/tree.js'
@@ -28,7 +29,7 @@ const TEST_KEY = '__fastify_restricted_fields_test_'
 
 /** The variant tests of one route, run as fast-json-stringify runs them. */
 export class VariantTester {
-  readonly #validator: VariantValidator
+  #validator: VariantValidator | (() => VariantValidator)
   readonly #shared: Readonly<Record<string, JsonSchema>>
   readonly #definitions: JsonSchema
   /** The shared schemas added to the validator, by id. */
@@ -37,8 +38,13 @@ export class VariantTester {
   readonly #compiled = new Map<Variants['tests'], Array<((data: unknown) => boolean) | undefined>>()
   #keys = 0
 
-  /** `definitions`: what a test's local `$ref`s point into, the route schema's `definitions`/`$defs`. */
-  constructor (validator: VariantValidator, shared: Readonly<Record<string, JsonSchema>>, definitions: JsonSchema) {
+  /**
+   * `validator`, or what makes it on first use; `definitions`: what a test's local `$ref`s point into, the
+   * route schema's `definitions`/`$defs`.
+   */
+  constructor (
+    validator: VariantValidator | (() => VariantValidator), shared: Readonly<Record<string, JsonSchema>>, definitions: JsonSchema
+  ) {
     this.#validator = validator
     this.#shared = shared
     this.#definitions = definitions
@@ -107,6 +113,7 @@ export class VariantTester {
    * route's serializer), with the shared schemas it reaches.
    */
   #compile (test: JsonSchema): (data: unknown) => boolean {
+    if (typeof this.#validator === 'function') this.#validator = this.#validator()
     const validator = this.#validator
     const schema = { ...this.#definitions, allOf: [test] }
     for (const [id, reached] of Object.entries(reachedSchemas(schema, this.#shared))) {

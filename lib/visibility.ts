@@ -152,23 +152,31 @@ export function hiddenPathProblem (tree: FieldTree, path: string): string | null
 /**
  * The fields that every opted-in route declares, and the leaves whose values
  * may hold keys: one rule may serve every route, so a path that another route
- * declares is no typo.
+ * declares is no typo. The paths are listed when a rule's answer is first
+ * checked: most apps have no rule.
  */
 export class DeclaredAnywhere {
   readonly #paths = new Set<string>()
   readonly #open = new Set<string>()
+  /** The trees added since the paths were last listed. */
+  readonly #pending: FieldTree[] = []
 
-  add (tree: FieldTree, prefix = ''): void {
+  add (tree: FieldTree): void {
+    this.#pending.push(tree)
+  }
+
+  #list (tree: FieldTree, prefix: string): void {
     for (const node of tree.nodes) {
       const path = prefix + node.name
       this.#paths.add(path)
-      if (node.children !== null) this.add(node.children, path + '.')
+      if (node.children !== null) this.#list(node.children, path + '.')
       else if (node.holdsFields) this.#open.add(path)
     }
   }
 
   /** Whether some route declares `path`, or it is a well-formed path inside the value of a leaf some route declares. */
   has (path: string): boolean {
+    for (const tree of this.#pending.splice(0)) this.#list(tree, '')
     if (this.#paths.has(path)) return true
     const names = path.split('.')
     for (let i = 1; i < names.length; i++) {

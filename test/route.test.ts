@@ -18,6 +18,16 @@ test('the success schema is read from 200, then 2xx, then the lowest 2xx code', 
   t.strictSame(declaredPaths(specFor({ 200: { content: { 'application/json': { schema: tagSchema } } } }).tree), ['id', 'label'])
 })
 
+test('a spec built like another takes its statuses as they are, with its own name and rules', async (t) => {
+  const get = specFor({ 200: tagSchema, 201: { type: 'object', properties: { id: { type: 'integer' }, job: { type: 'string' } } } })
+  const head = buildRouteSpec({ ...options, defaultFields: ['id'] }, { response: {} }, {}, 'HEAD /tags', get)
+  t.equal(head.route, 'HEAD /tags')
+  t.equal(head.tree, get.tree)
+  t.strictSame([head.statuses, head.primary, head.statusOf], [get.statuses, get.primary, get.statusOf])
+  t.not(head.rules, get.rules)
+  t.strictSame([get.unrequested, head.unrequested?.projection.map(({ node }) => node.name)], [null, ['id']])
+})
+
 test('every 2xx status with fields is restricted with its own; other 2xx codes are undeclared; other codes untouched', async (t) => {
   const codes = [200, 201, 204, 299, 300, 404, 500]
   const statuses = (response: Record<string, unknown>): unknown[] => {

@@ -3,7 +3,7 @@ import type { Test } from 'tap'
 import Fastify from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import { TEST_CHARACTERS_PER_MS } from '../lib/compile.js'
-import { variantValidatorOf } from '../lib/fastify-compiler.js'
+import { variantValidatorMaker } from '../lib/fastify-compiler.js'
 import type { VariantValidator } from '../lib/fastify-compiler.js'
 import { variantChooserSchema } from '../lib/prune.js'
 import { declaredResponse } from '../lib/schema/reader.js'
@@ -37,7 +37,7 @@ async function validatorOf (t: Test): Promise<VariantValidator> {
   t.teardown(() => app.close())
   app.get('/', { schema: { response: { 200: { type: 'integer' } } } }, async () => 1)
   await app.ready()
-  return variantValidatorOf(app)!
+  return variantValidatorMaker(app)!()
 }
 
 /** Counts what a validator is asked to add and compile. */

@@ -118,6 +118,7 @@ test('hiddenPathProblem accepts declared paths and well-formed paths inside valu
 test('DeclaredAnywhere knows the paths of every route, and well-formed paths inside their open values', async (t) => {
   const anywhere = new DeclaredAnywhere()
   anywhere.add(leaves)
+  t.equal(anywhere.has('tags.label'), false, 'before the route that declares it')
   anywhere.add(tree)
   const rows: Array<[string, boolean]> = [
     ['id', true], ['tags.label', true], ['profile.deeper.x', true], ['meta.secret', true], ['meta.a.b', true], ['settings.token', true],

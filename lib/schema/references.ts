@@ -87,10 +87,13 @@ export class References {
   }
 
   /**
-   * A copy of a schema whose `$ref`s resolve from anywhere: relative to its
-   * document when it sits in a shared schema, and to the route schema itself
-   * when they point at it (its definitions excepted, which pruned schemas carry).
-   * Local `$id`s are dropped: the embedded route schema holds them once.
+   * A schema whose `$ref`s resolve from anywhere: relative to its document
+   * when it sits in a shared schema, and to the route schema itself when they
+   * point at it (its definitions excepted, which pruned schemas carry). Local
+   * `$id`s are dropped: the embedded route schema holds them once. Each
+   * schema with neither is itself, not a copy: a declared tree keeps each
+   * field's schema, and copies would hold every inline level once for each
+   * level around it.
    */
   rebase (schema: unknown, base: string): any {
     // Where schemas sit is the vocabulary's: a property named `default` is a schema, an `example` is not.
@@ -102,7 +105,7 @@ export class References {
         copy[key] = key === '$ref' && typeof value === 'string' ? this.#absoluteRef(value, place.base) : value
       }
       return copy
-    }, { base, unknownKeywords: 'schemas' })
+    }, { base, unknownKeywords: 'schemas', keepUnchanged: true })
   }
 
   /** A map of schemas (definitions, `patternProperties`), each rebased. */

@@ -328,14 +328,18 @@ export function walkSchema (root: unknown, visit: (place: Place) => void | typeo
  * every other value (an instance, a list of names, an annotation) is kept as
  * it is. A schema shared by two places is copied at each; one that holds
  * itself is kept as it is where it does. `$ref`s are not followed. A value
- * that is not an object is returned as it is.
+ * that is not an object is returned as it is. With `keepUnchanged`, a schema
+ * that its edit returned as it is, holding only schemas kept so, is kept
+ * itself, not copied: what reads the result keeps no second copy of it.
  *
  * @example
  * // Without `if`, `then` and `else` at any level: a property named `if` is kept.
  * mapSchema(schema, (own) => Object.fromEntries(Object.entries(own).filter(([keyword]) => !CONDITIONALS.has(keyword))))
  */
 export function mapSchema (
-  root: unknown, edit: (schema: Record<string, any>, place: Place) => Record<string, any>, options: Omit<WalkOptions, 'resolve'> = {}
+  root: unknown,
+  edit: (schema: Record<string, any>, place: Place) => Record<string, any>,
+  options: Omit<WalkOptions, 'resolve'> & { readonly keepUnchanged?: boolean } = {}
 ): unknown {
   if (!isRecord(root)) return root
   const unknownKeywords = options.unknownKeywords ?? 'skip'
@@ -343,6 +347,7 @@ export function mapSchema (
   const copy = (place: Place): Record<string, any> => {
     around.add(place.schema)
     const own = edit(place.schema, place)
+    let changed = own !== place.schema
     const copied: Record<string, any> = {}
     for (const [keyword, value] of Object.entries(own)) {
       copied[keyword] = value
@@ -350,12 +355,14 @@ export function mapSchema (
       eachHeld(keyword, value, unknownKeywords, (inner, key, describes) => {
         if (!isRecord(inner) || around.has(inner)) return
         const mapped = copy(placeIn(place, keyword, key, inner, describes))
+        if (mapped === inner) return
+        changed = true
         if (key === null) copied[keyword] = mapped
         else (container ??= copied[keyword] = Array.isArray(value) ? [...value] : { ...value })[key] = mapped
       })
     }
     around.delete(place.schema)
-    return copied
+    return options.keepUnchanged === true && !changed ? place.schema : copied
   }
   return copy({ schema: root, pointer: '', parent: null, keyword: null, key: null, describes: 'same', base: baseOf(root, options.base ?? '') })
 }

@@ -142,6 +142,40 @@ test('a level whose variant tests could cost a first written reply past the boun
   }
 })
 
+test('the HEAD route Fastify adds to a GET route shares its variant tests: a costly level is compiled once, when the app is made ready', async (t) => {
+  const items = {
+    type: 'array',
+    items: {
+      anyOf: Array.from({ length: 3 }, (_, index) => ({
+        type: 'object',
+        'x-counted': true,
+        required: [`own${index}`],
+        properties: { id: { type: 'integer', description: 'd'.repeat(500) }, [`own${index}`]: { type: 'string' } }
+      }))
+    }
+  }
+  /** How many schemas ajv compiles while the app is made ready, and after HEAD and GET requests of the plugin's app. */
+  const compilesOf = async (plugin: boolean, exposeHeadRoute: boolean): Promise<[number, number]> => {
+    let compiles = 0
+    const keyword = { keyword: 'x-counted', compile: () => { compiles++; return () => true } }
+    const app = Fastify({ serializerOpts: { ajv: { keywords: [keyword] } } })
+    t.teardown(() => app.close())
+    if (plugin) await app.register(fastifyRestrictedFields)
+    app.get('/items', { restrictFields: true, exposeHeadRoute, schema: { response: { 200: items } } }, async () => [{ id: 1, own2: 'c' }])
+    await app.ready()
+    const ready = compiles
+    if (!plugin) return [ready, 0]
+    if (exposeHeadRoute) t.equal((await app.inject({ method: 'HEAD', url: '/items?only=id' })).headers['content-length'], '10')
+    t.equal((await app.inject('/items?only=id')).body, '[{"id":1}]')
+    return [ready, compiles - ready]
+  }
+  const [withHead, withoutHead] = [await compilesOf(true, true), await compilesOf(true, false)]
+  const [plainWithHead, plainWithoutHead] = [await compilesOf(false, true), await compilesOf(false, false)]
+  t.equal(withHead[0] - withoutHead[0], plainWithHead[0] - plainWithoutHead[0], 'the HEAD route adds only what it adds without the plugin')
+  t.ok(withoutHead[0] - plainWithoutHead[0] >= 3, 'the GET route\'s tests are compiled when the app is made ready')
+  t.strictSame([withHead[1], withoutHead[1]], [0, 0], 'and no request compiles them again')
+})
+
 test('a selection waits to be compiled, written meanwhile, while the process has spent its compile time, measured around each compile', async (t) => {
   let now = 0
   compileBudget.configure({ msPerSecond: 5, burstMs: 20, now: () => now })

@@ -71,6 +71,40 @@ test('HEAD requests are validated like GET and answer without a body', async (t)
   t.equal((await app.inject({ method: 'HEAD', url: '/u?only=nope' })).statusCode, 400)
 })
 
+test('the HEAD route Fastify adds restricts as its GET route does, with a strict querystring schema too', async (t) => {
+  const app = await build(t)
+  const querystring = { type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false }
+  app.get('/q', { schema: { ...schema, querystring }, restrictFields: { fieldSets: { brief: ['id', 'name'] } } }, async () => records[0])
+  for (const url of ['/q?only=id', '/q?only=@brief&page=2', '/q?defer=tags,profile']) {
+    const [get, head] = [await app.inject(url), await app.inject({ method: 'HEAD', url })]
+    t.strictSame([head.statusCode, head.body, head.headers['content-length']], [200, '', String(Buffer.byteLength(get.body))], url)
+  }
+  t.equal((await app.inject({ method: 'HEAD', url: '/q?only=nope' })).statusCode, 400)
+  t.equal((await app.inject({ method: 'HEAD', url: '/q?page=x' })).statusCode, 400, 'the querystring schema still validates')
+})
+
+test('a HEAD route declared with a schema of its own restricts by that schema', async (t) => {
+  const app = await build(t)
+  const own = { response: { 200: { type: 'object', properties: { code: { type: 'string' }, size: { type: 'integer' } } } } }
+  app.get('/h', { schema, restrictFields: true, exposeHeadRoute: false }, async () => records[0])
+  app.head('/h', { schema: own, restrictFields: true }, async () => ({ code: 'abc', size: 3 }))
+  t.equal((await app.inject({ method: 'HEAD', url: '/h?only=size' })).headers['content-length'], String('{"size":3}'.length))
+  t.equal((await app.inject({ method: 'HEAD', url: '/h?only=id' })).statusCode, 400, 'the GET route\'s fields are not the HEAD route\'s')
+  t.equal((await app.inject('/h?only=id')).body, '{"id":1}')
+})
+
+test('a shared schema added after some routes are declared is read by the routes declared after it', async (t) => {
+  const app = await build(t)
+  app.addSchema({ $id: 'first', type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } })
+  app.get('/first', { restrictFields: true, schema: { response: { 200: { $ref: 'first#' } } } }, async () => ({ a: 1, b: 2 }))
+  app.get('/again', { restrictFields: true, schema: { response: { 200: { $ref: 'first#' } } } }, async () => ({ a: 3, b: 4 }))
+  app.addSchema({ $id: 'second', type: 'object', properties: { c: { type: 'integer' }, d: { type: 'integer' } } })
+  app.get('/second', { restrictFields: true, schema: { response: { 200: { $ref: 'second#' } } } }, async () => ({ c: 5, d: 6 }))
+  t.equal((await app.inject('/first?only=b')).body, '{"b":2}')
+  t.equal((await app.inject('/again?only=a')).body, '{"a":3}')
+  t.equal((await app.inject('/second?only=d')).body, '{"d":6}')
+})
+
 test('error bodies pass through untouched, including a custom error handler\'s', async (t) => {
   const app = await build(t)
   app.setErrorHandler((error, _request, reply) => {

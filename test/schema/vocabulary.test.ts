@@ -225,6 +225,23 @@ test('mapSchema copies a schema, editing each schema at every place it sits and 
   t.strictSame(bases, ['a', 'b'], 'bases and unknown keywords as the walk reads them')
 })
 
+test('mapSchema with keepUnchanged keeps each schema its edit leaves as it is, holding only such schemas, and copies the others', async (t) => {
+  const withoutIf = (own: Record<string, any>): Record<string, any> => own.if === undefined ? own : Object.fromEntries(Object.entries(own).filter(([keyword]) => keyword !== 'if'))
+  const plain = { type: 'object', properties: { a: { type: 'string' } } }
+  t.equal(mapSchema(plain, withoutIf, { keepUnchanged: true }), plain, 'nothing edited: the schema itself')
+  const kept = { type: 'integer' }
+  const schema = { anyOf: [kept, { if: {}, type: 'string' }], properties: { b: kept, c: { items: { if: {} } } } }
+  const mapped = mapSchema(schema, withoutIf, { keepUnchanged: true }) as Record<string, any>
+  t.strictSame(mapped, { anyOf: [kept, { type: 'string' }], properties: { b: kept, c: { items: {} } } })
+  t.not(mapped, schema)
+  t.equal(mapped.anyOf[0], kept, 'an unchanged member is kept in the copied list')
+  t.equal(mapped.properties.b, kept, 'and an unchanged property in the copied map')
+  t.strictSame(schema.anyOf[1], { if: {}, type: 'string' }, 'the original is left as it was')
+  const cycle: Record<string, any> = { type: 'object' }
+  cycle.properties = { self: cycle }
+  t.equal(mapSchema(cycle, withoutIf, { keepUnchanged: true }), cycle, 'a schema that holds itself, unchanged')
+})
+
 test('the sets read from the table name the compositions, the definitions, the tests and the keywords a shorter record may fail', async (t) => {
   t.strictSame([...COMPOSITIONS], ['allOf', 'anyOf', 'oneOf'])
   t.strictSame([...DEFINITIONS], ['$defs', 'definitions'])
