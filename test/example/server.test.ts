@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
 import { closeOnSignals, startServer } from '../../example/server.js'
+import { memoryStore } from '../../example/store.js'
 
 /**
  * The environment of a process of the built server. It records no coverage: lib/ and example/ are measured as the
@@ -219,7 +220,15 @@ test('the entry point starts the server from the environment, over memory or the
 })
 
 test('a signal closes the database example: the server, then its database', async (t) => {
-  const app = await startServer({ PORT: '0', LOG_LEVEL: 'silent' }, 'database')
+  // Over a stand-in for the embedded database, whose start costs seconds of CPU: the built server's processes above start it.
+  const closings: string[] = []
+  const server = await t.mockImport<typeof import('../../example/server.js')>('../../example/server.js', {
+    '../../example/database.js': {
+      seededDatabase: async () => ({ close: async () => { closings.push('database') } }),
+      databaseStore: () => memoryStore([])
+    }
+  })
+  const app = await server.startServer({ PORT: '0', LOG_LEVEL: 'silent' }, 'database')
   const messages: string[] = []
   let closed: () => void
   const done = new Promise<void>((resolve) => { closed = resolve })
@@ -230,7 +239,7 @@ test('a signal closes the database example: the server, then its database', asyn
       if (message === 'Server closed') closed()
     }
   })
-  closeOnSignals(app)
+  server.closeOnSignals(app)
   const added = process.listeners('SIGTERM').at(-1) as () => void
   t.teardown(() => {
     process.removeListener('SIGINT', added)
@@ -239,6 +248,7 @@ test('a signal closes the database example: the server, then its database', asyn
   process.emit('SIGTERM')
   await done
   t.strictSame(messages, ['Closing the server', 'Database closed', 'Server closed'])
+  t.strictSame(closings, ['database'])
   t.equal(app.server.listening, false)
   t.equal(process.exitCode, undefined)
 })
