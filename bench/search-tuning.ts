@@ -6,7 +6,7 @@
  * argument; Stripe's is read from its description. Prints top-1 and top-5 of
  * each, with `--misses` the tasks missed in the top five, with `--first` those
  * missed first too. Runs as TypeScript, with tap's loader:
- * `node --import=@tapjs/typescript/import bench/search-tuning.ts document.json`.
+ * `node --import=tsx bench/search-tuning.ts document.json`.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

@@ -8,12 +8,17 @@
 /** The longest a slice runs before the event loop may turn. */
 export const SLICE_MS = 10
 
-/** A function to await between steps of a long task: it lets the event loop turn once a slice has run `SLICE_MS`. */
-export function betweenSteps (): () => Promise<void> {
-  let sliceStart = performance.now()
+/**
+ * A function to await between steps of a long task: it lets the event loop
+ * turn once a slice has run `SLICE_MS` by `now`, in milliseconds (default
+ * `performance.now`), e.g. `const turn = betweenSteps(); for (const route of
+ * routes) { await turn(); visit(route) }`.
+ */
+export function betweenSteps (now: () => number = () => performance.now()): () => Promise<void> {
+  let sliceStart = now()
   return async function turnWhenLong () {
-    if (performance.now() - sliceStart <= SLICE_MS) return
+    if (now() - sliceStart <= SLICE_MS) return
     await new Promise((resolve) => setImmediate(resolve))
-    sliceStart = performance.now()
+    sliceStart = now()
   }
 }

@@ -96,9 +96,9 @@ export function drain<T> (steps: Generator<void, T>): T {
   }
 }
 
-/** Runs a generator in slices of about `SLICE_MS`, letting the event loop turn between them. */
-export async function sliced<T> (steps: Generator<void, T>): Promise<T> {
-  const turn = betweenSteps()
+/** Runs a generator in slices of about `SLICE_MS` by `now` (default `performance.now`), letting the event loop turn between them. */
+export async function sliced<T> (steps: Generator<void, T>, now?: () => number): Promise<T> {
+  const turn = betweenSteps(now)
   for (;;) {
     const step = steps.next()
     if (step.done === true) return step.value

@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
 import { closeOnSignals, startServer } from '../../example/server.js'
+import { memoryStore } from '../../example/store.js'
+
+/**
+ * The environment of a process of the built server. It records no coverage: lib/ and example/ are measured as the
+ * tests load them, and the built files' source maps place some functions a column away from that, so that each would
+ * count twice. The tests below that import the server cover what the built one runs.
+ */
+const built = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
 test('the example server answers over real HTTP', async (t) => {
   const app = await startServer({ PORT: '0', PAGE_SIZE: '5', LOG_LEVEL: 'silent' })
@@ -77,7 +85,7 @@ test('PUBLIC_URL and TRUST_PROXY decide where the links point, over real HTTP', 
 test('npm start runs the built entry point, which reports a bad setting and exits 1', async (t) => {
   // npm test builds dist/ before the suite runs.
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
-  const child = spawn(process.execPath, [main], { env: { ...process.env, USERS_FILE: '/nonexistent.json' } })
+  const child = spawn(process.execPath, [main], { env: { ...built, USERS_FILE: '/nonexistent.json' } })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const [code] = await once(child, 'exit')
@@ -87,7 +95,7 @@ test('npm start runs the built entry point, which reports a bad setting and exit
 
 test('the built entry point serves with the logger on', async (t) => {
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
-  const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0' } })
+  const child = spawn(process.execPath, [main], { env: { ...built, PORT: '0' } })
   t.teardown(() => { child.kill() })
   let stdout = ''
   while (!stdout.includes('\n')) stdout += String((await once(child.stdout, 'data'))[0])
@@ -99,7 +107,7 @@ test('the built entry point serves with the logger on', async (t) => {
 
 test('npm run example:db runs its built entry point, which reports a bad setting and exits 1', async (t) => {
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
-  const child = spawn(process.execPath, [main, 'database'], { env: { ...process.env, PAGE_SIZE: 'ten' } })
+  const child = spawn(process.execPath, [main, 'database'], { env: { ...built, PAGE_SIZE: 'ten' } })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const [code] = await once(child, 'exit')
@@ -115,7 +123,7 @@ async function stopWithSignal (
   args: string[], paths: string[], signal: NodeJS.Signals, env: Record<string, string> = {}
 ): Promise<{ bodies: unknown[], code: number | null, messages: string[], lines: Array<Record<string, unknown>> }> {
   const main = fileURLToPath(new URL('../../dist/example/main.js', import.meta.url))
-  const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, PORT: '0', ...env } })
+  const child = spawn(process.execPath, [main, ...args], { env: { ...built, PORT: '0', ...env } })
   let stdout = ''
   const bodies: unknown[] = []
   let fetched = false
@@ -182,6 +190,69 @@ test('at LOG_LEVEL=debug the database example logs each statement, and only=name
   ])
 })
 
+test('the entry point starts the server from the environment, over memory or the database, and says why one cannot start', async (t) => {
+  // The built entry point's processes are tested above; here its own lines run, over a stand-in for the server module.
+  const started: unknown[][] = []
+  const watched: unknown[] = []
+  const entry = async (argv: string[], failure?: Error): Promise<void> => {
+    t.intercept(process, 'argv', { value: [process.execPath, 'main.js', ...argv] })
+    await t.mockImport('../../example/main.js', {
+      '../../example/server.js': {
+        startServer: async (...args: unknown[]) => {
+          started.push(args)
+          if (failure !== undefined) throw failure
+          return 'the app'
+        },
+        closeOnSignals: (app: unknown) => { watched.push(app) }
+      }
+    })
+  }
+  await entry([])
+  await entry(['database'])
+  t.strictSame(started, [[process.env, 'memory'], [process.env, 'database']])
+  t.strictSame(watched, ['the app', 'the app'], 'each server closes on a signal')
+  const errors = t.capture(console, 'error')
+  t.teardown(() => { process.exitCode = undefined })
+  await entry([], new Error("PAGE_SIZE must be an integer from 1 to 1000, got 'ten'"))
+  t.strictSame(errors.args(), [["Cannot start the example server: PAGE_SIZE must be an integer from 1 to 1000, got 'ten'"]])
+  t.equal(process.exitCode, 1)
+  t.strictSame(watched, ['the app', 'the app'], 'nothing to close')
+})
+
+test('a signal closes the database example: the server, then its database', async (t) => {
+  // Over a stand-in for the embedded database, whose start costs seconds of CPU: the built server's processes above start it.
+  const closings: string[] = []
+  const server = await t.mockImport<typeof import('../../example/server.js')>('../../example/server.js', {
+    '../../example/database.js': {
+      seededDatabase: async () => ({ close: async () => { closings.push('database') } }),
+      databaseStore: () => memoryStore([])
+    }
+  })
+  const app = await server.startServer({ PORT: '0', LOG_LEVEL: 'silent' }, 'database')
+  const messages: string[] = []
+  let closed: () => void
+  const done = new Promise<void>((resolve) => { closed = resolve })
+  t.intercept(app.log, 'info', {
+    value: (...args: unknown[]) => {
+      const message = String(args.at(-1))
+      messages.push(message)
+      if (message === 'Server closed') closed()
+    }
+  })
+  server.closeOnSignals(app)
+  const added = process.listeners('SIGTERM').at(-1) as () => void
+  t.teardown(() => {
+    process.removeListener('SIGINT', added)
+    process.removeListener('SIGTERM', added)
+  })
+  process.emit('SIGTERM')
+  await done
+  t.strictSame(messages, ['Closing the server', 'Database closed', 'Server closed'])
+  t.strictSame(closings, ['database'])
+  t.equal(app.server.listening, false)
+  t.equal(process.exitCode, undefined)
+})
+
 test('a server that cannot close says so and sets the exit code to 1', async (t) => {
   const lines: Array<{ msg: string, err?: { message: string } }> = []
   let failed: () => void
@@ -225,7 +296,7 @@ test('a signal to npm alone reaches the built server, which closes and logs its 
   // The four runs are independent processes, each on a port of its own: run together, they share the machine's cores.
   await Promise.all(runs.map(async ([script, signal, closed]) => {
     // --ignore-scripts runs the script itself on the built files, without its pre-script's build.
-    const npm = spawn('npm', ['run', script, '--ignore-scripts', '--silent'], { cwd: root, env: { ...process.env, PORT: '0' } })
+    const npm = spawn('npm', ['run', script, '--ignore-scripts', '--silent'], { cwd: root, env: { ...built, PORT: '0' } })
     const exited = once(npm, 'exit')
     let stdout = ''
     npm.stdout.on('data', (chunk) => { stdout += chunk })

@@ -44,20 +44,27 @@ test('each level of objects above the depth is a piece of its own, every value b
   t.strictSame(drain(writePieces({ a: { b: 1 } }, 1)).pieces.map(({ path }) => path), [[], ['a']])
 })
 
-test('a sliced task lets the event loop turn once a slice has run its time', async (t) => {
-  let turns = 0
-  const timer = setInterval(() => { turns++ }, 0)
-  function * busy (steps: number, ms: number): Generator<void, number> {
+test('a sliced task lets the event loop turn once a slice has run its time, and not before', async (t) => {
+  let now = 0
+  // After each step, whether the loop turned: an immediate set in the step has run.
+  const turned: boolean[] = []
+  /** Steps that each take `ms` by the clock. */
+  function * timed (steps: number, ms: number): Generator<void, number> {
     for (let step = 0; step < steps; step++) {
-      const until = performance.now() + ms
-      while (performance.now() < until);
+      now += ms
+      let turn = false
+      setImmediate(() => { turn = true })
       yield
+      turned.push(turn)
     }
     return steps
   }
-  t.equal(await sliced(busy(100, 0)), 100)
-  t.equal(await sliced(busy(3, SLICE_MS + 1)), 3)
-  await new Promise((resolve) => setImmediate(resolve))
-  clearInterval(timer)
-  t.ok(turns >= 2, 'the loop turned between long steps')
+  t.equal(await sliced(timed(100, 0), () => now), 100)
+  t.notOk(turned.includes(true), 'no turn while the steps take no time')
+  turned.length = 0
+  t.equal(await sliced(timed(4, SLICE_MS / 2 + 1), () => now), 4)
+  t.strictSame(turned, [false, true, false, true], 'a turn each time the steps have run past a slice, and a new slice from there')
+  turned.length = 0
+  t.equal(await sliced(timed(3, SLICE_MS + 1), () => now), 3)
+  t.strictSame(turned, [true, true, true], 'a turn after each step longer than a slice')
 })
