@@ -31,8 +31,8 @@
  *   steady client's requests meet a compile at most that share of the time.
  */
 import { isRecord } from './json.js'
-import { walkSchema } from './schema/vocabulary.js'
-import type { Reached } from './schema/vocabulary.js'
+import { walkSchema } from './schema/walk.js'
+import type { Reached } from './schema/walk.js'
 import type { JsonSchema } from './schema/tree.js'
 
 /**

@@ -14,7 +14,7 @@ import { VariantTester, taggedRecordsSerializer } from './variant-chooser.js'
 import { copyProjection } from './copy.js'
 import type { VariantChooser } from './copy.js'
 import type { PathTrie } from './hidden-paths.js'
-import type { DeclaredResponse, FieldTree, JsonSchema, PayloadShape, Variants } from './schema/tree.js'
+import type { DeclaredResponse, FieldTree, JsonSchema, Variants } from './schema/tree.js'
 import { untaggedLevels, variantTag } from './schema/variant-tests.js'
 import type { VariantTag } from './schema/variant-tests.js'
 import { projectTree, wholeProjection } from './projection.js'
@@ -23,7 +23,7 @@ import { pruneSchema, pruneSharedVariants } from './prune.js'
 import { UNDECLARED_STATUS } from './route.js'
 import type { RouteSpec, StatusSpec } from './route.js'
 import type { Selection } from './selection.js'
-import { holdsHidden, stripHidden, stripHiddenText, visibleTree } from './visibility.js'
+import { stripRecordsText, strippingSerializer, visibleTree } from './visibility.js'
 import type { Visibility, Visible } from './visibility.js'
 import { ProjectionWriter, WriterGaveUp, givesUpAtOnce, writerRoute } from './write.js'
 import type { WriterRoute } from './write.js'
@@ -287,30 +287,6 @@ class StatusSerializers {
       // its JSON is restricted as it stands, with nothing converted again.
       return new ProjectionWriter(encoded, () => null).write(JSON.parse(own(payload)), projection)
     }
-  }
-}
-
-/** JSON text of a payload of `shape` whose records may not hold the `hidden` paths, without them. */
-function stripRecordsText (text: string, hidden: PathTrie, shape: PayloadShape): string {
-  if (shape.kind !== 'envelope') return stripHiddenText(text, hidden)
-  // Only the records: the envelope's own fields are not restricted.
-  const payload = JSON.parse(text) as Record<string, unknown>
-  const records = payload[shape.key]
-  return holdsHidden(records, hidden) ? JSON.stringify({ ...payload, [shape.key]: stripHidden(records, hidden) }) : text
-}
-
-/**
- * The serializer of a reply whose status declares no fields: the payload as
- * JSON without the hidden paths, in the object, its items, and an envelope's records.
- */
-function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Serializer {
-  return function stripHiddenPaths (payload) {
-    const stripped = stripHidden(payload, hidden)
-    if ((shape.kind === 'envelope' || shape.kind === 'auto') && stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)) {
-      const records = (stripped as Record<string, unknown>)[shape.key]
-      if (Array.isArray(records)) return JSON.stringify({ ...stripped, [shape.key]: stripHidden(records, hidden) })
-    }
-    return JSON.stringify(stripped)
   }
 }
 

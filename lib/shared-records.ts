@@ -10,8 +10,9 @@
 import { isRecord } from './json.js'
 import { References } from './schema/references.js'
 import type { JsonSchema } from './schema/tree.js'
-import { SKIP, TESTS, walkSchema } from './schema/vocabulary.js'
-import type { Place, Reached } from './schema/vocabulary.js'
+import { TESTS } from './schema/vocabulary.js'
+import { SKIP, walkSchema } from './schema/walk.js'
+import type { Place, Reached } from './schema/walk.js'
 import { isStandardSchema } from './standard-schema.js'
 
 /** A route as the search is told of it. */

@@ -8,10 +8,11 @@
  */
 import { makeTree } from './schema/tree.js'
 import type { PathTrie } from './hidden-paths.js'
-import type { FieldNode, FieldTree } from './schema/tree.js'
+import type { FieldNode, FieldTree, PayloadShape } from './schema/tree.js'
 import { InvalidHiddenFieldsError } from './errors.js'
 import { hiddenTrie } from './hidden-paths.js'
 import { hasToJSON } from './json.js'
+import type { Serializer } from './json.js'
 
 // The tries of hidden paths have their own module, which the document's relaxer and last check share.
 
@@ -262,4 +263,28 @@ function allStrings (values: unknown[]): boolean {
 function describe (value: unknown): string {
   if (Array.isArray(value)) return 'an array with a non-string item'
   return value === null ? 'null' : typeof value
+}
+
+/** JSON text of a payload of `shape` whose records may not hold the `hidden` paths, without them. */
+export function stripRecordsText (text: string, hidden: PathTrie, shape: PayloadShape): string {
+  if (shape.kind !== 'envelope') return stripHiddenText(text, hidden)
+  // Only the records: the envelope's own fields are not restricted.
+  const payload = JSON.parse(text) as Record<string, unknown>
+  const records = payload[shape.key]
+  return holdsHidden(records, hidden) ? JSON.stringify({ ...payload, [shape.key]: stripHidden(records, hidden) }) : text
+}
+
+/**
+ * The serializer of a reply whose status declares no fields: the payload as
+ * JSON without the hidden paths, in the object, its items, and an envelope's records.
+ */
+export function strippingSerializer (hidden: PathTrie, shape: PayloadShape): Serializer {
+  return function stripHiddenPaths (payload) {
+    const stripped = stripHidden(payload, hidden)
+    if ((shape.kind === 'envelope' || shape.kind === 'auto') && stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)) {
+      const records = (stripped as Record<string, unknown>)[shape.key]
+      if (Array.isArray(records)) return JSON.stringify({ ...stripped, [shape.key]: stripHidden(records, hidden) })
+    }
+    return JSON.stringify(stripped)
+  }
 }

@@ -9,7 +9,8 @@
  */
 import { MAX_REF_HOPS, isRecord } from '../json.js'
 import type { PathTrie } from '../hidden-paths.js'
-import { CHOICES, COMPOSITIONS, CONDITIONALS, keywordsWhere, mapSchema } from '../schema/vocabulary.js'
+import { CHOICES, COMPOSITIONS, CONDITIONALS, keywordsWhere } from '../schema/vocabulary.js'
+import { mapSchema } from '../schema/walk.js'
 import type { Components } from './components.js'
 import { hidesPath, trieKey } from '../hidden-paths.js'
 import { clientSchema, restrictedResponses } from './operations.js'

@@ -6,7 +6,7 @@
 import { RefResolver } from 'json-schema-ref-resolver'
 import { decodePointerToken, isRecord } from '../json.js'
 import type { JsonSchema } from './tree.js'
-import { mapSchema } from './vocabulary.js'
+import { mapSchema } from './walk.js'
 
 /** Resolves `$ref` values against the route's schema and the shared schemas of its instance. */
 export interface RefContext {

@@ -1,6 +1,8 @@
 import { test } from 'tap'
-import { CHOICES, COMPOSITIONS, CONDITIONALS, DEFINITIONS, OPENAPI_ONLY, REQUIRING, SKIP, TESTS, VOCABULARY, heldSchemas, holdsInstances, keywordOf, keywordsOf, keywordsWhere, mapSchema, patternMatches, walkSchema } from '../../lib/schema/vocabulary.js'
-import type { Dialect, Holds, Place, WalkOptions } from '../../lib/schema/vocabulary.js'
+import { CHOICES, COMPOSITIONS, CONDITIONALS, DEFINITIONS, OPENAPI_ONLY, REQUIRING, TESTS, VOCABULARY, heldSchemas, holdsInstances, keywordOf, keywordsOf, keywordsWhere, patternMatches } from '../../lib/schema/vocabulary.js'
+import { SKIP, mapSchema, walkSchema } from '../../lib/schema/walk.js'
+import type { Dialect, Holds } from '../../lib/schema/vocabulary.js'
+import type { Place, WalkOptions } from '../../lib/schema/walk.js'
 
 // Every keyword of each dialect's schema object, as its specification lists them (JSON Schema's meta-schemas, OpenAPI's Schema Object).
 const DIALECTS: Record<Dialect, string[]> = {

@@ -12,7 +12,7 @@
  * each place that refers to it, and names nothing but its container.
  */
 import { isRecord, pointerNames, valueAtPointer } from '../../json.js'
-import { walkSchema } from '../../schema/vocabulary.js'
+import { walkSchema } from '../../schema/walk.js'
 import type { Components } from '../components.js'
 import { restrictedResponses, schemaHolders } from '../operations.js'
 import type { Found } from '../operations.js'
