@@ -183,13 +183,15 @@ test('a Zod nullable record stays null', async (t) => {
 })
 
 test('a field whose if/then/else chooses between values of other types is a leaf: sent as the route sends it, never a 500', async (t) => {
-  const value = { if: { type: 'null' }, then: { type: 'integer' }, else: { type: ['string', 'null'] } }
-  const schema = { type: 'array', items: { type: 'object', properties: { value, other: { type: 'string' } } } }
-  const app = await appWith(t, schema, () => [{ value: null, other: 'x' }, { value: 'word', other: 'y' }])
+  // Branches typed by a list and by a single type.
+  const value = { if: { type: 'string' }, then: { type: ['string'] }, else: { type: 'integer' } }
+  const count = { if: { type: 'null' }, then: { type: 'integer' }, else: { type: 'number' } }
+  const schema = { type: 'array', items: { type: 'object', properties: { value, count, other: { type: 'string' } } } }
+  const app = await appWith(t, schema, () => [{ value: null, count: null, other: 'x' }, { value: 'word', count: 1.5, other: 'y' }])
   const plain = await app.inject('/plain')
-  t.equal(plain.body, '[{"value":0,"other":"x"},{"value":"word","other":"y"}]')
-  await expectEverywhere(t, app, '?only=value', 200, '[{"value":0},{"value":"word"}]')
-  await expectEverywhere(t, app, '?defer=value', 200, '[{"other":"x"},{"other":"y"}]')
+  t.equal(plain.body, '[{"value":0,"count":0,"other":"x"},{"value":"word","count":1.5,"other":"y"}]')
+  await expectEverywhere(t, app, '?only=value,count', 200, '[{"value":0,"count":0},{"value":"word","count":1.5}]')
+  await expectEverywhere(t, app, '?defer=value,count', 200, '[{"other":"x"},{"other":"y"}]')
 })
 
 test('if/then/else declares the fields of both branches; each record keeps those of its branch', async (t) => {
