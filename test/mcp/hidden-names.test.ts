@@ -1,5 +1,7 @@
 import { test } from 'tap'
+import type { Test } from 'tap'
 import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -23,6 +25,16 @@ const ROUTES: Record<string, unknown> = {
 }
 const HIDDEN = ['secret', 'a.secret', 'c.secret', 'data.item1.secret']
 
+/** The tools the app's endpoint lists to a caller sending `headers`, as JSON text, through the SDK's client. */
+function toolsListed (t: Test, app: FastifyInstance): (headers: Record<string, string>) => Promise<string> {
+  return async function listed (headers) {
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
+    t.teardown(() => client.close())
+    return JSON.stringify((await client.listTools()).tools)
+  }
+}
+
 test('the anonymous tools/list names no hidden field through local $defs, propertyNames or a pattern\'s schema; staff\'s does', async (t) => {
   const app = Fastify()
   t.teardown(() => app.close())
@@ -34,12 +46,7 @@ test('the anonymous tools/list names no hidden field through local $defs, proper
     app.get(url, { restrictFields: true, schema: { operationId: 'get_' + url.slice(1).replace('-', '_'), response: { 200: schema } } }, async () => ({ id: 1 }))
   }
   await app.listen({ port: 0, host: '127.0.0.1' })
-  const listed = async (headers: Record<string, string>): Promise<string> => {
-    const client = new Client({ name: 'test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
-    t.teardown(() => client.close())
-    return JSON.stringify((await client.listTools()).tools)
-  }
+  const listed = toolsListed(t, app)
   const anonymous = await listed({})
   t.match(anonymous, /get_zod.*get_defs.*get_names_not.*get_names_any.*get_names_ref.*get_patterned/, 'every route is a tool')
   t.notMatch(anonymous, /secret/)
@@ -57,12 +64,7 @@ test('with global, a route that sends the record without saying restrictFields i
   app.get('/tasks/:id', { schema: { operationId: 'get_task', ...task } }, async () => ({ id: 1, name: 'a', author_id: 2 }))
   app.post('/tasks/:id/assign', { schema: { operationId: 'assign_task', ...task } }, async () => ({ id: 1, name: 'a', author_id: 2 }))
   await app.listen({ port: 0, host: '127.0.0.1' })
-  const listed = async (headers: Record<string, string>): Promise<string> => {
-    const client = new Client({ name: 'test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
-    t.teardown(() => client.close())
-    return JSON.stringify((await client.listTools()).tools)
-  }
+  const listed = toolsListed(t, app)
   const anonymous = await listed({})
   t.match(anonymous, /get_task/, 'the GET route is a tool')
   t.notMatch(anonymous, /assign_task/, 'other methods are never tools')
