@@ -2,12 +2,14 @@
  * The discovery mode: four fixed tools in place of one tool per route, for
  * APIs whose tools would not fit an agent's context. An agent finds an
  * operation by words, or browses the API's areas (each operation's first
- * tag) a page at a time, reads what it takes and which fields it can choose,
- * and calls it. Everything they answer is read from the caller's own
- * document, so a field hidden from the caller is never named; fields are
- * listed a level at a time, so that a wide record stays a short answer.
+ * tag, or the resource its path names) a page at a time, reads what it
+ * takes and which fields it can choose, and calls it. Everything they
+ * answer is read from the caller's own document, so a field hidden from the
+ * caller is never named; fields are listed a level at a time, so that a wide
+ * record stays a short answer.
  */
 import { isRecord } from '../json.js'
+import { fixedSegments, sharedPrefix } from './areas.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import type { SchemaBudget } from './json-schema.js'
 import { toJsonSchema } from './json-schema.js'
@@ -108,13 +110,15 @@ function cut (text: string, length: number): string {
 
 /**
  * An operation's area: its first tag, or else the first fixed segment of its
- * path (`/users/{id}` is in `users`), so that every operation is in one.
+ * path past `prefix`, the one all listed paths share (`/v1/charges/{id}` is
+ * in `charges` past `v1`), or `/` for a path with none past it, so that
+ * every operation is in one.
  */
-export function areaOf ({ path, operation }: DocumentOperation): string {
+export function areaOf ({ path, operation }: Pick<DocumentOperation, 'path' | 'operation'>, prefix: readonly string[] = []): string {
   const tags: unknown[] = Array.isArray(operation.tags) ? operation.tags : []
   const tag = tags.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '')
   if (tag !== undefined) return cut(tag, 60)
-  return path.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? '/'
+  return fixedSegments(path)[prefix.length] ?? '/'
 }
 
 /** One answer line of a search or an area's page: the name, path, summary, and area. Every discovery answer lists operations with it. */
@@ -165,7 +169,8 @@ export class DiscoveryView {
   constructor (private readonly document: Json, include: IncludeTools, routeOf?: RouteOf) {
     this.operations = documentOperations(document, include, routeOf)
     this.byName = new Map(this.operations.map((operation) => [operation.name, operation]))
-    this.areas = this.operations.map(areaOf)
+    const prefix = sharedPrefix(this.operations.map(({ path }) => path))
+    this.areas = this.operations.map((operation) => areaOf(operation, prefix))
     for (const [position, area] of this.areas.entries()) {
       const members = this.byArea.get(area) ?? []
       members.push(this.operations[position])

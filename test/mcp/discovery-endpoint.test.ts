@@ -196,3 +196,38 @@ test('a caller\'s document that fails to build is answered with a generic error,
   await t.rejects(client.callTool({ name: 'find_operations', arguments: { query: 'things' } }), { code: -32603, message: 'MCP error -32603: Internal error' })
   t.strictSame(logged.map((line) => [line.msg, line.err?.message]), [['MCP request failed', 'rules database at 10.0.0.7 is down']])
 })
+
+test('an API without tags is browsed by the resources past the prefix its listed paths share; a route that is not a tool shapes no area', async (t) => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'Payments', version: '1' } } })
+  await app.register(fastifyRestrictedFields)
+  await app.register(restrictedFieldsMcp, { mode: 'discovery' })
+  const record = { 200: { type: 'object', properties: { id: { type: 'string' } } } }
+  const routes: Array<[string, string, string]> = [
+    ['/v1/charges', 'GetCharges', 'List all charges'],
+    ['/v1/charges/:charge', 'GetChargesCharge', 'Retrieve a charge'],
+    ['/v1/customers', 'GetCustomers', 'List all customers'],
+    ['/v1/customers/:customer/sources', 'GetCustomersCustomerSources', 'List sources'],
+    ['/v1/test_helpers/test_clocks', 'GetTestHelpersTestClocks', 'List all test clocks']
+  ]
+  for (const [url, operationId, summary] of routes) {
+    app.get(url, { restrictFields: true, schema: { operationId, summary, response: record } }, async () => ({ id: 'x' }))
+  }
+  // Neither is a tool: one did not opt in, the other is not in the document.
+  app.get('/admin/keys', { schema: { operationId: 'GetAdminKeys', response: record } }, async () => ({ id: 'k' }))
+  app.get('/internal/health', { restrictFields: true, schema: { hide: true, response: record } }, async () => ({ id: 'h' }))
+  const client = await connect(t, await listening(t, app))
+  t.equal(await text(client, 'list_operations', {}), [
+    'Areas: 3; list_operations with an area lists its operations:',
+    'charges (2)',
+    'customers (2)',
+    'test_helpers (1)'
+  ].join('\n'))
+  t.equal(await text(client, 'list_operations', { area: 'customers' }), [
+    'customers (2), page 1 of 1:',
+    'GetCustomers: /v1/customers (List all customers) [customers]',
+    'GetCustomersCustomerSources: /v1/customers/{customer}/sources (List sources) [customers]'
+  ].join('\n'))
+  t.equal(await text(client, 'find_operations', { query: 'retrieve a charge', limit: 1 }), 'GetChargesCharge: /v1/charges/{charge} (Retrieve a charge) [charges]\n1 more match: use more words, or a higher limit.')
+  t.equal(await text(client, 'list_operations', { area: 'v1' }), 'No such area; list_operations without an area lists them.')
+})
