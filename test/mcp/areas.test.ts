@@ -62,6 +62,7 @@ test('the areas of an API divide it by the resources past its shared prefix, tag
     ['the root of the prefix', areasOf(['/api/v2', '/api/v2/users', '/api/v2/users/{id}']), [head(2), '/ (1)', 'users (2)']],
     ['one path', areasOf(['/v1/charges/{charge}']), [head(1), 'charges (1)']],
     ['tagged and untagged', areasOf(['/v1/charges', '/v1/customers', '/v1/customers/{id}'], { '/v1/customers': ['people'] }), [head(3), 'charges (1)', 'people (1)', 'customers (1)']],
+    ['tagged ones count in the prefix', areasOf(['/api/a', '/api/b', '/internal/status'], { '/api/a': ['a'], '/api/b': ['b'] }), [head(3), 'a (1)', 'b (1)', 'internal (1)']],
     // An operation the view does not list (not included, as a route that did not opt in) shapes no area.
     ['an operation left out', areasOf(['/v1/charges', '/v1/customers', '/admin/keys'], {}, (path) => !path.startsWith('/admin')), [head(2), 'charges (1)', 'customers (1)']],
     ['the same operation listed', areasOf(['/v1/charges', '/v1/customers', '/admin/keys']), [head(2), 'v1 (2)', 'admin (1)']]
