@@ -8,6 +8,7 @@ import { OpenAPIBackend } from 'openapi-backend'
 import fastifyRestrictedFields from '../../lib/index.js'
 import type { RestrictedFieldsOptions } from '../../lib/index.js'
 import restrictedFieldsMcp from '../../lib/mcp/index.js'
+import { restrictedRoutesSource } from '../../lib/client/generate.js'
 
 type Json = Record<string, any>
 
@@ -80,6 +81,15 @@ test('a validator reading a caller\'s document takes the deep paths the route an
   const refused = api.validateRequest({ method: 'get', path: '/repos/1', query: 'only=nope', headers: {} }).errors ?? []
   t.ok(refused.length > 0, 'a top-level name outside the list is refused, as the route refuses it')
   t.strictSame((await app.inject('/repos/1?only=nope')).statusCode, 400)
+})
+
+test('the typed client is generated alike from a bounded document: it reads each record, never the list, so it types every path', async (t) => {
+  const bounded = await reposApp(t, { maxListedFields: 1 })
+  const whole = await reposApp(t, { maxListedFields: 1_000_000 })
+  const [one, all] = [await documentOf(bounded, STAFF), await documentOf(whole, STAFF)]
+  t.not(JSON.stringify(one.components), JSON.stringify(all.components), 'the lists differ')
+  t.equal(restrictedRoutesSource(one), restrictedRoutesSource(all))
+  t.strictSame(one.paths['/repos/{id}'].get['x-restricted-fields'], all.paths['/repos/{id}'].get['x-restricted-fields'])
 })
 
 test('Swagger 2.0 cannot offer a pattern beside a list: a list past the bound is any string there', async (t) => {
