@@ -21,7 +21,8 @@ const depthOf = (name: string): number => name.split('.').length
  */
 export function fieldList (names: readonly string[], limit: number): Json {
   if (names.length <= limit) return { type: 'string', enum: [...names] }
-  let depth = Math.max(...names.map(depthOf))
+  // A reduce, not Math.max(...names): a spread of a long list would pass the engine's limit on arguments.
+  let depth = names.reduce((deepest, name) => Math.max(deepest, depthOf(name)), 1)
   while (depth > 1 && names.filter((name) => depthOf(name) <= depth).length > limit) depth--
   const kept = names.filter((name) => depthOf(name) <= depth)
   // Any name of more segments than are listed: a path under one of the listed ones, which the route's own 400 says it knows or not.
