@@ -47,6 +47,13 @@ export interface RestrictedFieldsOptions {
   maxFields?: number
   /** Most segments of a dotted path, and how deep the response schema is read. Default `8`. */
   maxDepth?: number
+  /**
+   * Most names a list of `only` and `defer` choices names, in callers'
+   * OpenAPI documents and the MCP tools: past it, the paths down to the
+   * deepest depth that fits (the top level at least), deeper paths taken by
+   * a pattern. Default `100`.
+   */
+  maxListedFields?: number
   /** The fields each request may not see, per request; they are then treated as undeclared. Default: none. */
   hiddenFields?: HiddenFieldsRule
   /**
@@ -120,6 +127,7 @@ const DEFAULTS: ResolvedOptions = {
   cacheBytes: 2_097_152,
   maxFields: 100,
   maxDepth: 8,
+  maxListedFields: 100,
   hiddenFields: null,
   fieldSets: {},
   documentCacheBytes: 67_108_864,
@@ -196,6 +204,7 @@ function checkOptions (where: string, options: Record<string, unknown>, allowed:
   if ('documentCacheBytes' in options) checkInteger(where, 'documentCacheBytes', options.documentCacheBytes, 0, 17_179_869_184)
   if ('maxFields' in options) checkInteger(where, 'maxFields', options.maxFields, 1, 10_000)
   if ('maxDepth' in options) checkInteger(where, 'maxDepth', options.maxDepth, 1, MAX_DEPTH_LIMIT)
+  if ('maxListedFields' in options) checkInteger(where, 'maxListedFields', options.maxListedFields, 1, 1_000_000)
   if ('fields' in options) checkFields(where, 'fields', options.fields)
   if ('defaultFields' in options) checkFields(where, 'defaultFields', options.defaultFields)
   if ('fieldSets' in options) checkFieldSets(where, options.fieldSets)

@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { normalizeOptions, resolveRouteOptions } from '../lib/options.js'
 
-const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, cacheBytes: 2097152, maxFields: 100, maxDepth: 8, hiddenFields: null, fieldSets: {}, documentCacheBytes: 67108864, global: false }
+const defaults = { onlyParam: 'only', deferParam: 'defer', unknownFields: 'reject', resultsKey: 'results', cacheSize: 100, cacheBytes: 2097152, maxFields: 100, maxDepth: 8, maxListedFields: 100, hiddenFields: null, fieldSets: {}, documentCacheBytes: 67108864, global: false }
 const PLUGIN = 'fastify-restricted-fields: '
 
 test('normalizeOptions fills in the defaults', async (t) => {
@@ -13,7 +13,7 @@ test('normalizeOptions fills in the defaults', async (t) => {
 const invalid: Array<[unknown, string]> = [
   [null, 'options should be an object, instead got null'],
   [[], 'options should be an object, instead got an array'],
-  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, documentCacheBytes, global"],
+  [{ only: 'x' }, "unknown option 'only'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, maxListedFields, hiddenFields, fieldSets, documentCacheBytes, global"],
   [{ onlyParam: '' }, "`onlyParam` option should be a non-empty string without surrounding spaces, instead got ''"],
   [{ deferParam: ' d' }, "`deferParam` option should be a non-empty string without surrounding spaces, instead got ' d'"],
   [{ resultsKey: 3 }, '`resultsKey` option should be a non-empty string without surrounding spaces, instead got 3'],
@@ -25,6 +25,8 @@ const invalid: Array<[unknown, string]> = [
   [{ maxFields: 1.5 }, '`maxFields` option should be an integer from 1 to 10000, instead got 1.5'],
   [{ maxDepth: 33 }, '`maxDepth` option should be an integer from 1 to 32, instead got 33'],
   [{ maxDepth: {} }, '`maxDepth` option should be an integer from 1 to 32, instead got an object'],
+  [{ maxListedFields: 0 }, '`maxListedFields` option should be an integer from 1 to 1000000, instead got 0'],
+  [{ maxListedFields: '100' }, "`maxListedFields` option should be an integer from 1 to 1000000, instead got '100'"],
   [{ hiddenFields: ['email'] }, '`hiddenFields` option should be a function of the request, instead got an array'],
   [{ global: 'all' }, "`global` option should be a boolean, instead got 'all'"],
   [{ global: 1 }, '`global` option should be a boolean, instead got 1'],
@@ -91,9 +93,9 @@ const invalidRoute: Array<[unknown, string]> = [
   ['yes', "`restrictFields` option should be true, false or an options object, instead got 'yes'"],
   [1, '`restrictFields` option should be true, false or an options object, instead got 1'],
   [null, '`restrictFields` option should be true, false or an options object, instead got null'],
-  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
-  [{ documentCacheBytes: 1024 }, "unknown option 'documentCacheBytes'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
-  [{ global: true }, "unknown option 'global'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, hiddenFields, fieldSets, fields, defaultFields, loads"],
+  [{ field: ['id'] }, "unknown option 'field'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, maxListedFields, hiddenFields, fieldSets, fields, defaultFields, loads"],
+  [{ documentCacheBytes: 1024 }, "unknown option 'documentCacheBytes'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, maxListedFields, hiddenFields, fieldSets, fields, defaultFields, loads"],
+  [{ global: true }, "unknown option 'global'; known options: onlyParam, deferParam, unknownFields, resultsKey, cacheSize, cacheBytes, maxFields, maxDepth, maxListedFields, hiddenFields, fieldSets, fields, defaultFields, loads"],
   [{ fields: [] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],
   [{ fields: 'id' }, "`fields` option should be a non-empty array of field names or dotted paths, instead got 'id'"],
   [{ fields: ['a..b'] }, '`fields` option should be a non-empty array of field names or dotted paths, instead got an array'],

@@ -9,6 +9,7 @@
  * record stays a short answer.
  */
 import { isRecord } from '../json.js'
+import { isBounded, listedNames } from '../openapi/field-lists.js'
 import { fixedSegments, sharedPrefix } from './areas.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import type { SchemaBudget } from './json-schema.js'
@@ -252,6 +253,7 @@ export class DiscoveryView {
       .sort((a, b) => Number(b.in === 'path') - Number(a.in === 'path'))
     const seen = new Set<string>()
     let choices: string[] = []
+    let bounded = false
     const argumentLines: string[] = []
     for (const parameter of parameters) {
       const parameterName: string = parameter.name
@@ -259,7 +261,10 @@ export class DiscoveryView {
       seen.add(parameterName)
       const schema = toJsonSchema(parameter.schema ?? {}, components, openapi30, budget)
       if (fields !== undefined && parameter.in === 'query' && (parameterName === fields.only || parameterName === fields.defer)) {
-        if (parameterName === fields.only && Array.isArray(schema.items?.enum)) choices = schema.items.enum.map(String)
+        if (parameterName === fields.only) {
+          choices = listedNames(schema.items)
+          bounded = isBounded(schema.items)
+        }
         continue
       }
       const { description, ...shape } = schema
@@ -271,7 +276,12 @@ export class DiscoveryView {
     if (prefix !== undefined && prefix !== '') {
       const under = names.filter((field) => field.startsWith(`${prefix}.`) && !field.includes('.', prefix.length + 1))
       // The field asked for is not repeated: a hidden one and an unknown one get the same words.
-      if (under.length === 0) return `No fields are nested under that field in ${name}; ${DESCRIBE_TOOL} without fields lists the top level.`
+      if (under.length === 0) {
+        return bounded
+          ? `No fields are listed under that field in ${name}: its list stops at a depth, and a deeper dotted path is sent as it is ` +
+            `(the call says whether it is known); ${DESCRIBE_TOOL} without fields lists the top level.`
+          : `No fields are nested under that field in ${name}; ${DESCRIBE_TOOL} without fields lists the top level.`
+      }
       return `Fields of ${name} under ${prefix}: ${under.map((field) => parents.has(field) ? `${field}{}` : field).join(', ')}`
     }
     const lines = [`${name}: GET ${path}`]

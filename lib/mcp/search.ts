@@ -14,6 +14,7 @@ import MiniSearch from 'minisearch'
 import { stemmer } from 'stemmer'
 import { QueryTooLongError } from '../errors.js'
 import { isRecord, valueAtPointer } from '../json.js'
+import { listedNames } from '../openapi/field-lists.js'
 import { betweenSteps } from '../slices.js'
 import { COUNTERPARTS, PLURAL_WORDS, RELATED, RETIRED_WORDS, SELF_WORDS, SINGULAR_WORDS, STOP_WORDS, SYNONYMS, TUNED }
   from './search-words.js'
@@ -214,11 +215,10 @@ function prose (text: unknown): string {
 function fieldWords (operation: Json, parameters: readonly Json[]): string {
   const fields = operation['x-restricted-fields']
   if (!isRecord(fields)) return ''
-  const names = parameters.find((parameter) => parameter.in === 'query' && parameter.name === fields.only)?.schema?.items?.enum
-  if (!Array.isArray(names)) return ''
+  const names = listedNames(parameters.find((parameter) => parameter.in === 'query' && parameter.name === fields.only)?.schema?.items)
   const words = new Set<string>()
   for (const name of names) {
-    if (typeof name === 'string' && !name.startsWith('@')) for (const word of textWords(name)) words.add(word)
+    if (!name.startsWith('@')) for (const word of textWords(name)) words.add(word)
   }
   return [...words].join(' ')
 }

@@ -7,6 +7,7 @@
  * properties, and nothing here reads a route or a request.
  */
 import { decodePointerToken, isRecord } from '../json.js'
+import { isFieldList, keepNames } from '../openapi/field-lists.js'
 import { clientSchema } from '../openapi/operations.js'
 import type { RouteFieldsDescription } from '../openapi/route-fields.js'
 import { SchemaBudget, toJsonSchema, withNull } from './json-schema.js'
@@ -105,35 +106,11 @@ export function toolDescription (operation: Json, fields: RouteFieldsDescription
   return lines.join('\n')
 }
 
-/**
- * The most names a field list offers as choices. Past it, the list keeps the
- * paths down to the deepest depth that fits (at least the top level) and
- * takes any deeper dotted path as a string: the route says which it knows.
- * Every nested path of a wide record (GitHub's issue-timeline names
- * thousands) would cost more tokens than the answers it chooses from.
- */
-export const MAX_LISTED_NAMES = 100
-
-/** How many segments a field name has: `a.b` has two; `*` and `@set` one. */
-const depthOf = (name: string): number => name.split('.').length
-
-/** A field list's items, its names bounded by depth, deeper dotted paths taken as strings. */
-export function boundedNames (items: Json): Json {
-  const names: unknown = items.enum
-  if (!Array.isArray(names) || names.length <= MAX_LISTED_NAMES) return items
-  let depth = Math.max(...names.map((name) => depthOf(String(name))))
-  while (depth > 1 && names.filter((name) => depthOf(String(name)) <= depth).length > MAX_LISTED_NAMES) depth--
-  const kept = names.filter((name) => depthOf(String(name)) <= depth)
-  // Any name of more segments than are listed: a path under one of the listed ones.
-  const deeper = `^[^.]+(\\.[^.]+){${depth},}$`
-  return { anyOf: [{ ...items, enum: kept }, { type: 'string', pattern: deeper }] }
-}
-
 /** `defer`'s items without `*` and the route's field sets: the document lists them once for both parameters, and only `only` takes them. */
 function namesOnly (items: Json, fields: RouteFieldsDescription): Json {
   // `@default` goes whether or not the route has default fields: no field is named with a set's `@`.
   const choices = new Set(['*', '@default', ...Object.keys(fields.sets).map((name) => '@' + name)])
-  return Array.isArray(items.enum) ? { ...items, enum: items.enum.filter((name: unknown) => !choices.has(String(name))) } : items
+  return keepNames(items, (name) => !choices.has(name))
 }
 
 const SCHEMAS = '#/components/schemas/'
@@ -151,7 +128,7 @@ export function parameterOf (document: Json, parameter: unknown): Json | null {
   const ref: unknown = parameter.schema?.items?.$ref
   const name = typeof ref === 'string' && ref.startsWith(SCHEMAS) ? decodePointerToken(ref.slice(SCHEMAS.length)) : undefined
   const list = name === undefined ? undefined : document.components?.schemas?.[name]
-  return isRecord(list) && Array.isArray(list.enum) ? { ...parameter, schema: { ...parameter.schema, items: list } } : parameter
+  return isFieldList(list) ? { ...parameter, schema: { ...parameter.schema, items: list } } : parameter
 }
 
 /** The response schema of `status` (JSON first), or of the first 2xx status when none is given. */
@@ -191,11 +168,11 @@ export function operationTool (
     if (Object.hasOwn(properties, name)) continue
     let schema = toJsonSchema(parameter.schema ?? {}, components, openapi30, budget)
     if (fields !== undefined && (name === fields.only || name === fields.defer) && parameter.in === 'query') {
-      // The choices stay the document's, this caller's; the description is written for a tool, not for a query string.
+      // The choices stay the document's, this caller's, bounded as the document bounds them; the description is written for a tool.
       const items = schema.items ?? { type: 'string' }
       schema = {
         type: 'array',
-        items: boundedNames(name === fields.only ? items : namesOnly(items, fields)),
+        items: name === fields.only ? items : namesOnly(items, fields),
         description: name === fields.only ? 'The fields to return; absent: the default ones.' : 'The fields to leave out.'
       }
     } else if (typeof parameter.description === 'string' && schema.description === undefined) {

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { decodePointerToken, encodePointerToken, isRecord } from '../json.js'
+import { fieldList } from './field-lists.js'
 import type { Json, Version } from './types.js'
 
 /** Appended to a relaxed twin's name (`user` → `userRestricted`). */
@@ -99,15 +100,18 @@ export class Components {
   }
 
   /**
-   * The `$ref` of a string whose choices are `names`: one component per
-   * list, shared by every parameter that offers it. Its name is a hash of
-   * the list, so it names none of the fields it leaves out.
+   * The `$ref` of a string whose choices are `names`, at most `limit` of
+   * them listed (fieldList): one component per list, shared by every
+   * parameter that offers it. Its name is a hash of what it lists, so it
+   * names none of the fields it leaves out.
    */
-  choices (names: readonly string[]): string {
-    const key = JSON.stringify(names)
+  choices (names: readonly string[], limit: number): string {
+    const list = fieldList(names, limit)
+    // Lists that bound alike are one: routes whose deep paths differ (each hiding its own) share their top levels.
+    const key = JSON.stringify(list.enum ?? list)
     let ref = this.#lists.get(key)
     if (ref === undefined) {
-      ref = this.add(`Fields-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`, { type: 'string', enum: [...names] })
+      ref = this.add(`Fields-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`, list)
       this.#lists.set(key, ref)
     }
     return ref

@@ -1,9 +1,11 @@
 /**
  * Documents `only` and `defer` as repeated query parameters, adding them
  * where the route's querystring schema did not declare them, with the
- * declared paths and field sets as their choices. In OpenAPI 3 the choices
- * are a component, written once for every parameter that offers the same
- * list (Swagger 2.0's query parameters cannot refer to one).
+ * declared paths and field sets as their choices, at most the route's
+ * `maxListedFields` of them listed. In OpenAPI 3 the choices are a
+ * component, written once for every parameter that offers the same list.
+ * Swagger 2.0's query parameters can neither refer to one nor offer a
+ * pattern beside an `enum`: there a list past the bound is a plain string.
  */
 import { hidesPath } from '../hidden-paths.js'
 import { isRecord } from '../json.js'
@@ -30,14 +32,23 @@ function withoutHiddenNames (schema: Json, hidden: PathTrie): void {
  * of them: to the route's list when they are its paths, as the plugin
  * writes `defer` into a querystring schema.
  */
-function sharedItems (schema: Json, components: Components, paths: readonly string[], listed: readonly string[]): void {
+function sharedItems (schema: Json, components: Components, paths: readonly string[], listed: readonly string[], limit: number): void {
   const items = schema.items
   const onlyChoices = isRecord(items) && items.type === 'string' && Object.keys(items).every((key) => ['type', 'enum'].includes(key))
   if (onlyChoices && Array.isArray(items.enum)) {
     const names: unknown[] = items.enum
     const same = (list: readonly string[]): boolean => list.length === names.length && list.every((name, index) => names[index] === name)
-    schema.items = { $ref: components.choices(same(paths) ? listed : items.enum) }
+    schema.items = { $ref: components.choices(same(paths) ? listed : items.enum, limit) }
   }
+}
+
+/**
+ * Swagger 2.0 items of `names`: their `enum` while it is within `limit`,
+ * else any string, since a validator reading an `enum` of the top levels
+ * alone would refuse the deeper paths the route answers.
+ */
+function swagger2Items (names: readonly string[], limit: number): Json {
+  return names.length <= limit ? { type: 'string', enum: [...names] } : { type: 'string' }
 }
 
 /** Adds or completes the operation's `only` and `defer` parameters; `hidden` leaves a caller's hidden paths out of their choices. */
@@ -67,17 +78,19 @@ export function documentParameters (
     // A caller who sees none of the route's fields can defer none: a parameter with no choice is not documented.
     if (own === undefined && name === route.deferParam && paths.length === 0) continue
     if (version === '2.0') {
-      const choices = name === route.onlyParam ? listed : paths
-      const items = { type: 'string', enum: choices }
+      const items = swagger2Items(name === route.onlyParam ? listed : paths, route.maxListedFields)
       if (own === undefined) ours.push({ name, in: 'query', required: false, description, type: 'array', items, collectionFormat: 'multi' })
-      else if (own.type === 'array') own.collectionFormat ??= 'multi'
+      else if (own.type === 'array') {
+        own.collectionFormat ??= 'multi'
+        if (isRecord(own.items) && Array.isArray(own.items.enum) && own.items.enum.length > route.maxListedFields) delete own.items.enum
+      }
     } else if (own === undefined) {
-      const schema = { type: 'array', items: { $ref: components.choices(listed) } }
+      const schema = { type: 'array', items: { $ref: components.choices(listed, route.maxListedFields) } }
       ours.push({ name, in: 'query', required: false, description, style: 'form', explode: true, schema })
     } else if (own.schema?.type === 'array') {
       own.style ??= 'form'
       own.explode ??= true
-      sharedItems(own.schema, components, paths, listed)
+      sharedItems(own.schema, components, paths, listed, route.maxListedFields)
     }
   }
   if (ours.length > 0) operation.parameters = [...ours, ...parameters]

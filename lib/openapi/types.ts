@@ -27,6 +27,8 @@ export interface RestrictedRoute extends DocumentedSets {
   readonly otherStatuses?: ReadonlyArray<{ readonly statusKey: string, readonly shape: RecordsShape }>
   /** How many levels of fields can be restricted. */
   readonly maxDepth: number
+  /** The most names a list of the route's choices names (its `maxListedFields`). */
+  readonly maxListedFields: number
   readonly onlyParam: string
   readonly deferParam: string
   /** The declared dotted paths: the choices of both parameters. */

@@ -99,6 +99,25 @@ test('a description says what the operation takes, its top-level fields marked w
   t.notOk(view.has('issues'))
 })
 
+test('a bounded list is browsed as far as it lists; under its deepest listed fields, every field gets the same answer, which says deeper paths are taken', async (t) => {
+  const list = { anyOf: [{ type: 'string', enum: ['id', 'user', 'user.plan', '*'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){2,}$' }] }
+  const wide = new DiscoveryView({
+    openapi: '3.0.3',
+    components: { schemas: { 'Fields-1': list } },
+    paths: { '/issues': { get: { operationId: 'issues', parameters: [{ name: 'only', in: 'query', schema: { type: 'array', items: { $ref: '#/components/schemas/Fields-1' } } }], 'x-restricted-fields': restricted() } } }
+  }, () => true)
+  const unlisted = 'No fields are listed under that field in issues: its list stops at a depth, and a deeper dotted path is sent as it is ' +
+    '(the call says whether it is known); describe_operation without fields lists the top level.'
+  const cases: Array<[string, string]> = [
+    ['user', 'Fields of issues under user: user.plan'],
+    ['user.plan', unlisted],
+    ['id', unlisted],
+    ['secret', unlisted]
+  ]
+  for (const [prefix, expected] of cases) t.equal(wide.describe('issues', prefix, budget()), expected, prefix)
+  t.match(wide.describe('issues', undefined, budget()), /\nFields: id, user\{\}\n/)
+})
+
 test('the areas are the first tags, or else the first fixed segment of the path; each lists its count and a line of its tag\'s description', async (t) => {
   t.equal(view.browse(undefined), [
     'Areas: 4; list_operations with an area lists its operations:',

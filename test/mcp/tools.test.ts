@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { MAX_LISTED_NAMES, boundedNames, documentTools, parameterOf, toolDescription, toolName } from '../../lib/mcp/tools.js'
+import { documentTools, parameterOf, toolDescription, toolName } from '../../lib/mcp/tools.js'
 
 const GUIDE = 'Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, * is every field), `defer` leaves fields out.'
 
@@ -141,26 +141,37 @@ test('a parameter without a schema takes anything, and a restriction parameter d
   })
 })
 
-test('a long list of field names keeps the paths down to the deepest depth that fits, and takes deeper dotted paths as strings', async (t) => {
-  const short = { type: 'string', enum: ['a', 'a.b', '*'] }
-  t.equal(boundedNames(short), short, 'a short list is kept whole')
-  t.strictSame(boundedNames({ type: 'string' }), { type: 'string' }, 'no list, nothing to bound')
-  const top = Array.from({ length: 60 }, (_, index) => `f${index}`)
-  const second = top.slice(0, 30).map((name) => `${name}.x`)
-  const third = second.map((name) => `${name}.y`)
-  t.strictSame(boundedNames({ type: 'string', enum: [...top, ...second, ...third, '*'] }), {
-    anyOf: [{ type: 'string', enum: [...top, ...second, '*'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){2,}$' }]
+test('a bounded list of the document is the tools\' list as it is, and defer\'s without `*` and the sets', async (t) => {
+  const bounded = { anyOf: [{ type: 'string', enum: ['a', 'b', '*', '@default'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }
+  const items = { $ref: '#/components/schemas/Fields-1' }
+  const doc = document({
+    '/x': {
+      get: {
+        parameters: [{ name: 'only', in: 'query', schema: { type: 'array', items } }, { name: 'defer', in: 'query', schema: { type: 'array', items } }],
+        'x-restricted-fields': { ...restricted, defaultFields: ['a'] }
+      }
+    }
   })
-  const wide = Array.from({ length: MAX_LISTED_NAMES + 1 }, (_, index) => `f${index}`)
-  t.strictSame(boundedNames({ type: 'string', enum: [...wide, 'f0.x'] }), { anyOf: [{ type: 'string', enum: wide }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }, 'at least the top level')
+  ;(doc.components as Record<string, any>).schemas['Fields-1'] = bounded
+  const [tool] = documentTools(doc)
+  t.strictSame(tool.definition.inputSchema.properties, {
+    only: { type: ['array', 'null'], items: bounded, description: 'The fields to return; absent: the default ones.' },
+    defer: {
+      type: ['array', 'null'],
+      items: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] },
+      description: 'The fields to leave out.'
+    }
+  })
 })
 
 test('a parameter is read with the list its items refer to in place, and as it is otherwise', async (t) => {
   const list = { type: 'string', enum: ['id', '*'] }
-  const document = { components: { schemas: { 'Fields-1': list, plain: { type: 'string' } }, parameters: { shared: { name: 'only', in: 'query', schema: { type: 'array', items: { $ref: '#/components/schemas/Fields-1' } } } } } }
+  const bounded = { anyOf: [{ type: 'string', enum: ['id', '*'] }, { type: 'string', pattern: '^[^.]+(\\.[^.]+){1,}$' }] }
+  const document = { components: { schemas: { 'Fields-1': list, 'Fields-2': bounded, plain: { type: 'string' } }, parameters: { shared: { name: 'only', in: 'query', schema: { type: 'array', items: { $ref: '#/components/schemas/Fields-1' } } } } } }
   const only = (items: unknown): unknown => ({ name: 'only', in: 'query', schema: { type: 'array', items } })
   const table: Array<[string, unknown, unknown]> = [
     ['a list among the components', only({ $ref: '#/components/schemas/Fields-1' }), only(list)],
+    ['a bounded list among the components', only({ $ref: '#/components/schemas/Fields-2' }), only(bounded)],
     ['through a shared parameter', { $ref: '#/components/parameters/shared' }, only(list)],
     ['a component that is no list', only({ $ref: '#/components/schemas/plain' }), only({ $ref: '#/components/schemas/plain' })],
     ['a list in another document', only({ $ref: 'other.json#/list' }), only({ $ref: 'other.json#/list' })],

@@ -13,6 +13,7 @@ const route: RestrictedRoute & { loads: unknown[] } = {
   statusKey: '200',
   shape: { kind: 'array' },
   maxDepth: 8,
+  maxListedFields: 100,
   onlyParam: 'only',
   deferParam: 'defer',
   paths: ['id', 'email'],

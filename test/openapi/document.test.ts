@@ -13,6 +13,7 @@ const route: RestrictedRoute = {
   statusKey: '200',
   shape: { kind: 'object' },
   maxDepth: 8,
+  maxListedFields: 100,
   onlyParam: 'only',
   deferParam: 'defer',
   paths: ['id', 'name']

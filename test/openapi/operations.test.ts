@@ -3,7 +3,7 @@ import { clientSchema, restrictedResponses, schemaHolders } from '../../lib/open
 import type { RestrictedRoute } from '../../lib/openapi/types.js'
 
 const declared: RestrictedRoute = {
-  method: 'GET', url: '/users', statusKey: '200', shape: { kind: 'array' }, maxDepth: 3, onlyParam: 'only', deferParam: 'defer', paths: []
+  method: 'GET', url: '/users', statusKey: '200', shape: { kind: 'array' }, maxDepth: 3, maxListedFields: 100, onlyParam: 'only', deferParam: 'defer', paths: []
 }
 const route = (fields: Partial<RestrictedRoute>): RestrictedRoute => ({ ...declared, ...fields })
 

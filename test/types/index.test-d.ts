@@ -14,6 +14,9 @@ await app.register(fastifyRestrictedFields, { cacheBytes: '1MB' })
 await app.register(fastifyRestrictedFields, { unknownFields: 'warn' })
 // @ts-expect-error maxDepth is a number
 await app.register(fastifyRestrictedFields, { maxDepth: '3' })
+await app.register(fastifyRestrictedFields, { maxListedFields: 500 })
+// @ts-expect-error maxListedFields is a number
+await app.register(fastifyRestrictedFields, { maxListedFields: 'all' })
 
 const handler = async (): Promise<object> => ({})
 app.get('/a', { restrictFields: true }, handler)
@@ -22,6 +25,7 @@ app.get('/c', { restrictFields: { fields: ['id', 'profile.city'], deferParam: 'o
 app.get('/d', { config: { restrictFields: true } }, handler)
 app.route({ method: 'GET', url: '/e', restrictFields: true, handler })
 app.post('/f', { restrictFields: { unknownFields: 'ignore' } }, handler)
+app.get('/f2', { restrictFields: { maxListedFields: 20 } }, handler)
 // @ts-expect-error restrictFields is a boolean or an options object
 app.get('/g', { restrictFields: 'yes' }, handler)
 // @ts-expect-error fields is a list of strings

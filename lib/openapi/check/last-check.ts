@@ -114,8 +114,16 @@ function restrictionParameters (
     const shared = typeof ref === 'string' && ref.startsWith('#/') ? walk.resolve(ref) : undefined
     if (typeof ref === 'string' && shared === undefined) return { pointer: at(ownPointer, '$ref'), position: 'reference', unchecked: true }
     const [items, itemsPointer] = typeof ref === 'string' ? [shared, ref.slice(1)] : [own, ownPointer]
-    return isRecord(items) ? firstPath(items.enum, at(itemsPointer, 'enum'), 'restriction parameter', level) : null
+    return listFinding(items, itemsPointer, level)
   })
+}
+
+/** A list of choices: its `enum`, or the `enum` of each member of its `anyOf` (a bounded list beside a pattern of deeper paths). */
+function listFinding (items: unknown, pointer: string, level: PathTrie): Finding | null {
+  if (!isRecord(items)) return null
+  return firstPath(items.enum, at(pointer, 'enum'), 'restriction parameter', level) ??
+    first((Array.isArray(items.anyOf) ? items.anyOf : []).entries(), ([index, member]) =>
+      isRecord(member) ? firstPath(member.enum, at(at(at(pointer, 'anyOf'), index), 'enum'), 'restriction parameter', level) : null)
 }
 
 /** The operation's `x-restricted-fields` key: the complete record of each restricted status, its field sets and default fields. */

@@ -12,6 +12,7 @@ const route: RestrictedRoute = {
   statusKey: '200',
   shape: { kind: 'object' },
   maxDepth: 8,
+  maxListedFields: 100,
   onlyParam: 'only',
   deferParam: 'defer',
   paths: ['id', 'ssn', 'owner', 'owner.ssn', 'owner.city']
@@ -272,6 +273,8 @@ const namesNotValues: Array<Omit<Row, 'expected'> & { expected: ReturnType<typeo
   { title: 'a media type\'s example written as a map of named examples', response: { content: { 'application/json': { example: { one: { value: { ssn: 's' } } } } } }, expected: named('/paths/~1parties/get/responses/200/content/application~1json/example', 'instance key') },
   { title: 'a field set of the x-restricted-fields key', schema: {}, operation: { [OPERATION_KEY]: { sets: { mine: ['id', 'ssn'] } } }, expected: named(`${OPERATION}/x-restricted-fields/sets/mine/1`, 'field set') },
   { title: 'only\'s choices', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: { enum: ['id', 'ssn'] } } }] }, expected: named(`${OPERATION}/parameters/0/schema/items/enum/1`, 'restriction parameter') },
+  { title: 'only\'s choices, bounded beside a pattern', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: { anyOf: [{ pattern: '^a' }, 'odd', { enum: ['id', 'ssn'] }] } } }] }, expected: named(`${OPERATION}/parameters/0/schema/items/anyOf/2/enum/1`, 'restriction parameter') },
+  { title: 'only\'s choices bounded, none hidden', schema: {}, operation: { parameters: [{ name: 'only', in: 'query', schema: { items: { anyOf: [{ enum: ['id'] }, { pattern: '^[^.]+(\\.[^.]+){1,}$' }] } } }] }, expected: null },
   { title: 'a shared link in another document cannot be checked', response: { links: { next: { $ref: 'other.json#/links/next' } } }, expected: { pointer: '/paths/~1parties/get/responses/200/links/next', reason: 'unchecked reference', position: 'reference' } },
   { title: 'a list of instances below a field hidden whole', schema: { additionalProperties: { default: [[], [{ pin: 1 }]] } }, expected: named(`${SCHEMA}/additionalProperties/default`, 'instance key') },
   { title: 'the complete record of the x-restricted-fields key, not there', schema: {}, operation: { [OPERATION_KEY]: { statuses: { 200: { record: { $ref: '#/components/schemas/gone' } } } } }, expected: { pointer: `${OPERATION}/x-restricted-fields/statuses/200/record/$ref`, reason: 'unchecked reference', position: 'reference' } },
