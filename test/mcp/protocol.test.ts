@@ -15,6 +15,7 @@ function server (failures: unknown[] = []): ToolServer {
     serverInfo: { name: 's', version: '2' },
     instructions: 'Use echo.',
     listTools: async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }),
+    toolsVary: () => true,
     callTool: async (params) => {
       if (params.name === 'echo') return { content: [{ type: 'text', text: JSON.stringify(params.arguments) }] }
       if (params.name === 'coded') throw new McpError(ErrorCode.InvalidParams, 'Bad tool', { hint: 'x' })
