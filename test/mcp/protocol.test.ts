@@ -87,7 +87,9 @@ test('the Vercel AI SDK\'s MCP client connects, lists the caller\'s tools and ca
   t.teardown(() => client.close())
   const { tools } = await client.listTools()
   t.strictSame(tools.map((tool) => [tool.name, (tool.inputSchema.properties?.only as { items: { enum: string[] } }).items.enum.includes('last_login')]), [['listUsers', true], ['getUser', true]])
+  // The Vercel AI SDK's client speaks 2026-07-28 to a server that does, and hands the result on with its resultType.
   t.strictSame(await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['name', 'last_login'], defer: null } }), {
+    resultType: 'complete',
     content: [{ type: 'text', text: '{"name":"Alan Hopper","last_login":"2026-01-06T02:00:00.000Z"}' }],
     structuredContent: { name: 'Alan Hopper', last_login: '2026-01-06T02:00:00.000Z' },
     isError: false
