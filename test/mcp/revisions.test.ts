@@ -27,7 +27,7 @@ function without (headers: Record<string, string>, name: string): Record<string,
   return rest
 }
 
-const call = (id: number, method: string, params: unknown): unknown => ({ jsonrpc: '2.0', id, method, params })
+const call = (id: number, method: string, params: unknown): Record<string, unknown> => ({ jsonrpc: '2.0', id, method, params })
 const failure = (id: number, code: number, message: string, data?: unknown): unknown =>
   ({ jsonrpc: '2.0', id, error: { code, message, ...data === undefined ? {} : { data } } })
 
