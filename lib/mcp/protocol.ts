@@ -20,6 +20,7 @@ import {
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js'
 import { transportError } from './answers.js'
 import type { Answer } from './answers.js'
+import { answerModern, speaksModern } from './modern.js'
 
 /** What the server is and does, for one request. */
 export interface ToolServer {
@@ -27,6 +28,8 @@ export interface ToolServer {
   instructions?: string
   listTools: () => Promise<unknown>
   callTool: (params: CallToolRequest['params']) => Promise<unknown>
+  /** Whether the tools listed depend on who asks, so that a cache may not share the list between callers. */
+  toolsVary: () => boolean
   /** Told of an error a method threw that is not the protocol's own: its message never reaches the client. */
   failed: (error: unknown) => void
 }
@@ -76,8 +79,9 @@ async function result (server: ToolServer, method: Method, request: any): Promis
  * client that does not accept both JSON and an event stream (406), a body
  * that is not JSON (415), a message that is not JSON-RPC (400, -32700), an
  * `mcp-protocol-version` that no revision has (400); and a batch (400,
- * -32600), which the current revision no longer has. A notification or a
- * response is taken with a 202 and no body.
+ * -32600), which no revision since 2025-06-18 has. A notification or a
+ * response is taken with a 202 and no body. A request of the 2026-07-28
+ * revision is answered in `modern.ts`, the others here.
  */
 export async function answer (server: ToolServer, body: unknown, headers: Headers): Promise<Answer> {
   const accept = headers.accept
@@ -89,7 +93,8 @@ export async function answer (server: ToolServer, body: unknown, headers: Header
   if (Array.isArray(body)) return transportError(400, 'Invalid Request: batches are not supported; send one JSON-RPC message per request', -32600)
   const parsed = JSONRPCMessageSchema.safeParse(body)
   if (!parsed.success) return transportError(400, 'Parse error: Invalid JSON-RPC message', -32700)
-  const message = parsed.data as { method?: unknown, id?: string | number }
+  const message = parsed.data as { method?: unknown, id?: string | number, params?: unknown }
+  if (speaksModern(message, headers)) return await answerModern(server, message, headers)
   const version = headers['mcp-protocol-version']
   if (message.method !== 'initialize' && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
     return transportError(400, `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)

@@ -76,6 +76,8 @@ export class ToolServers {
           throw this.describeFailure(request, error)
         }
       },
+      // The four discovery tools are the same for everyone; a route tool is made from the caller's own document.
+      toolsVary: () => this.mode() !== 'discovery',
       callTool: async (params) => {
         if (this.mode() === 'discovery') return await this.discoveryCall(request, params.name, params.arguments)
         const tool = this.callableTool(params.name)

@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { z } from 'zod'
@@ -25,13 +26,23 @@ const ROUTES: Record<string, unknown> = {
 }
 const HIDDEN = ['secret', 'a.secret', 'c.secret', 'data.item1.secret']
 
-/** The tools the app's endpoint lists to a caller sending `headers`, as JSON text, through the SDK's client. */
+/**
+ * The tools the app's endpoint lists to a caller sending `headers`, as JSON
+ * text: through the SDK 1.x client on 2025-11-25, then the SDK v2 client on
+ * 2026-07-28, which must list the same.
+ */
 function toolsListed (t: Test, app: FastifyInstance): (headers: Record<string, string>) => Promise<string> {
   return async function listed (headers) {
+    const url = new URL('/mcp', app.listeningOrigin)
     const client = new Client({ name: 'test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', app.listeningOrigin), { requestInit: { headers } }))
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }))
     t.teardown(() => client.close())
-    return JSON.stringify((await client.listTools()).tools)
+    const modern = new ModernClient({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await modern.connect(new ModernTransport(url, { requestInit: { headers } }))
+    t.teardown(() => modern.close())
+    const listed = JSON.stringify((await client.listTools()).tools)
+    t.equal(JSON.stringify((await modern.listTools()).tools), listed, 'the same tools under 2026-07-28')
+    return listed
   }
 }
 

@@ -15,6 +15,7 @@ function server (failures: unknown[] = []): ToolServer {
     serverInfo: { name: 's', version: '2' },
     instructions: 'Use echo.',
     listTools: async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }),
+    toolsVary: () => true,
     callTool: async (params) => {
       if (params.name === 'echo') return { content: [{ type: 'text', text: JSON.stringify(params.arguments) }] }
       if (params.name === 'coded') throw new McpError(ErrorCode.InvalidParams, 'Bad tool', { hint: 'x' })
@@ -78,6 +79,36 @@ test('an error that is not the protocol\'s is told to the server and answered wi
   t.match(failures, [{ message: 'database password is hunter2' }])
 })
 
+test('under 2026-07-28 a protocol error keeps its data, another error is told to the server alone, and discover leaves out instructions it has not', async (t) => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+  const headers = (method: string, name?: string): Record<string, string> =>
+    ({ ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name === undefined ? {} : { 'mcp-name': name } })
+  const failures: unknown[] = []
+  t.strictSame(await answer(server(failures), request('tools/call', { name: 'coded', _meta: meta }), headers('tools/call', 'coded')), {
+    status: 200, body: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32602: Bad tool', data: { hint: 'x' } } }
+  })
+  t.strictSame(await answer(server(failures), request('tools/call', { name: 'broken', _meta: meta }), headers('tools/call', 'broken')), {
+    status: 200, body: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } }
+  })
+  t.match(failures, [{ message: 'database password is hunter2' }])
+  const { instructions, ...plain } = server()
+  t.strictSame(await answer(plain, request('server/discover', { _meta: meta }, 2), { ...headers('server/discover'), 'mcp-method': ['server/discover', 'x'] as unknown as string }), {
+    status: 400, body: { jsonrpc: '2.0', id: 2, error: { code: -32020, message: 'Header mismatch: the Mcp-Method header is missing' } }
+  }, 'a header sent twice is no header')
+  t.strictSame((await answer(plain, request('server/discover', { _meta: meta }, 3), headers('server/discover'))).body, {
+    result: {
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities: { tools: {} },
+      ttlMs: 3600000,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '2' } }
+    },
+    jsonrpc: '2.0',
+    id: 3
+  })
+})
+
 test('the Vercel AI SDK\'s MCP client connects, lists the caller\'s tools and calls one, as the SDK\'s own client does', async (t) => {
   const app = await buildApp({ store: memoryStore(generateUsers(3)), pageSize: 2, staffToken: 'staff-secret' })
   await app.listen({ port: 0, host: '127.0.0.1' })
@@ -86,7 +117,9 @@ test('the Vercel AI SDK\'s MCP client connects, lists the caller\'s tools and ca
   t.teardown(() => client.close())
   const { tools } = await client.listTools()
   t.strictSame(tools.map((tool) => [tool.name, (tool.inputSchema.properties?.only as { items: { enum: string[] } }).items.enum.includes('last_login')]), [['listUsers', true], ['getUser', true]])
+  // The Vercel AI SDK's client speaks 2026-07-28 to a server that does, and hands the result on with its resultType.
   t.strictSame(await client.callTool({ name: 'getUser', arguments: { id: 2, only: ['name', 'last_login'], defer: null } }), {
+    resultType: 'complete',
     content: [{ type: 'text', text: '{"name":"Alan Hopper","last_login":"2026-01-06T02:00:00.000Z"}' }],
     structuredContent: { name: 'Alan Hopper', last_login: '2026-01-06T02:00:00.000Z' },
     isError: false
