@@ -91,6 +91,8 @@ declare module 'fastify' {
      * With `{ shared: true }`, one object made once for every caller hidden the same fields: read it, never modify it.
      */
     restrictedFieldsDocument: (request: FastifyRequest, options?: DocumentOptions) => Promise<unknown>
+    /** Whether `restrictedFieldsDocument` may differ between callers: true when some opted-in route has a `hiddenFields` rule. */
+    restrictedFieldsDocumentVaries: () => boolean
     /** Options to spread into @fastify/swagger-ui's, so that each caller fetches its own document. */
     restrictedFieldsSwaggerUi: (options?: SwaggerUiOptions) => SwaggerUiVisibility
   }
@@ -213,6 +215,9 @@ async function fastifyRestrictedFields (fastify: FastifyInstance, options: Restr
   const documentation = documentRestrictedRoutes(fastify, { cacheBytes: globalOptions.documentCacheBytes })
   fastify.decorate('restrictedFieldsDocument', function restrictedFieldsDocument (request: FastifyRequest, options?: DocumentOptions) {
     return documentation.documentFor(request, options)
+  })
+  fastify.decorate('restrictedFieldsDocumentVaries', function restrictedFieldsDocumentVaries () {
+    return documentation.variesByCaller()
   })
   fastify.decorate('restrictedFieldsSwaggerUi', function restrictedFieldsSwaggerUi (options?: SwaggerUiOptions) {
     return swaggerUiVisibility(documentation, options)

@@ -14,7 +14,8 @@ import type { ToolCall } from './tools.js'
 export interface ToolResult {
   [key: string]: unknown
   content: Array<{ type: 'text', text: string }>
-  structuredContent?: Record<string, unknown>
+  /** An object, or under revision 2026-07-28 any JSON value. */
+  structuredContent?: unknown
   isError?: boolean
 }
 
@@ -83,11 +84,12 @@ const MAX_ERROR_TEXT = 500
 /**
  * The result of a call whose route answered `statusCode` with `body`. A 2xx
  * reply is the result: as `structuredContent` (under `result` when the tool
- * wraps it) with the same JSON as text, compact as the route wrote it. A 4xx
+ * wraps it and the revision takes only an object there, `anyValue` false)
+ * with the same JSON as text, compact as the route wrote it. A 4xx
  * reply is an error result carrying the route's error; any 5xx, and a 2xx
  * reply that is not JSON, an error result that says nothing of the cause.
  */
-export function callResult (call: ToolCall, statusCode: number, body: string): ToolResult {
+export function callResult (call: ToolCall, statusCode: number, body: string, anyValue = false): ToolResult {
   if (statusCode >= 200 && statusCode < 300) {
     // Without an output schema, the reply is sent as the route wrote it, JSON or not.
     if (!call.structured) return { content: [{ type: 'text', text: body }] }
@@ -98,8 +100,9 @@ export function callResult (call: ToolCall, statusCode: number, body: string): T
       return errorResult(new ToolFailedError())
     }
     // The route's own bytes are the text: no second serialization, and the text is exactly what REST clients get.
-    const text = call.wrapped ? `{"${WRAPPED_KEY}":${body === '' ? 'null' : body}}` : body
-    return { content: [{ type: 'text', text }], structuredContent: call.wrapped ? { [WRAPPED_KEY]: value } : value as Record<string, unknown> }
+    const wrapped = call.wrapped && !anyValue
+    const text = wrapped ? `{"${WRAPPED_KEY}":${body === '' ? 'null' : body}}` : body
+    return { content: [{ type: 'text', text }], structuredContent: wrapped ? { [WRAPPED_KEY]: value } : value }
   }
   if (statusCode >= 500 || statusCode < 100) return errorResult(new ToolFailedError())
   let error: unknown

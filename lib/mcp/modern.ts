@@ -24,8 +24,8 @@ const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities'
 const HEADER_MISMATCH = -32020
 const UNSUPPORTED_PROTOCOL_VERSION = -32022
 
-// How long a client may keep an answer: the four discovery tools and what the server is are fixed by the code, while a
-// list of route tools comes from the caller's document, which a rule may make from anything (a role read per request).
+// How long a client may keep an answer: what the server is, the four discovery tools and the route tools of an app without
+// rules are fixed once it is ready, while a rule may make a caller's document from anything (a role read per request).
 const FIXED_TTL_MS = 3_600_000
 const CALLER_TTL_MS = 0
 
@@ -90,11 +90,11 @@ async function result (server: ToolServer, method: string, request: any): Promis
     }
   }
   if (method === 'tools/list') {
-    const list = await server.listTools() as Record<string, unknown>
+    const list = await server.listTools(true) as Record<string, unknown>
     const perCaller = server.toolsVary()
     return { resultType: 'complete', ...list, ttlMs: perCaller ? CALLER_TTL_MS : FIXED_TTL_MS, cacheScope: perCaller ? 'private' : 'public' }
   }
-  return { resultType: 'complete', ...await server.callTool(request.params) as Record<string, unknown> }
+  return { resultType: 'complete', ...await server.callTool(request.params, true) as Record<string, unknown> }
 }
 
 /** The schemas of the requests this revision's server of tools answers; `server/discover` has no params but `_meta`. */

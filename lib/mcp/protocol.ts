@@ -26,8 +26,9 @@ import { answerModern, speaksModern } from './modern.js'
 export interface ToolServer {
   serverInfo: { name: string, version: string }
   instructions?: string
-  listTools: () => Promise<unknown>
-  callTool: (params: CallToolRequest['params']) => Promise<unknown>
+  /** `anyValue`: the revision takes any JSON value as structured content, so a reply that is not an object goes unwrapped. */
+  listTools: (anyValue?: boolean) => Promise<unknown>
+  callTool: (params: CallToolRequest['params'], anyValue?: boolean) => Promise<unknown>
   /** Whether the tools listed depend on who asks, so that a cache may not share the list between callers. */
   toolsVary: () => boolean
   /** Told of an error a method threw that is not the protocol's own: its message never reaches the client. */

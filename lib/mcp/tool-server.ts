@@ -20,12 +20,13 @@ import type { ResolvedMcpOptions, ToolsMode } from './options.js'
 import type { ToolServer } from './protocol.js'
 import { queryRefusal } from './search.js'
 import { BROWSE_TOOL, CALL_TOOL, DESCRIBE_TOOL, FIND_TOOL } from './tool-names.js'
-import { documentOperations, operationTool } from './tools.js'
+import { documentOperations, operationTool, unwrappedDefinition } from './tools.js'
 import type { DocumentOperation, RouteOf, Tool, ToolCall, ToolDefinition } from './tools.js'
 
 /** The part of the plugin's decorations the endpoint reads. */
 export interface DocumentedInstance {
   restrictedFieldsDocument: (request: FastifyRequest, options: { shared: true }) => Promise<unknown>
+  restrictedFieldsDocumentVaries: () => boolean
   swagger?: () => unknown
 }
 
@@ -38,7 +39,10 @@ export interface DocumentedInstance {
 const CALLER_HEADERS = ['host', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']
 
 /** What one caller's document gives the endpoint, made once per document. */
-interface CallerTools { tools?: Promise<ToolDefinition[]>, discovery?: DiscoveryView }
+interface CallerTools { tools?: Promise<ListedTool[]>, discovery?: DiscoveryView }
+
+/** A listed tool's definition, and whether its reply goes under `result` where structured content must be an object. */
+interface ListedTool { definition: ToolDefinition, wrapped: boolean }
 
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] })
 const refuse = (message: string): ToolResult => errorResult(new InvalidArgumentsError(message))
@@ -68,22 +72,23 @@ export class ToolServers {
     return {
       serverInfo,
       ...instructions === undefined ? {} : { instructions },
-      listTools: async () => {
+      listTools: async (anyValue = false) => {
         if (this.mode() === 'discovery') return { tools: DISCOVERY_TOOLS }
         try {
-          return { tools: await this.routeTools(request) }
+          const listed = await this.routeTools(request)
+          return { tools: listed.map(({ definition, wrapped }) => wrapped && anyValue ? unwrappedDefinition(definition) : definition) }
         } catch (error) {
           throw this.describeFailure(request, error)
         }
       },
-      // The four discovery tools are the same for everyone; a route tool is made from the caller's own document.
-      toolsVary: () => this.mode() !== 'discovery',
-      callTool: async (params) => {
-        if (this.mode() === 'discovery') return await this.discoveryCall(request, params.name, params.arguments)
+      // The four discovery tools are the same for everyone; a route tool is made from the caller's own document, which a rule makes.
+      toolsVary: () => this.mode() !== 'discovery' && this.documented.restrictedFieldsDocumentVaries(),
+      callTool: async (params, anyValue = false) => {
+        if (this.mode() === 'discovery') return await this.discoveryCall(request, params.name, params.arguments, anyValue)
         const tool = this.callableTool(params.name)
         // The spec's answer to an unknown tool: a JSON-RPC error, not a result; the name it echoes is cut short.
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(params.name)}`)
-        return await this.callRoute(request, tool.call, params.arguments, params.name)
+        return await this.callRoute(request, tool.call, params.arguments, params.name, anyValue)
       },
       // A rule or a transform of the app that failed while the tools were made: its message may name what the caller may not see.
       failed (error) {
@@ -139,7 +144,7 @@ export class ToolServers {
     return { document: key, tools }
   }
 
-  private async routeTools (request: FastifyRequest): Promise<ToolDefinition[]> {
+  private async routeTools (request: FastifyRequest): Promise<ListedTool[]> {
     const { document, tools } = await this.callerTools(request)
     tools.tools ??= this.buildRouteTools(request, document)
     return await tools.tools
@@ -153,7 +158,7 @@ export class ToolServers {
    * them: an agent that cannot see the tools cannot call any of them, while
    * a result without an output schema is still a result.
    */
-  private async buildRouteTools (request: FastifyRequest, document: Record<string, unknown>): Promise<ToolDefinition[]> {
+  private async buildRouteTools (request: FastifyRequest, document: Record<string, unknown>): Promise<ListedTool[]> {
     try {
       return await this.definitionsOf(document, true)
     } catch (error) {
@@ -164,13 +169,14 @@ export class ToolServers {
     }
   }
 
-  private async definitionsOf (document: Record<string, unknown>, withOutput: boolean): Promise<ToolDefinition[]> {
+  private async definitionsOf (document: Record<string, unknown>, withOutput: boolean): Promise<ListedTool[]> {
     const budget = new SchemaBudget(this.options.maxSchemaNodes)
-    const definitions: ToolDefinition[] = []
+    const definitions: ListedTool[] = []
     const turn = betweenSteps()
     for (const operation of documentOperations(document, this.options.include, this.routeOf)) {
       await turn()
-      definitions.push(operationTool(document, operation, budget, withOutput).definition)
+      const { definition, call } = operationTool(document, operation, budget, withOutput)
+      definitions.push({ definition, wrapped: call.wrapped })
     }
     return definitions
   }
@@ -213,7 +219,7 @@ export class ToolServers {
   }
 
   /** Runs `call`'s route with `args` as the caller of `request` would over HTTP; a reply past the budget is not sent. */
-  private async callRoute (request: FastifyRequest, call: ToolCall, args: unknown, name: string): Promise<ToolResult> {
+  private async callRoute (request: FastifyRequest, call: ToolCall, args: unknown, name: string, anyValue: boolean): Promise<ToolResult> {
     const { maxArgumentsLength, maxResultTokens } = this.options
     const target = callUrl(call, args, maxArgumentsLength)
     if ('refused' in target) return target.refused
@@ -230,11 +236,13 @@ export class ToolServers {
       const oversized = oversizedResult(response.body, maxResultTokens, await this.callerFields(request, name), call.queryParams)
       if (oversized !== null) return errorResult(oversized)
     }
-    return callResult(call, response.statusCode, response.body)
+    return callResult(call, response.statusCode, response.body, anyValue)
   }
 
   /** A call of one of the discovery mode's tools, answered from the caller's own document. */
-  private async discoveryCall (request: FastifyRequest, name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
+  private async discoveryCall (
+    request: FastifyRequest, name: string, args: Record<string, unknown> | undefined, anyValue: boolean
+  ): Promise<ToolResult> {
     if (![FIND_TOOL, BROWSE_TOOL, DESCRIBE_TOOL, CALL_TOOL].includes(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`)
     const given = args ?? {}
     // A query past the search's limits is refused before anything of the caller's is read or made.
@@ -273,6 +281,6 @@ export class ToolServers {
     }
     // The caller's document has it, so the complete one has it too: the same routes, fewer fields.
     const tool = this.callableTool(operation) as Tool
-    return await this.callRoute(request, tool.call, given.arguments, operation)
+    return await this.callRoute(request, tool.call, given.arguments, operation, anyValue)
   }
 }

@@ -56,6 +56,16 @@ export interface ToolDefinition {
 
 export interface Tool { definition: ToolDefinition, call: ToolCall }
 
+/**
+ * A wrapped tool's definition as revision 2026-07-28 lists it: that revision
+ * takes any JSON value as structured content, so the output schema is the
+ * reply's own, its definitions kept at the top.
+ */
+export function unwrappedDefinition (definition: ToolDefinition): ToolDefinition {
+  const { properties, $defs } = definition.outputSchema as Json
+  return { ...definition, outputSchema: { ...properties[WRAPPED_KEY], ...$defs === undefined ? {} : { $defs } } }
+}
+
 /** The key a reply that is not an object is sent under. */
 export const WRAPPED_KEY = 'result'
 

@@ -35,6 +35,8 @@ export interface RouteDocumentation {
   documentTextFor (request: FastifyRequest, yaml: boolean): Promise<SentText | null>
   /** Tells that callers' documents are served, so that @fastify/swagger's is generated when the app is made ready. */
   servedPerCaller (): void
+  /** Whether callers' documents may differ: some opted-in route has a rule. */
+  variesByCaller (): boolean
 }
 
 /**
@@ -280,6 +282,9 @@ export function documentRestrictedRoutes (
     },
     servedPerCaller () {
       perCaller = true
+    },
+    variesByCaller () {
+      return [...routes.values()].some((route) => route.hiddenFrom !== undefined)
     }
   }
 }

@@ -1,7 +1,13 @@
 import { test } from 'tap'
+import type { Test } from 'tap'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { buildApp } from '../../example/app.js'
+import fastifyRestrictedFields from '../../lib/index.js'
+import restrictedFieldsMcp from '../../lib/mcp/index.js'
 import { generateUsers } from '../../example/generate-users.js'
 import { startServer } from '../../example/server.js'
 import { memoryStore } from '../../example/store.js'
@@ -147,4 +153,48 @@ test('server/discover says what the server is; tools/list names its resultType a
     }
   }
   t.strictSame(results, [[200, 'complete', 0, 'private', 2], [200, 'complete', 3600000, 'public', 4]])
+})
+
+/** An app of one array route, with or without a rule; listening, so that SDK clients reach it. */
+async function arrayApp (t: Test, withRule: boolean): Promise<{ url: URL, app: FastifyInstance }> {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(swagger, { openapi: { info: { title: 'things', version: '1' } } })
+  await app.register(fastifyRestrictedFields, withRule ? { hiddenFields: (request) => request.headers.authorization === undefined ? ['secret'] : [] } : {})
+  await app.register(restrictedFieldsMcp)
+  const thing = { type: 'object', properties: { name: { type: 'string' }, secret: { type: 'string' } }, required: ['name'] }
+  app.get('/things/', { restrictFields: true, schema: { operationId: 'listThings', response: { 200: { type: 'array', items: thing } } } },
+    async () => [{ name: 'a', secret: 's' }, { name: 'b', secret: 't' }])
+  const origin = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { url: new URL('/mcp', origin), app }
+}
+
+test('under 2026-07-28 an array route is listed and called without a wrapper object; a 2025-11-25 client keeps its result key', async (t) => {
+  const { url } = await arrayApp(t, false)
+  const results: unknown[] = []
+  for (const mode of [{ pin: MODERN }, undefined]) {
+    const client = new Client({ name: 'revisions-test', version: '1.0.0' }, mode === undefined ? {} : { versionNegotiation: { mode } })
+    await client.connect(new StreamableHTTPClientTransport(url))
+    t.teardown(() => client.close())
+    const { tools: [tool] } = await client.listTools()
+    results.push([client.getNegotiatedProtocolVersion(), tool.outputSchema, await client.callTool({ name: 'listThings', arguments: { only: ['name'] } })])
+  }
+  const item = { type: 'object', properties: { name: { type: 'string' }, secret: { type: 'string' } } }
+  t.strictSame(results, [
+    [MODERN, { type: 'array', items: item }, { content: [{ type: 'text', text: '[{"name":"a"},{"name":"b"}]' }], structuredContent: [{ name: 'a' }, { name: 'b' }] }],
+    ['2025-11-25', { type: 'object', properties: { result: { type: 'array', items: item } }, required: ['result'], additionalProperties: false }, {
+      content: [{ type: 'text', text: '{"result":[{"name":"a"},{"name":"b"}]}' }], structuredContent: { result: [{ name: 'a' }, { name: 'b' }] }
+    }]
+  ])
+})
+
+test('tools/list is public for an hour where no rule makes the tools differ by caller, private and not kept where one does', async (t) => {
+  const results: unknown[] = []
+  for (const withRule of [false, true]) {
+    const { app } = await arrayApp(t, withRule)
+    const list = await app.inject({ method: 'POST', url: '/mcp', headers: modernHeaders('tools/list'), payload: call(1, 'tools/list', { _meta: META }) })
+    const { ttlMs, cacheScope, tools } = list.json().result
+    results.push([list.statusCode, ttlMs, cacheScope, JSON.stringify(tools).includes('secret')])
+  }
+  t.strictSame(results, [[200, 3600000, 'public', true], [200, 0, 'private', false]])
 })

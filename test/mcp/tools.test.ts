@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { documentTools, parameterOf, toolDescription, toolName } from '../../lib/mcp/tools.js'
+import { documentTools, parameterOf, toolDescription, toolName, unwrappedDefinition } from '../../lib/mcp/tools.js'
 
 const GUIDE = 'Ask only for the fields you need: `only` keeps the fields named (dotted paths reach nested ones, * is every field), `defer` leaves fields out.'
 
@@ -179,4 +179,17 @@ test('a parameter is read with the list its items refer to in place, and as it i
     ['no parameter', { in: 'query' }, null]
   ]
   for (const [title, parameter, expected] of table) t.strictSame(parameterOf(document, parameter), expected, title)
+})
+
+test('a wrapped tool is listed for 2026-07-28 with its reply\'s own output schema, the definitions it refers to kept at the top', async (t) => {
+  const base = { name: 'listNodes', description: 'Lists nodes.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } } as const
+  const node = { type: 'object', properties: { next: { $ref: '#/$defs/node' } } }
+  const cases = [
+    [{ type: 'array', items: { $ref: '#/$defs/node' } }, { node }],
+    [{ type: 'string' }, undefined]
+  ] as const
+  for (const [reply, $defs] of cases) {
+    const wrapped = { type: 'object', properties: { result: reply }, required: ['result'], additionalProperties: false, ...$defs === undefined ? {} : { $defs } }
+    t.strictSame(unwrappedDefinition({ ...base, outputSchema: wrapped }), { ...base, outputSchema: { ...reply, ...$defs === undefined ? {} : { $defs } } })
+  }
 })
