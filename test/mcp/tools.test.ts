@@ -182,7 +182,8 @@ test('a parameter is read with the list its items refer to in place, and as it i
 })
 
 test('a wrapped tool is listed for 2026-07-28 with its reply\'s own output schema, the definitions it refers to kept at the top', async (t) => {
-  const base = { name: 'listNodes', description: 'Lists nodes.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } } as const
+  const annotations = { readOnlyHint: true, openWorldHint: false } as const
+  const base = { name: 'listNodes', description: 'Lists nodes.', inputSchema: { type: 'object' }, annotations }
   const node = { type: 'object', properties: { next: { $ref: '#/$defs/node' } } }
   const cases = [
     [{ type: 'array', items: { $ref: '#/$defs/node' } }, { node }],
@@ -190,6 +191,7 @@ test('a wrapped tool is listed for 2026-07-28 with its reply\'s own output schem
   ] as const
   for (const [reply, $defs] of cases) {
     const wrapped = { type: 'object', properties: { result: reply }, required: ['result'], additionalProperties: false, ...$defs === undefined ? {} : { $defs } }
-    t.strictSame(unwrappedDefinition({ ...base, outputSchema: wrapped }), { ...base, outputSchema: { ...reply, ...$defs === undefined ? {} : { $defs } } })
+    const unwrapped = { ...reply, ...$defs === undefined ? {} : { $defs } }
+    t.strictSame(unwrappedDefinition({ ...base, outputSchema: wrapped }), { ...base, outputSchema: unwrapped })
   }
 })
