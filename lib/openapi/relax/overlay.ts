@@ -41,7 +41,8 @@ export function overlay (complete: Json, relaxed: Json, relaxedRef: string): Jso
     if (!ON_THEIR_OWN.has(keyword) || (keyword === 'items' && (Array.isArray(value) || complete.prefixItems !== undefined))) return complete
     if (keyword === 'properties') {
       const properties = relaxed.properties as Json
-      added.properties = Object.fromEntries(Object.entries(value as Json).filter(([name, field]) => !isDeepStrictEqual(field, properties[name])))
+      const differs = ([name, field]: [string, unknown]): boolean => !isDeepStrictEqual(field, properties[name])
+      added.properties = Object.fromEntries(Object.entries(value as Json).filter(differs))
     } else {
       added[keyword] = value
     }
