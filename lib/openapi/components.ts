@@ -69,8 +69,9 @@ export class Components {
 
   /**
    * The `$ref` of the relaxed twin of component `name`, made on first use for
-   * each `kind` of relaxation. `relax` makes its content; the name is reserved
-   * first, so a recursive schema's twin refers to itself.
+   * each `kind` of relaxation. `relax` makes its content, or returns the
+   * original or `{ $ref }` to another component for none of its own; the
+   * name is reserved first, so a recursive schema's twin refers to itself.
    */
   twin (name: string, kind: string, relax: (schema: Json) => Json, note: string, suffix = TWIN_SUFFIX): string {
     const key = `${kind} ${name}`
@@ -83,12 +84,15 @@ export class Components {
       this.schemas[twin] = {}
       const original = this.schemas[name]
       const relaxed = relax(original)
-      // A relaxation that changes nothing (a caller's hidden paths that do not reach this component) keeps the original.
-      if (relaxed === original) {
+      // A relaxation that changes nothing (a caller's hidden paths that do not reach this component) keeps the original;
+      // one that comes out as another component (`{ $ref }` alone) is that component.
+      const same = relaxed === original ? name : Object.keys(relaxed).length === 1 ? this.nameOf(relaxed.$ref) : null
+      // A loop of references comes back to the twin itself, which then keeps its reference.
+      if (same !== null && same !== twin) {
         delete this.schemas[twin]
         this.#made.delete(twin)
-        this.#twins.set(key, name)
-        return this.ref(name)
+        this.#twins.set(key, same)
+        return this.ref(same)
       }
       this.schemas[twin] = {
         ...relaxed,

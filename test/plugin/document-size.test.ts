@@ -79,11 +79,12 @@ test('twins equal in content are one component, and an original nothing refers t
   const names = (document: Json): string[] => Object.keys(document.components.schemas).sort()
   const anonymous = (await app.inject('/doc')).json()
   const lists = names(anonymous).filter((name) => name.startsWith('Fields-'))
-  const twins = ['def-0Restricted', 'def-1Restricted', 'def-1Restricted2', 'def-2Restricted']
+  const twins = ['def-0Restricted', 'def-1Restricted', 'def-2Restricted']
   t.strictSame(names(anonymous), ['RestrictedFieldsError', 'def-0', ...twins, 'getPetsRecord', ...lists].sort(),
     'the dog relaxed for a caller from whom a cat\'s field is hidden is the dog relaxed for every caller; its complete record is the dog')
   const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
-  t.strictSame(anonymous.components.schemas.getPetsRecord, { anyOf: [ref('def-0'), ref('def-1Restricted2')] })
+  // Without its hidden field the cat requires nothing: its complete form is its relaxed one, not a copy of it.
+  t.strictSame(anonymous.components.schemas.getPetsRecord, { anyOf: [ref('def-0'), ref('def-1Restricted')] })
   t.strictSame(anonymous.paths['/pets'].get.responses[200].content['application/json'].schema.items,
     { anyOf: [{ $ref: '#/components/schemas/def-0Restricted' }, { $ref: '#/components/schemas/def-1Restricted' }] })
   t.strictSame(anonymous.components.schemas['def-2Restricted'].properties.results.items, { $ref: '#/components/schemas/def-0Restricted' })

@@ -18,6 +18,7 @@ import { isExtension, namesNothing, strippedExample, withoutContents } from './i
 import { LEAVE_OUT, relaxedKeyword, relaxedPatterns } from './keywords.js'
 import type { LevelMaps } from './keywords.js'
 import { namesPathOf } from './names.js'
+import { overlay } from './overlay.js'
 
 // The keywords that can make a shorter object invalid (REQUIRING) go at a level
 // that can be restricted: a loosened schema stays true to every response the
@@ -185,8 +186,21 @@ export class Relaxation {
     return relaxing
       ? this.#components.twin(target, `records ${trieKey(hidden)}`, (original) => this.relaxRecords(original, Infinity, hidden) as Json,
         'As restricted responses send it: any field may be left out.')
-      : this.#components.twin(target, `hidden ${trieKey(hidden)}`, (original) => this.relaxRecords(original, 0, hidden) as Json,
+      : this.#components.twin(target, `hidden ${trieKey(hidden)}`, (original) => this.#completeOver(target, original, hidden),
         'As this caller is sent it.')
+  }
+
+  /**
+   * A component without the `hidden` paths, its `required` kept, as what it
+   * adds to its relaxed form without them: that form is written for the
+   * restricted responses anyway, and the complete one, which the
+   * `x-restricted-fields` key reaches, repeats only what differs.
+   */
+  #completeOver (target: string, original: Json, hidden: PathTrie): Json {
+    const complete = this.relaxRecords(original, 0, hidden) as Json
+    if (complete === original) return original
+    const relaxedRef = this.#recordsRef(this.#components.ref(target), true, hidden) as string
+    return overlay(complete, this.#components.schemas[this.#components.nameOf(relaxedRef) as string], relaxedRef)
   }
 
   /** Relaxes the records array under `key` of an envelope, keeping the envelope as declared. */
