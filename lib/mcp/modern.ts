@@ -8,8 +8,7 @@
  */
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { isRecord } from '../json.js'
-import type { Answer } from './answers.js'
-import type { ToolServer } from './protocol.js'
+import type { Answer, ToolServer } from './answers.js'
 
 /** The revisions answered here, newest first. */
 export const MODERN_VERSIONS: readonly string[] = ['2026-07-28']

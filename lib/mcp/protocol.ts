@@ -17,23 +17,11 @@ import {
   PingRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS
 } from '@modelcontextprotocol/sdk/types.js'
-import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js'
 import { transportError } from './answers.js'
-import type { Answer } from './answers.js'
+import type { Answer, ToolServer } from './answers.js'
 import { answerModern, speaksModern } from './modern.js'
 
-/** What the server is and does, for one request. */
-export interface ToolServer {
-  serverInfo: { name: string, version: string }
-  instructions?: string
-  /** `anyValue`: the revision takes any JSON value as structured content, so a reply that is not an object goes unwrapped. */
-  listTools: (anyValue?: boolean) => Promise<unknown>
-  callTool: (params: CallToolRequest['params'], anyValue?: boolean) => Promise<unknown>
-  /** Whether the tools listed depend on who asks, so that a cache may not share the list between callers. */
-  toolsVary: () => boolean
-  /** Told of an error a method threw that is not the protocol's own: its message never reaches the client. */
-  failed: (error: unknown) => void
-}
+export type { ToolServer } from './answers.js'
 
 type Headers = Record<string, string | string[] | undefined>
 
